@@ -1,0 +1,291 @@
+/*
+ * simdsv.h — the public interface of simdsv, a SIMD reader for CSV and other
+ * delimiter-separated files.  This header is the manual: every function says
+ * what it does, what it owns and what it never does.
+ *
+ * The library never prints, never aborts and never exits.  Every fallible call
+ * returns a simdsv_status; errors about the data also fill a simdsv_error with
+ * the exact position (byte offset, line, column, record, field).
+ *
+ * How to read a file, field by field:
+ *
+ *     simdsv_options *opt = simdsv_options_new(NULL);
+ *     simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, ';');
+ *     simdsv_reader *r = NULL;
+ *     simdsv_status st = simdsv_reader_new(&r, opt);
+ *     if (st == SIMDSV_OK) st = simdsv_reader_open_path(r, "data.csv");
+ *     simdsv_record rec;
+ *     while (st == SIMDSV_OK && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK) {
+ *         for (size_t i = 0; i < rec.field_count; i++)
+ *             use(rec.fields[i].data, rec.fields[i].size);
+ *     }
+ *     if (st != SIMDSV_END) report(simdsv_reader_error(r));
+ *     simdsv_reader_free(r);
+ *     simdsv_options_free(opt);
+ *
+ * Field views are zero-copy: they point into the input (or the reader's
+ * buffer) and stay valid until the next call on the same reader.  A quoted
+ * field is presented without its enclosing quotes; if it contains doubled
+ * quotes or escapes it carries SIMDSV_FIELD_NEEDS_UNESCAPE and
+ * simdsv_reader_unescape() gives the decoded bytes.
+ *
+ * Thread safety: a reader or an options object is used by one thread at a
+ * time; distinct objects are independent.  There is no global mutable state
+ * (CPU feature detection is idempotent and race-free).
+ */
+#ifndef SIMDSV_H
+#define SIMDSV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(SIMDSV_SHARED)
+#  ifdef SIMDSV_BUILDING
+#    define SIMDSV_API __declspec(dllexport)
+#  else
+#    define SIMDSV_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define SIMDSV_API __attribute__((visibility("default")))
+#else
+#  define SIMDSV_API
+#endif
+
+/* ------------------------------------------------------------------ version */
+
+#define SIMDSV_VERSION_MAJOR 0
+#define SIMDSV_VERSION_MINOR 1
+#define SIMDSV_VERSION_PATCH 0
+#define SIMDSV_VERSION_NUMBER \
+    (SIMDSV_VERSION_MAJOR * 10000 + SIMDSV_VERSION_MINOR * 100 + SIMDSV_VERSION_PATCH)
+#define SIMDSV_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked (compare with the macros). */
+SIMDSV_API unsigned simdsv_version_number(void);
+SIMDSV_API const char *simdsv_version_string(void);
+
+/* ----------------------------------------------------------------- statuses */
+
+/* Status codes.  The numbers are part of the ABI: they are never reused or
+ * renumbered; new codes are only appended. */
+typedef enum simdsv_status {
+    SIMDSV_OK = 0,                         /* success; a record was produced */
+    SIMDSV_END = 1,                        /* no more records (not an error) */
+    SIMDSV_ERR_NOMEM = 2,                  /* an allocation failed */
+    SIMDSV_ERR_INVALID_ARGUMENT = 3,       /* NULL handle, bad value, bad call order */
+    SIMDSV_ERR_IO = 4,                     /* open/read/mmap failed (errno in error.os_errno) */
+    SIMDSV_ERR_KERNEL_UNSUPPORTED = 5,     /* the requested kernel is not supported by this CPU/build */
+    SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD = 6,/* a quote inside a field that did not start with one */
+    SIMDSV_ERR_TEXT_AFTER_QUOTE = 7,       /* a closing quote followed by something other than a delimiter or record end */
+    SIMDSV_ERR_UNTERMINATED_QUOTE = 8,     /* the input ended inside a quoted field */
+    SIMDSV_ERR_INVALID_UTF8 = 9,           /* a byte sequence that is not UTF-8 (strict UTF-8 mode) */
+    SIMDSV_ERR_RECORD_TOO_LARGE = 10,      /* a record longer than SIMDSV_OPT_MAX_RECORD_SIZE */
+    SIMDSV_ERR_TOO_MANY_FIELDS = 11,       /* a record with more than SIMDSV_OPT_MAX_FIELDS fields */
+    SIMDSV_ERR_BAD_DIALECT = 12,           /* delimiter/quote/escape/comment collide or are a line end */
+    SIMDSV_ERR_UNKNOWN_OPTION = 13         /* an option id this library version does not know */
+} simdsv_status;
+
+/* "SIMDSV_ERR_UNTERMINATED_QUOTE" etc.; "SIMDSV_UNKNOWN_STATUS" for unknown codes. */
+SIMDSV_API const char *simdsv_status_name(simdsv_status status);
+/* A short English description: "the input ended inside a quoted field". */
+SIMDSV_API const char *simdsv_status_message(simdsv_status status);
+
+/* Everything known about a failure.  Positions describe the data error; for
+ * errors that are not about the data (I/O, memory) they describe how far the
+ * reader got.  Lines and columns are 1-based; a line ends at LF, CRLF or a
+ * lone CR (also inside quoted fields).  The column counts UTF-8 characters
+ * (code points; every invalid byte counts as one) from the start of the line,
+ * so it matches what an editor shows.  record and field are 0-based indexes of
+ * the physical record in the input (the header, when present, is record 0). */
+typedef struct simdsv_error {
+    simdsv_status code;
+    uint64_t byte_offset;   /* offset of the offending byte in the input (after nothing is stripped: the BOM counts) */
+    uint64_t line;
+    uint64_t column;
+    uint64_t record;
+    uint64_t field;
+    int os_errno;           /* errno for SIMDSV_ERR_IO, else 0 */
+    char message[256];      /* NUL-terminated, names the problem; no file name (the caller knows it) */
+} simdsv_error;
+
+/* --------------------------------------------------------------- allocation */
+
+/* Allocator hooks.  Every allocation the library makes goes through these.
+ * realloc receives the old size so that arena-style allocators can work. */
+typedef struct simdsv_allocator {
+    void *(*alloc)(void *ctx, size_t size);
+    void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *ctx, void *ptr, size_t size);
+    void *ctx;
+} simdsv_allocator;
+
+/* ------------------------------------------------------------------ kernels */
+
+/* The scanning kernels.  AUTO picks the fastest one the CPU supports; the
+ * environment variable SIMDSV_KERNEL=scalar|sse42|avx2|avx512|neon overrides
+ * AUTO (an explicit SIMDSV_OPT_KERNEL wins over the variable).  Every kernel
+ * gives identical results. */
+typedef enum simdsv_kernel {
+    SIMDSV_KERNEL_AUTO = 0,
+    SIMDSV_KERNEL_SCALAR = 1,   /* portable C, 64-bit SWAR */
+    SIMDSV_KERNEL_SSE42 = 2,    /* x86-64 SSE4.2 + PCLMULQDQ */
+    SIMDSV_KERNEL_AVX2 = 3,     /* x86-64 AVX2 + PCLMULQDQ + BMI1 */
+    SIMDSV_KERNEL_AVX512 = 4,   /* x86-64 AVX-512 BW + VBMI2 + PCLMULQDQ */
+    SIMDSV_KERNEL_NEON = 5      /* aarch64 NEON + PMULL */
+} simdsv_kernel;
+#define SIMDSV_KERNEL_COUNT 6
+
+/* 1 if this build has the kernel and this CPU can run it (AUTO: always 1). */
+SIMDSV_API int simdsv_kernel_supported(simdsv_kernel kernel);
+/* "scalar", "sse42", "avx2", "avx512", "neon", "auto"; NULL for a bad value. */
+SIMDSV_API const char *simdsv_kernel_name(simdsv_kernel kernel);
+/* Parses a name as above; returns -1 when unknown. */
+SIMDSV_API int simdsv_kernel_from_name(const char *name);
+/* The kernel AUTO resolves to on this machine (after SIMDSV_KERNEL). Returns
+ * SIMDSV_ERR_KERNEL_UNSUPPORTED if the variable names a kernel the CPU lacks,
+ * SIMDSV_ERR_INVALID_ARGUMENT if it names no kernel at all. */
+SIMDSV_API simdsv_status simdsv_kernel_best(simdsv_kernel *out);
+
+/* ------------------------------------------------------------------ options */
+
+typedef struct simdsv_options simdsv_options;
+
+/* Option ids; the numbers are ABI and never reused.  Values are int64_t. */
+typedef enum simdsv_option {
+    SIMDSV_OPT_DELIMITER = 1,       /* byte 0..255, default ',' */
+    SIMDSV_OPT_QUOTE = 2,           /* byte, or -1 for no quoting; default '"' */
+    SIMDSV_OPT_ESCAPE = 3,          /* byte active inside quotes (ESC x -> x), or -1 (default): quotes are escaped by doubling */
+    SIMDSV_OPT_COMMENT = 4,         /* byte: a record starting with it is skipped to the line end; -1 (default) for none */
+    SIMDSV_OPT_HEADER = 5,          /* 1 (default): the first record is the header, see simdsv_reader_header(); 0: it is data */
+    SIMDSV_OPT_SKIP_LINES = 6,      /* physical lines to skip before parsing (after the BOM), default 0 */
+    SIMDSV_OPT_LENIENT = 7,         /* 0 (default): strict RFC 4180; 1: never fail, recover like Python's csv */
+    SIMDSV_OPT_UTF8 = 8,            /* simdsv_utf8_mode, default SIMDSV_UTF8_STRICT */
+    SIMDSV_OPT_KERNEL = 9,          /* simdsv_kernel, default AUTO */
+    SIMDSV_OPT_BUFFER_SIZE = 10,    /* streaming buffer bytes, default 1 MiB (min 4 KiB); grows only for longer records */
+    SIMDSV_OPT_MAX_RECORD_SIZE = 11,/* bytes, 0 = unlimited (default 0) */
+    SIMDSV_OPT_MAX_FIELDS = 12,     /* fields per record, 0 = unlimited (default 0) */
+    SIMDSV_OPT_MMAP = 13,           /* 1 (default): map regular files; 0: always read() */
+    SIMDSV_OPT_COMMENT_CHAR = 14    /* Unicode code point whose UTF-8 encoding marks a comment record, or -1;
+                                       the same setting as SIMDSV_OPT_COMMENT, for non-ASCII markers */
+} simdsv_option;
+
+typedef enum simdsv_utf8_mode {
+    SIMDSV_UTF8_STRICT = 0,  /* invalid UTF-8 is SIMDSV_ERR_INVALID_UTF8 at the first bad byte */
+    SIMDSV_UTF8_LOSSY = 1,   /* invalid bytes are flagged (SIMDSV_FIELD_INVALID_UTF8); text output replaces them by U+FFFD */
+    SIMDSV_UTF8_NONE = 2     /* bytes are not checked */
+} simdsv_utf8_mode;
+
+/* alloc may be NULL (malloc/realloc/free).  The allocator is copied and used
+ * by every reader created from these options.  Returns NULL on failure. */
+SIMDSV_API simdsv_options *simdsv_options_new(const simdsv_allocator *alloc);
+SIMDSV_API void simdsv_options_free(simdsv_options *opt);  /* NULL is fine */
+/* SIMDSV_ERR_UNKNOWN_OPTION for an unknown id, SIMDSV_ERR_INVALID_ARGUMENT for
+ * a value out of range.  Dialect collisions are reported when a reader is
+ * created (SIMDSV_ERR_BAD_DIALECT). */
+SIMDSV_API simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t value);
+SIMDSV_API simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, int64_t *value);
+
+/* ------------------------------------------------------------------- reader */
+
+typedef struct simdsv_reader simdsv_reader;
+
+/* Field flags. */
+#define SIMDSV_FIELD_QUOTED 1u           /* the field was enclosed in quotes (data excludes them) */
+#define SIMDSV_FIELD_NEEDS_UNESCAPE 2u   /* data still holds doubled quotes / escapes: use simdsv_reader_unescape */
+#define SIMDSV_FIELD_INVALID_UTF8 4u     /* (lossy UTF-8 mode) the field holds invalid UTF-8 */
+
+/* A zero-copy view of one field. */
+typedef struct simdsv_field {
+    const char *data;
+    size_t size;
+    unsigned flags;
+} simdsv_field;
+
+/* One record.  fields[0..field_count) stay valid until the next call on the
+ * reader.  A record always has at least one field (empty lines are skipped). */
+typedef struct simdsv_record {
+    const simdsv_field *fields;
+    size_t field_count;
+    uint64_t index;        /* 0-based record number; the header is not counted */
+    uint64_t byte_offset;  /* input offset of the record's first byte */
+} simdsv_record;
+
+/* A callback source: fill buf with up to size bytes; return the count, 0 at
+ * end of input, or -1 on error (set *os_errno if known).  Never seeked. */
+typedef long long (*simdsv_read_fn)(void *ctx, void *buf, size_t size, int *os_errno);
+
+/* Creates a reader (opt may be NULL for defaults; it is copied).  Returns
+ * SIMDSV_ERR_BAD_DIALECT when the dialect is inconsistent and
+ * SIMDSV_ERR_KERNEL_UNSUPPORTED when the kernel asked for (option or
+ * SIMDSV_KERNEL) cannot run here. */
+SIMDSV_API simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt);
+SIMDSV_API void simdsv_reader_free(simdsv_reader *r);  /* NULL is fine */
+
+/* Sources.  A reader is opened once.  Memory: the caller keeps the bytes
+ * alive and unchanged until the reader is freed; nothing is copied.  Path:
+ * regular files are mapped (SIMDSV_OPT_MMAP), anything else is read().  fd and
+ * FILE*: read with read()/fread(), never seeked, never closed.  Peak memory for
+ * the streaming sources is the buffer plus the longest record. */
+SIMDSV_API simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size_t size);
+SIMDSV_API simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path);
+SIMDSV_API simdsv_status simdsv_reader_open_fd(simdsv_reader *r, int fd);
+SIMDSV_API simdsv_status simdsv_reader_open_stdio(simdsv_reader *r, FILE *file);
+SIMDSV_API simdsv_status simdsv_reader_open_callback(simdsv_reader *r, simdsv_read_fn fn, void *ctx);
+
+/* The next data record: SIMDSV_OK and *rec filled, SIMDSV_END at the end, or
+ * an error (details in simdsv_reader_error).  After a data error (quote,
+ * UTF-8, limits) the reader stays usable: the next call continues with the
+ * record after the offending one, so a validator can list every problem.
+ * I/O and memory errors are final. */
+SIMDSV_API simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec);
+
+/* The header record (SIMDSV_OPT_HEADER=1): reads it if not read yet.  Returns
+ * SIMDSV_END for an empty input, SIMDSV_ERR_INVALID_ARGUMENT when headers are
+ * off.  The view stays valid until the reader is freed. */
+SIMDSV_API simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec);
+
+/* Counts the remaining data records without materialising fields (quote
+ * aware; validates quoting in strict mode).  *count receives the records
+ * counted so far even when an error stops the count. */
+SIMDSV_API simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count);
+
+/* The decoded bytes of a field of the current record: doubled quotes and
+ * escapes removed.  For a field without SIMDSV_FIELD_NEEDS_UNESCAPE this is
+ * the field itself.  The result stays valid until the next call to
+ * simdsv_reader_next. */
+SIMDSV_API simdsv_status simdsv_reader_unescape(simdsv_reader *r, const simdsv_field *field,
+                                                const char **data, size_t *size);
+
+/* The last error of this reader (code SIMDSV_OK if none). Never NULL. */
+SIMDSV_API const simdsv_error *simdsv_reader_error(const simdsv_reader *r);
+/* The kernel this reader uses (never AUTO once created). */
+SIMDSV_API simdsv_kernel simdsv_reader_kernel(const simdsv_reader *r);
+/* Bytes of input consumed so far (after the BOM and skipped lines count too). */
+SIMDSV_API uint64_t simdsv_reader_offset(const simdsv_reader *r);
+
+/* ------------------------------------------------------------------- helpers */
+
+/* Decodes a field into dst, which must hold field->size bytes (decoding never
+ * lengthens).  quote/escape as in the options (-1 for none).  Returns the
+ * decoded length. */
+SIMDSV_API size_t simdsv_unescape(const simdsv_field *field, int quote, int escape, char *dst);
+
+/* UTF-8 validation of a whole buffer with the best kernel.  Returns 1 if
+ * valid; otherwise 0 and *error_offset (if not NULL) is the offset of the
+ * first byte of the first invalid sequence. */
+SIMDSV_API int simdsv_utf8_valid(const void *data, size_t size, size_t *error_offset);
+
+/* Lossy UTF-8: copies src to dst replacing each maximal invalid subsequence
+ * by U+FFFD (the WHATWG/Unicode "maximal subpart" rule).  dst must hold
+ * 3 * size bytes.  Returns the bytes written. */
+SIMDSV_API size_t simdsv_utf8_lossy(const void *src, size_t size, char *dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SIMDSV_H */

@@ -1,0 +1,46 @@
+/*
+ * internal.h — what every library file shares: allocation through the user's
+ * hooks, the resolved options, and the one-line error helpers.  Never include
+ * ISA-specific headers here: this file is compiled for the baseline ISA.
+ */
+#ifndef SIMDSV_INTERNAL_H
+#define SIMDSV_INTERNAL_H
+
+#include "simdsv.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIMDSV_UNUSED(x) ((void)(x))
+
+/* Resolved options; the reader keeps its own copy. */
+struct simdsv_options {
+    simdsv_allocator alloc;
+    int delimiter;          /* 0..255 */
+    int quote;              /* -1 = none */
+    int escape;             /* -1 = none */
+    int comment;            /* first byte of the comment marker, -1 = none */
+    uint8_t comment_seq[4]; /* the whole marker (a UTF-8 character) */
+    int comment_len;
+    bool header;
+    uint64_t skip_lines;
+    bool lenient;
+    simdsv_utf8_mode utf8;
+    simdsv_kernel kernel;
+    size_t buffer_size;
+    uint64_t max_record_size; /* 0 = unlimited */
+    uint64_t max_fields;      /* 0 = unlimited */
+    bool use_mmap;
+};
+
+void simdsv__options_defaults(struct simdsv_options *opt);
+
+void *simdsv__alloc(const simdsv_allocator *a, size_t size);
+void *simdsv__realloc(const simdsv_allocator *a, void *ptr, size_t old_size, size_t new_size);
+void simdsv__free(const simdsv_allocator *a, void *ptr, size_t size);
+
+/* Grows *array (element size elem) to hold at least need elements, doubling. */
+simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap, size_t need, size_t elem);
+
+#endif

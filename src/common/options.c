@@ -1,0 +1,205 @@
+/* options.c — the option object: numbered ids with a setter, so new options
+ * never change the ABI. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static void *default_alloc(void *ctx, size_t size)
+{
+    SIMDSV_UNUSED(ctx);
+    return malloc(size);
+}
+
+static void *default_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    SIMDSV_UNUSED(ctx);
+    SIMDSV_UNUSED(old_size);
+    return realloc(ptr, new_size);
+}
+
+static void default_free(void *ctx, void *ptr, size_t size)
+{
+    SIMDSV_UNUSED(ctx);
+    SIMDSV_UNUSED(size);
+    free(ptr);
+}
+
+void simdsv__options_defaults(struct simdsv_options *opt)
+{
+    opt->alloc.alloc = default_alloc;
+    opt->alloc.realloc = default_realloc;
+    opt->alloc.free = default_free;
+    opt->alloc.ctx = NULL;
+    opt->delimiter = ',';
+    opt->quote = '"';
+    opt->escape = -1;
+    opt->comment = -1;
+    opt->comment_len = 0;
+    opt->header = true;
+    opt->skip_lines = 0;
+    opt->lenient = false;
+    opt->utf8 = SIMDSV_UTF8_STRICT;
+    opt->kernel = SIMDSV_KERNEL_AUTO;
+    opt->buffer_size = (size_t)1 << 20;
+    opt->max_record_size = 0;
+    opt->max_fields = 0;
+    opt->use_mmap = true;
+}
+
+simdsv_options *simdsv_options_new(const simdsv_allocator *alloc)
+{
+    struct simdsv_options defaults;
+    simdsv__options_defaults(&defaults);
+    if (alloc) {
+        if (!alloc->alloc || !alloc->realloc || !alloc->free)
+            return NULL;
+        defaults.alloc = *alloc;
+    }
+    simdsv_options *opt = simdsv__alloc(&defaults.alloc, sizeof *opt);
+    if (opt)
+        *opt = defaults;
+    return opt;
+}
+
+void simdsv_options_free(simdsv_options *opt)
+{
+    if (opt) {
+        simdsv_allocator a = opt->alloc;
+        simdsv__free(&a, opt, sizeof *opt);
+    }
+}
+
+static bool is_byte(int64_t v)
+{
+    return v >= 0 && v <= 255;
+}
+
+static bool is_byte_or_none(int64_t v)
+{
+    return v == -1 || is_byte(v);
+}
+
+/* Stores the UTF-8 encoding of code point cp as the comment marker. */
+static simdsv_status set_comment_char(simdsv_options *opt, int64_t cp)
+{
+    if (cp < 0x80)
+        return simdsv_options_set(opt, SIMDSV_OPT_COMMENT, cp < 0 ? -1 : cp);
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    uint8_t *s = opt->comment_seq;
+    if (cp < 0x800) {
+        s[0] = (uint8_t)(0xC0 | (cp >> 6));
+        s[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        opt->comment_len = 2;
+    } else if (cp < 0x10000) {
+        s[0] = (uint8_t)(0xE0 | (cp >> 12));
+        s[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        s[2] = (uint8_t)(0x80 | (cp & 0x3F));
+        opt->comment_len = 3;
+    } else {
+        s[0] = (uint8_t)(0xF0 | (cp >> 18));
+        s[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+        s[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+        s[3] = (uint8_t)(0x80 | (cp & 0x3F));
+        opt->comment_len = 4;
+    }
+    opt->comment = s[0];
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t value)
+{
+    if (!opt)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    switch (id) {
+    case SIMDSV_OPT_DELIMITER:
+        if (!is_byte(value))
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->delimiter = (int)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_QUOTE:
+    case SIMDSV_OPT_ESCAPE:
+        if (!is_byte_or_none(value))
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        *(id == SIMDSV_OPT_QUOTE ? &opt->quote : &opt->escape) = (int)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_COMMENT:
+        if (!is_byte_or_none(value))
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->comment = (int)value;
+        opt->comment_len = value >= 0;
+        opt->comment_seq[0] = (uint8_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_COMMENT_CHAR:
+        return set_comment_char(opt, value);
+    case SIMDSV_OPT_HEADER:
+    case SIMDSV_OPT_LENIENT:
+    case SIMDSV_OPT_MMAP:
+        if (value != 0 && value != 1)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        *(id == SIMDSV_OPT_HEADER ? &opt->header : id == SIMDSV_OPT_LENIENT ? &opt->lenient : &opt->use_mmap) = value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_SKIP_LINES:
+        if (value < 0)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->skip_lines = (uint64_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_UTF8:
+        if (value < SIMDSV_UTF8_STRICT || value > SIMDSV_UTF8_NONE)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->utf8 = (simdsv_utf8_mode)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_KERNEL:
+        if (value < 0 || value >= SIMDSV_KERNEL_COUNT)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->kernel = (simdsv_kernel)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_BUFFER_SIZE:
+        if (value < 4096 || (uint64_t)value > SIZE_MAX / 4)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->buffer_size = (size_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_MAX_RECORD_SIZE:
+    case SIMDSV_OPT_MAX_FIELDS:
+        if (value < 0)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        *(id == SIMDSV_OPT_MAX_RECORD_SIZE ? &opt->max_record_size : &opt->max_fields) = (uint64_t)value;
+        return SIMDSV_OK;
+    }
+    return SIMDSV_ERR_UNKNOWN_OPTION;
+}
+
+static int64_t comment_code_point(const simdsv_options *opt)
+{
+    const uint8_t *s = opt->comment_seq;
+    switch (opt->comment_len) {
+    case 0: return -1;
+    case 1: return s[0];
+    case 2: return ((int64_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+    case 3: return ((int64_t)(s[0] & 0x0F) << 12) | ((int64_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+    default: return ((int64_t)(s[0] & 0x07) << 18) | ((int64_t)(s[1] & 0x3F) << 12) | ((int64_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+    }
+}
+
+simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, int64_t *value)
+{
+    if (!opt || !value)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    switch (id) {
+    case SIMDSV_OPT_DELIMITER: *value = opt->delimiter; return SIMDSV_OK;
+    case SIMDSV_OPT_QUOTE: *value = opt->quote; return SIMDSV_OK;
+    case SIMDSV_OPT_ESCAPE: *value = opt->escape; return SIMDSV_OK;
+    case SIMDSV_OPT_COMMENT: *value = opt->comment; return SIMDSV_OK;
+    case SIMDSV_OPT_HEADER: *value = opt->header; return SIMDSV_OK;
+    case SIMDSV_OPT_SKIP_LINES: *value = (int64_t)opt->skip_lines; return SIMDSV_OK;
+    case SIMDSV_OPT_LENIENT: *value = opt->lenient; return SIMDSV_OK;
+    case SIMDSV_OPT_UTF8: *value = opt->utf8; return SIMDSV_OK;
+    case SIMDSV_OPT_KERNEL: *value = opt->kernel; return SIMDSV_OK;
+    case SIMDSV_OPT_BUFFER_SIZE: *value = (int64_t)opt->buffer_size; return SIMDSV_OK;
+    case SIMDSV_OPT_MAX_RECORD_SIZE: *value = (int64_t)opt->max_record_size; return SIMDSV_OK;
+    case SIMDSV_OPT_MAX_FIELDS: *value = (int64_t)opt->max_fields; return SIMDSV_OK;
+    case SIMDSV_OPT_MMAP: *value = opt->use_mmap; return SIMDSV_OK;
+    case SIMDSV_OPT_COMMENT_CHAR: *value = comment_code_point(opt); return SIMDSV_OK;
+    }
+    return SIMDSV_ERR_UNKNOWN_OPTION;
+}

@@ -1,0 +1,770 @@
+/*
+ * reader.c — records out of bytes: the policy layer above the kernels.
+ *
+ * The fast path consumes the kernel's separator index and cuts fields as
+ * zero-copy views.  Whenever a kernel stops at a "special" byte (a quote that
+ * breaks RFC 4180, a comment at a record start) or the input ends inside
+ * quotes, the record is re-parsed by the scalar state machine in slow.c,
+ * which is the single place where strict errors and lenient recovery are
+ * decided.  Then scanning restarts after that record with a fresh state.
+ *
+ * Streaming sources fill a buffer that keeps only the current record: after
+ * each refill the bytes before the record start are dropped, so memory is the
+ * buffer plus the longest record.
+ */
+#include "reader.h"
+
+#include <string.h>
+
+/* Bytes per kernel call: large enough to amortise the call, small enough that
+ * the index (4 bytes per separator) stays in the L2 cache. */
+#define SCAN_CHUNK ((size_t)64 << 10)
+
+/* --------------------------------------------------------------- positions */
+
+static uint64_t count_breaks(simdsv_reader *r, size_t from, size_t to)
+{
+    return r->kernel->count_lines(r->buf + from, to - from, &r->line_after_cr);
+}
+
+/* Fills line and column for buffer position pos (>= the record start). */
+static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
+{
+    const size_t ck = (size_t)(r->line_offset - r->buf_origin);
+    if (pos >= ck) {
+        r->line_count += count_breaks(r, ck, pos);
+        r->line_offset = r->buf_origin + pos;
+    }
+    e->line = r->line_count + 1;
+    /* A line starts after a line end; records start at line starts, so the
+     * backward search never needs bytes before the record. */
+    size_t line_start = pos;
+    while (line_start > r->rec_start && r->buf[line_start - 1] != '\n' && r->buf[line_start - 1] != '\r')
+        line_start--;
+    uint64_t column = 1;
+    for (size_t i = line_start; i < pos; i++)
+        column += (r->buf[i] & 0xC0) != 0x80; /* UTF-8 continuation bytes add no column */
+    e->column = column;
+}
+
+simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail)
+{
+    simdsv_error *e = &r->err;
+    memset(e, 0, sizeof *e);
+    e->code = code;
+    e->byte_offset = r->buf_origin + pos;
+    e->record = r->physical_records;
+    e->field = field;
+    locate(r, pos, e);
+    const char *msg = detail ? detail : simdsv_status_message(code);
+    size_t n = strlen(msg);
+    if (n >= sizeof e->message)
+        n = sizeof e->message - 1;
+    memcpy(e->message, msg, n);
+    e->message[n] = '\0';
+    return code;
+}
+
+static simdsv_status fail(simdsv_reader *r, simdsv_status code, int os_errno)
+{
+    memset(&r->err, 0, sizeof r->err);
+    r->err.code = code;
+    r->err.os_errno = os_errno;
+    r->err.byte_offset = r->buf_origin + r->rec_start;
+    r->err.record = r->physical_records;
+    const char *msg = simdsv_status_message(code);
+    memcpy(r->err.message, msg, strlen(msg) + 1);
+    r->fatal = true;
+    return code;
+}
+
+/* ------------------------------------------------------------------ buffer */
+
+/* Drops the bytes before the current record and reads more.  With
+ * fill_completely the buffer is filled (or grown) until full or at end of
+ * input, so that a caller re-parsing from the record start does geometric,
+ * not quadratic, work. */
+simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
+{
+    if (r->eof)
+        return SIMDSV_OK;
+    const size_t keep = r->rec_start;
+    if (keep > 0) {
+        const size_t ck = (size_t)(r->line_offset - r->buf_origin);
+        if (ck < keep) {
+            r->line_count += count_breaks(r, ck, keep);
+            r->line_offset = r->buf_origin + keep;
+        }
+        memmove(r->buf, r->buf + keep, r->len - keep);
+        r->len -= keep;
+        r->scan_pos -= keep;
+        r->rec_start = 0;
+        r->field_start -= keep;
+        r->index_base -= keep;
+        r->utf8_pos = r->utf8_pos > keep ? r->utf8_pos - keep : 0;
+        r->buf_origin += keep;
+        for (size_t i = 0; i < r->nfields; i++)
+            r->fields[i].data -= keep;
+    }
+    do {
+        if (r->len == r->cap) {
+            if (r->opt.max_record_size && r->len > r->opt.max_record_size) {
+                /* The record cannot be held, so it cannot be skipped either. */
+                simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, 0, r->nfields, NULL);
+                r->fatal = true;
+                return SIMDSV_ERR_RECORD_TOO_LARGE;
+            }
+            if (r->cap > SIZE_MAX / 2)
+                return fail(r, SIMDSV_ERR_NOMEM, 0);
+            const size_t new_cap = r->cap * 2;
+            uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
+            if (!grown)
+                return fail(r, SIMDSV_ERR_NOMEM, 0);
+            memcpy(grown, r->buf, r->len);
+            for (size_t i = 0; i < r->nfields; i++)
+                r->fields[i].data = (const char *)grown + (r->fields[i].data - (const char *)r->buf);
+            simdsv__free(&r->opt.alloc, r->buf, r->cap);
+            r->buf = grown;
+            r->cap = new_cap;
+        }
+        size_t got = 0;
+        int os_errno = 0;
+        if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK)
+            return fail(r, SIMDSV_ERR_IO, os_errno);
+        if (got == 0) {
+            r->eof = true;
+            break;
+        }
+        r->len += got;
+    } while (fill_completely && r->len < r->cap);
+    return SIMDSV_OK;
+}
+
+/* ---------------------------------------------------------------- scanning */
+
+void simdsv__restart_scan(simdsv_reader *r, size_t pos)
+{
+    r->scan_pos = pos;
+    r->rec_start = pos;
+    r->field_start = pos;
+    r->index_n = r->index_i = 0;
+    r->special_pending = false;
+    scan_state_reset(&r->ss);
+}
+
+/* Runs the kernel over the next chunk.  Returns false when nothing can be
+ * scanned without more input. */
+static bool scan_more(simdsv_reader *r, bool count_mode)
+{
+    const size_t avail = r->len - r->scan_pos;
+    size_t chunk = avail < SCAN_CHUNK ? avail : SCAN_CHUNK;
+    const int final = r->eof && chunk == avail;
+    if (!final)
+        chunk &= ~(size_t)63;
+    if (chunk == 0 && !final)
+        return false;
+    const uint8_t *p = r->buf + r->scan_pos;
+    if (count_mode) {
+        const scan_result res = r->kernel->scan_count(&r->dialect, &r->ss, p, chunk, final, NULL);
+        r->count_acc += res.record_ends;
+        if (res.last_term_end)
+            r->rec_start = r->scan_pos + res.last_term_end;
+        r->scan_pos += res.consumed;
+        r->special_pending = res.stopped;
+    } else {
+        const scan_result res = r->kernel->scan_index(&r->dialect, &r->ss, p, chunk, final, r->index);
+        r->index_base = r->scan_pos;
+        r->index_n = res.index_count;
+        r->index_i = 0;
+        r->scan_pos += res.consumed;
+        r->special_pending = res.stopped;
+    }
+    if (final && !r->special_pending)
+        r->scanned_all = true;
+    return true;
+}
+
+/* ----------------------------------------------------------------- records */
+
+static simdsv_status grow_fields(simdsv_reader *r)
+{
+    if (r->opt.max_fields && r->nfields >= r->opt.max_fields)
+        return simdsv__set_error(r, SIMDSV_ERR_TOO_MANY_FIELDS, r->field_start, r->nfields, NULL);
+    void *fields = r->fields;
+    const simdsv_status st = simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, r->nfields + 1, sizeof *r->fields);
+    r->fields = fields;
+    return st == SIMDSV_OK ? SIMDSV_OK : fail(r, st, 0);
+}
+
+static inline simdsv_status push_field(simdsv_reader *r, size_t start, size_t end)
+{
+    if (r->nfields == r->fields_cap) {
+        const simdsv_status st = grow_fields(r);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    const char *p = (const char *)r->buf + start;
+    size_t n = end - start;
+    unsigned flags = 0;
+    /* The kernel guarantees a field that opens with a quote closes with one
+     * right before its separator, otherwise it would have stopped. */
+    if (n && (unsigned char)p[0] == r->dialect.quote && r->dialect.has_quote) {
+        p++;
+        n -= 2;
+        flags = SIMDSV_FIELD_QUOTED;
+        if (memchr(p, r->dialect.quote, n) || (r->dialect.has_escape && memchr(p, r->dialect.escape, n)))
+            flags |= SIMDSV_FIELD_NEEDS_UNESCAPE;
+    }
+    simdsv_field *f = &r->fields[r->nfields++];
+    f->data = p;
+    f->size = n;
+    f->flags = flags;
+    return SIMDSV_OK;
+}
+
+/* The field of the current record that holds buffer position pos. */
+static uint64_t field_at(const simdsv_reader *r, size_t pos)
+{
+    uint64_t i = 0;
+    while (i + 1 < r->nfields && (const char *)r->buf + pos >= r->fields[i + 1].data - 1)
+        i++;
+    return i;
+}
+
+/* UTF-8 check of the record [rec_start, end).  Validation runs over whole
+ * scanned chunks, not per record, and stops at the first invalid byte. */
+static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buffer)
+{
+    if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos)
+        return SIMDSV_OK;
+    size_t limit = r->scan_pos > end ? r->scan_pos : end;
+    if (limit > r->len)
+        limit = r->len;
+    if (!r->eof)
+        limit -= simdsv__utf8_incomplete_tail(r->buf + end, limit - end);
+    const size_t bad = r->utf8_pos + r->kernel->utf8_validate(r->buf + r->utf8_pos, limit - r->utf8_pos);
+    if (bad >= end) {
+        r->utf8_pos = bad;
+        return SIMDSV_OK;
+    }
+    r->utf8_pos = end; /* resume after this record */
+    if (r->opt.utf8 == SIMDSV_UTF8_STRICT) {
+        const uint64_t field = fields_in_buffer ? field_at(r, bad) : 0;
+        return simdsv__set_error(r, SIMDSV_ERR_INVALID_UTF8, bad, field, "invalid UTF-8 byte sequence");
+    }
+    for (size_t i = 0; i < r->nfields; i++) {
+        simdsv_field *f = &r->fields[i];
+        if (simdsv__utf8_validate_scalar((const uint8_t *)f->data, f->size) != f->size)
+            f->flags |= SIMDSV_FIELD_INVALID_UTF8;
+    }
+    return SIMDSV_OK;
+}
+
+/* Completes the record [rec_start, end) whose fields are in r->fields. */
+simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t end, bool fields_in_buffer)
+{
+    const size_t start = r->rec_start;
+    simdsv_status st;
+    if (r->opt.max_record_size && end - start > r->opt.max_record_size)
+        st = simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, start, 0, NULL);
+    else
+        st = check_utf8(r, end, fields_in_buffer);
+    r->rec_start = r->field_start = end;
+    r->physical_records++;
+    r->unescape_len = 0;
+    r->record_bytes = end - start;
+    if (st != SIMDSV_OK)
+        return st;
+    rec->fields = r->fields;
+    rec->field_count = r->nfields;
+    rec->index = r->records_emitted++;
+    rec->byte_offset = r->buf_origin + start;
+    return SIMDSV_OK;
+}
+
+/* Handles BOM and skipped lines once, before the first record. */
+static simdsv_status start_input(simdsv_reader *r)
+{
+    while (r->len < 3 && !r->eof) {
+        const simdsv_status st = simdsv__refill(r, false);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    size_t pos = 0;
+    if (r->len >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;
+    for (uint64_t skipped = 0; skipped < r->opt.skip_lines;) {
+        if (pos >= r->len) {
+            if (r->eof)
+                break;
+            r->rec_start = pos;
+            const simdsv_status st = simdsv__refill(r, false);
+            if (st != SIMDSV_OK)
+                return st;
+            pos = r->rec_start;
+            continue;
+        }
+        const uint8_t c = r->buf[pos];
+        if (c == '\n' || c == '\r') {
+            if (c == '\r' && pos + 1 >= r->len && !r->eof) {
+                r->rec_start = pos;
+                const simdsv_status st = simdsv__refill(r, false);
+                if (st != SIMDSV_OK)
+                    return st;
+                pos = r->rec_start;
+                continue;
+            }
+            if (c == '\r' && pos + 1 < r->len && r->buf[pos + 1] == '\n')
+                pos++;
+            skipped++;
+        }
+        pos++;
+    }
+    simdsv__restart_scan(r, pos);
+    r->utf8_pos = pos;
+    r->started = true;
+    return SIMDSV_OK;
+}
+
+static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
+{
+    simdsv_status st;
+    if (!r->started && (st = start_input(r)) != SIMDSV_OK)
+        return st;
+    r->nfields = 0;
+    r->field_start = r->rec_start;
+    for (;;) {
+        while (r->index_i < r->index_n) {
+            const uint32_t entry = r->index[r->index_i++];
+            const size_t pos = r->index_base + (entry & SCAN_OFFSET_MASK);
+            if (!(entry & SCAN_TERM_BIT)) {
+                if ((st = push_field(r, r->field_start, pos)) != SIMDSV_OK)
+                    return st;
+                r->field_start = pos + 1;
+                continue;
+            }
+            if (r->nfields == 0 && pos == r->field_start) { /* empty line, or the LF of CRLF */
+                r->rec_start = r->field_start = pos + 1;
+                continue;
+            }
+            if ((st = push_field(r, r->field_start, pos)) != SIMDSV_OK)
+                return st;
+            return simdsv__finish_record(r, rec, pos + 1, true);
+        }
+        if (r->special_pending) {
+            st = simdsv__slow_record(r, rec);
+            if (st == SIMDSV__AGAIN)
+                continue;
+            return st;
+        }
+        if (!r->scanned_all) {
+            if (scan_more(r, false))
+                continue;
+            if ((st = simdsv__refill(r, false)) != SIMDSV_OK)
+                return st;
+            continue;
+        }
+        if (r->ss.in_quote) { /* the input ended inside quotes: the slow path decides */
+            r->special_pending = true;
+            continue;
+        }
+        if (r->nfields > 0 || r->field_start < r->len) {
+            if ((st = push_field(r, r->field_start, r->len)) != SIMDSV_OK)
+                return st;
+            return simdsv__finish_record(r, rec, r->len, true);
+        }
+        return SIMDSV_END;
+    }
+}
+
+static simdsv_status ensure_usable(simdsv_reader *r)
+{
+    if (!r || r->src.kind == SOURCE_NONE)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    return r->fatal ? r->err.code : SIMDSV_OK;
+}
+
+static simdsv_status read_header(simdsv_reader *r)
+{
+    simdsv_record rec;
+    simdsv_status st = read_record(r, &rec);
+    if (st == SIMDSV_END) {
+        r->header_done = true;
+        return SIMDSV_END;
+    }
+    if (st != SIMDSV_OK)
+        return st;
+    r->records_emitted = 0;
+    /* Copy: the header outlives the buffer it was read from. */
+    size_t bytes = 0;
+    for (size_t i = 0; i < rec.field_count; i++)
+        bytes += rec.fields[i].size;
+    r->header_bytes = simdsv__alloc(&r->opt.alloc, bytes);
+    r->header_fields = simdsv__alloc(&r->opt.alloc, rec.field_count * sizeof *r->header_fields);
+    if (!r->header_bytes || !r->header_fields)
+        return fail(r, SIMDSV_ERR_NOMEM, 0);
+    r->header_bytes_size = bytes;
+    r->header_count = rec.field_count;
+    char *out = r->header_bytes;
+    for (size_t i = 0; i < rec.field_count; i++) {
+        const simdsv_field *f = &rec.fields[i];
+        const size_t n = (f->flags & SIMDSV_FIELD_NEEDS_UNESCAPE) ? simdsv_unescape(f, r->opt.quote, r->opt.escape, out)
+                                                                   : (memcpy(out, f->data, f->size), f->size);
+        r->header_fields[i].data = out;
+        r->header_fields[i].size = n;
+        r->header_fields[i].flags = f->flags & ~SIMDSV_FIELD_NEEDS_UNESCAPE;
+        out += n;
+    }
+    r->header_done = true;
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec)
+{
+    simdsv_status st = ensure_usable(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!rec || !r->opt.header)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    if (!r->header_done && (st = read_header(r)) != SIMDSV_OK)
+        return st;
+    if (!r->header_fields)
+        return SIMDSV_END;
+    rec->fields = r->header_fields;
+    rec->field_count = r->header_count;
+    rec->index = 0;
+    rec->byte_offset = 0;
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec)
+{
+    simdsv_status st = ensure_usable(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!rec)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    if (r->opt.header && !r->header_done) {
+        st = read_header(r);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    return read_record(r, rec);
+}
+
+simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count)
+{
+    simdsv_status st = ensure_usable(r);
+    if (st != SIMDSV_OK || !count)
+        return st != SIMDSV_OK ? st : SIMDSV_ERR_INVALID_ARGUMENT;
+    *count = 0;
+    if (r->opt.header && !r->header_done) {
+        st = read_header(r);
+        if (st == SIMDSV_END)
+            return SIMDSV_OK;
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    if (!r->started && (st = start_input(r)) != SIMDSV_OK)
+        return st;
+    /* Records already indexed go through the normal path; then the kernel
+     * counts line ends without building an index. */
+    simdsv_record rec;
+    while (r->index_i < r->index_n) {
+        st = read_record(r, &rec);
+        if (st == SIMDSV_END)
+            return SIMDSV_OK;
+        if (st != SIMDSV_OK)
+            return st;
+        ++*count;
+    }
+    r->nfields = 0;
+    for (;;) {
+        if (r->special_pending) {
+            r->count_acc = 0;
+            st = simdsv__slow_record(r, &rec);
+            if (st == SIMDSV_OK)
+                ++*count;
+            else if (st != SIMDSV__AGAIN)
+                return st;
+            continue;
+        }
+        if (!r->scanned_all) {
+            r->count_acc = 0;
+            const bool progressed = scan_more(r, true);
+            *count += r->count_acc;
+            r->records_emitted += r->count_acc;
+            r->physical_records += r->count_acc;
+            if (!progressed && (st = simdsv__refill(r, false)) != SIMDSV_OK)
+                return st;
+            continue;
+        }
+        if (r->ss.in_quote) {
+            r->special_pending = true;
+            continue;
+        }
+        if (!r->ss.after_term) { /* a last record without a line end */
+            ++*count;
+            r->records_emitted++;
+            r->physical_records++;
+            r->ss.after_term = 1;
+        }
+        r->rec_start = r->field_start = r->len;
+        return SIMDSV_OK;
+    }
+}
+
+simdsv_status simdsv_reader_unescape(simdsv_reader *r, const simdsv_field *field, const char **data, size_t *size)
+{
+    if (!r || !field || !data || !size)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    if (!(field->flags & SIMDSV_FIELD_NEEDS_UNESCAPE)) {
+        *data = field->data;
+        *size = field->size;
+        return SIMDSV_OK;
+    }
+    /* Decoded fields never exceed the record's bytes, so reserving that much
+     * once per record keeps earlier results valid (no reallocation). */
+    if (r->unescape_len == 0 && r->unescape_cap < r->record_bytes) {
+        simdsv__free(&r->opt.alloc, r->unescape_buf, r->unescape_cap);
+        r->unescape_cap = 0;
+        r->unescape_buf = simdsv__alloc(&r->opt.alloc, r->record_bytes);
+        if (!r->unescape_buf)
+            return SIMDSV_ERR_NOMEM;
+        r->unescape_cap = r->record_bytes;
+    }
+    if (r->unescape_cap - r->unescape_len < field->size)
+        return SIMDSV_ERR_INVALID_ARGUMENT; /* not a field of the current record */
+    char *out = r->unescape_buf + r->unescape_len;
+    *size = simdsv_unescape(field, r->opt.quote, r->opt.escape, out);
+    *data = out;
+    r->unescape_len += *size;
+    return SIMDSV_OK;
+}
+
+size_t simdsv_unescape(const simdsv_field *field, int quote, int escape, char *dst)
+{
+    const char *p = field->data;
+    const char *end = p + field->size;
+    char *out = dst;
+    while (p < end) {
+        const char c = *p++;
+        if ((escape >= 0 && (unsigned char)c == escape) || (quote >= 0 && (unsigned char)c == quote)) {
+            if (p < end)
+                *out++ = *p++; /* ESC x -> x and "" -> " */
+            continue;
+        }
+        *out++ = c;
+    }
+    return (size_t)(out - dst);
+}
+
+/* --------------------------------------------------------------- lifecycle */
+
+static bool collide(int a, int b)
+{
+    return a >= 0 && a == b;
+}
+
+simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
+{
+    if (!out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    struct simdsv_options o;
+    if (opt)
+        o = *opt;
+    else
+        simdsv__options_defaults(&o);
+    const int d = o.delimiter, q = o.quote, e = o.escape == o.quote ? -1 : o.escape, c = o.comment;
+    o.escape = e;
+    const int bytes[4] = {d, q, e, c};
+    for (int i = 0; i < 4; i++) {
+        if (bytes[i] == '\n' || bytes[i] == '\r')
+            return SIMDSV_ERR_BAD_DIALECT;
+        for (int j = i + 1; j < 4; j++)
+            if (collide(bytes[i], bytes[j]))
+                return SIMDSV_ERR_BAD_DIALECT;
+    }
+    const scan_kernel *kernel = NULL;
+    simdsv_status st = simdsv__kernel_resolve(o.kernel, &kernel);
+    if (st != SIMDSV_OK)
+        return st;
+    simdsv_reader *r = simdsv__alloc(&o.alloc, sizeof *r);
+    if (!r)
+        return SIMDSV_ERR_NOMEM;
+    memset(r, 0, sizeof *r);
+    r->opt = o;
+    r->kernel = kernel;
+    r->dialect.delimiter = (uint8_t)d;
+    r->dialect.has_quote = q >= 0;
+    r->dialect.quote = (uint8_t)(q >= 0 ? q : 0);
+    r->dialect.has_escape = e >= 0;
+    r->dialect.escape = (uint8_t)(e >= 0 ? e : 0);
+    r->dialect.has_comment = c >= 0;
+    r->dialect.comment = (uint8_t)(c >= 0 ? c : 0);
+    /* The tail block is padded with a byte that matches nothing structural. */
+    uint8_t pad = 0;
+    while (pad == d || pad == q || pad == e || pad == c || pad == '\n' || pad == '\r')
+        pad++;
+    r->dialect.pad_byte = pad;
+    r->index = simdsv__alloc(&o.alloc, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
+    if (!r->index) {
+        simdsv__free(&o.alloc, r, sizeof *r);
+        return SIMDSV_ERR_NOMEM;
+    }
+    *out = r;
+    return SIMDSV_OK;
+}
+
+static simdsv_status begin(simdsv_reader *r)
+{
+    if (!r)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    if (r->src.kind != SOURCE_NONE)
+        return SIMDSV_ERR_INVALID_ARGUMENT; /* a reader is opened once */
+    return SIMDSV_OK;
+}
+
+static simdsv_status open_whole(simdsv_reader *r)
+{
+    r->buf = (uint8_t *)(uintptr_t)r->src.data; /* never written: whole-input buffers are read only */
+    r->len = r->src.size;
+    r->cap = r->src.size;
+    r->eof = true;
+    return SIMDSV_OK;
+}
+
+static simdsv_status open_stream(simdsv_reader *r)
+{
+    r->cap = r->opt.buffer_size;
+    r->buf = simdsv__alloc(&r->opt.alloc, r->cap);
+    if (!r->buf) {
+        simdsv__source_close(&r->src);
+        r->cap = 0;
+        return SIMDSV_ERR_NOMEM;
+    }
+    r->owns_buf = true;
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size_t size)
+{
+    simdsv_status st = begin(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!data && size)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    r->src.kind = SOURCE_MEMORY;
+    r->src.data = data ? data : (const void *)"";
+    r->src.size = size;
+    return open_whole(r);
+}
+
+simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path)
+{
+    simdsv_status st = begin(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!path)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    int os_errno = 0;
+    st = simdsv__source_open_path(&r->src, path, r->opt.use_mmap, &os_errno);
+    if (st != SIMDSV_OK) {
+        memset(&r->err, 0, sizeof r->err);
+        r->err.code = st;
+        r->err.os_errno = os_errno;
+        memcpy(r->err.message, "cannot open the file", sizeof "cannot open the file");
+        return st;
+    }
+    return r->src.kind == SOURCE_FD ? open_stream(r) : open_whole(r);
+}
+
+simdsv_status simdsv_reader_open_fd(simdsv_reader *r, int fd)
+{
+    simdsv_status st = begin(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (fd < 0)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    r->src.kind = SOURCE_FD;
+    r->src.fd = fd;
+    return open_stream(r);
+}
+
+simdsv_status simdsv_reader_open_stdio(simdsv_reader *r, FILE *file)
+{
+    simdsv_status st = begin(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!file)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    r->src.kind = SOURCE_STDIO;
+    r->src.file = file;
+    return open_stream(r);
+}
+
+simdsv_status simdsv_reader_open_callback(simdsv_reader *r, simdsv_read_fn fn, void *ctx)
+{
+    simdsv_status st = begin(r);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!fn)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    r->src.kind = SOURCE_CALLBACK;
+    r->src.fn = fn;
+    r->src.ctx = ctx;
+    return open_stream(r);
+}
+
+void simdsv_reader_free(simdsv_reader *r)
+{
+    if (!r)
+        return;
+    const simdsv_allocator a = r->opt.alloc;
+    simdsv__source_close(&r->src);
+    if (r->owns_buf)
+        simdsv__free(&a, r->buf, r->cap);
+    simdsv__free(&a, r->index, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
+    simdsv__free(&a, r->fields, r->fields_cap * sizeof *r->fields);
+    simdsv__free(&a, r->scratch, r->scratch_cap);
+    simdsv__free(&a, r->scratch_offsets, r->scratch_offsets_cap * sizeof *r->scratch_offsets);
+    simdsv__free(&a, r->unescape_buf, r->unescape_cap);
+    simdsv__free(&a, r->header_bytes, r->header_bytes_size);
+    simdsv__free(&a, r->header_fields, r->header_count * sizeof *r->header_fields);
+    simdsv__free(&a, r, sizeof *r);
+}
+
+const simdsv_error *simdsv_reader_error(const simdsv_reader *r)
+{
+    static const simdsv_error no_reader = {SIMDSV_ERR_INVALID_ARGUMENT, 0, 0, 0, 0, 0, 0, "no reader"};
+    return r ? &r->err : &no_reader;
+}
+
+simdsv_kernel simdsv_reader_kernel(const simdsv_reader *r)
+{
+    return r ? r->kernel->id : SIMDSV_KERNEL_AUTO;
+}
+
+uint64_t simdsv_reader_offset(const simdsv_reader *r)
+{
+    return r ? r->buf_origin + r->rec_start : 0;
+}
+
+int simdsv_utf8_valid(const void *data, size_t size, size_t *error_offset)
+{
+    const scan_kernel *k = NULL;
+    if (simdsv__kernel_resolve(SIMDSV_KERNEL_AUTO, &k) != SIMDSV_OK)
+        k = simdsv__kernel_get(SIMDSV_KERNEL_SCALAR);
+    const size_t bad = k->utf8_validate(data, size);
+    if (bad == size)
+        return 1;
+    if (error_offset)
+        *error_offset = bad;
+    return 0;
+}
+
+size_t simdsv_utf8_lossy(const void *src, size_t size, char *dst)
+{
+    return simdsv__utf8_lossy(src, size, (uint8_t *)dst);
+}

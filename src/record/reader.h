@@ -1,0 +1,86 @@
+/*
+ * reader.h — the reader's state, shared by the fast path (reader.c) and the
+ * scalar state machine that handles irregular records (slow.c).
+ *
+ * Positions are offsets into buf; buf_origin is the input offset of buf[0]
+ * (it grows when a streaming buffer drops consumed bytes).
+ */
+#ifndef SIMDSV_READER_H
+#define SIMDSV_READER_H
+
+#include "../common/internal.h"
+#include "../scan/scan.h"
+#include "../source/source.h"
+#include "../utf8/utf8.h"
+
+/* Internal status: the slow path consumed something that is not a record
+ * (a comment line); the caller goes on reading. */
+#define SIMDSV__AGAIN ((simdsv_status)-1)
+
+struct simdsv_reader {
+    struct simdsv_options opt;
+    const scan_kernel *kernel;
+    scan_dialect dialect;
+    source src;
+
+    /* input bytes */
+    uint8_t *buf;
+    size_t len, cap;
+    bool owns_buf;
+    bool eof;             /* nothing more will be appended to buf */
+    uint64_t buf_origin;
+    bool started;         /* BOM and skipped lines handled */
+
+    /* scanning */
+    size_t scan_pos;      /* next byte for the kernel */
+    scan_state ss;
+    bool special_pending; /* the kernel stopped at scan_pos: slow path next */
+    bool scanned_all;     /* the final block has been scanned */
+    uint32_t *index;
+    size_t index_n, index_i, index_base;
+    uint64_t count_acc;
+
+    /* the record being assembled */
+    size_t rec_start, field_start;
+    simdsv_field *fields;
+    size_t nfields, fields_cap;
+    size_t record_bytes;  /* size of the last completed record */
+    uint64_t records_emitted;
+    uint64_t physical_records;
+
+    /* slow path output: decoded field bytes and their offsets */
+    char *scratch;
+    size_t scratch_cap;
+    size_t *scratch_offsets;
+    size_t scratch_offsets_cap;
+
+    /* simdsv_reader_unescape results for the current record */
+    char *unescape_buf;
+    size_t unescape_len, unescape_cap;
+
+    /* header copy */
+    bool header_done;
+    simdsv_field *header_fields;
+    size_t header_count;
+    char *header_bytes;
+    size_t header_bytes_size;
+
+    size_t utf8_pos;      /* bytes before it are known valid (or already reported) */
+
+    /* line-number checkpoint: line_count line ends before input offset line_offset */
+    uint64_t line_offset, line_count, line_after_cr;
+
+    simdsv_error err;
+    bool fatal;
+};
+
+simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);
+simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely);
+void simdsv__restart_scan(simdsv_reader *r, size_t pos);
+simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t end, bool fields_in_buffer);
+/* Parses the record at rec_start with the scalar state machine; restarts the
+ * scan after it.  Returns OK (record), SIMDSV__AGAIN (comment skipped) or an
+ * error (strict mode: the record is skipped, reading can continue). */
+simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec);
+
+#endif

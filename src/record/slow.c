@@ -1,0 +1,263 @@
+/*
+ * slow.c — the scalar state machine for records the kernels do not handle:
+ * stray or misplaced quotes, comment lines, input ending inside quotes.
+ *
+ * This is the single place where policy is decided.  Parsing is always
+ * lenient (Python csv semantics: a quote inside an unquoted field is literal,
+ * text after a closing quote is appended to the field, the input ending
+ * inside quotes ends the field); strict mode turns the first departure from
+ * RFC 4180 into an error whose position is that byte, and the record is
+ * skipped so that reading can continue after it.
+ */
+#include "reader.h"
+
+#include <string.h>
+
+typedef enum slow_outcome { SLOW_RECORD, SLOW_SKIPPED, SLOW_NEED_MORE, SLOW_NOMEM } slow_outcome;
+
+typedef enum parse_state { START_FIELD, IN_FIELD, IN_QUOTED, ESCAPE_IN_QUOTED, QUOTE_IN_QUOTED } parse_state;
+
+typedef struct violation {
+    simdsv_status code; /* SIMDSV_OK when none */
+    size_t pos;
+    uint64_t field;
+} violation;
+
+typedef struct slow_parse {
+    size_t scratch_len;
+    size_t nfields;    /* fields recorded in scratch_offsets (3 entries each) */
+    size_t field_begin;
+    unsigned field_flags;
+    violation first;
+} slow_parse;
+
+static void note(slow_parse *sp, simdsv_status code, size_t pos)
+{
+    if (sp->first.code == SIMDSV_OK) {
+        sp->first.code = code;
+        sp->first.pos = pos;
+        sp->first.field = sp->nfields;
+    }
+}
+
+static bool add_byte(simdsv_reader *r, slow_parse *sp, uint8_t c)
+{
+    if (sp->scratch_len == r->scratch_cap) {
+        void *p = r->scratch;
+        if (simdsv__grow(&r->opt.alloc, &p, &r->scratch_cap, sp->scratch_len + 1, 1) != SIMDSV_OK)
+            return false;
+        r->scratch = p;
+    }
+    r->scratch[sp->scratch_len++] = (char)c;
+    return true;
+}
+
+static bool end_field(simdsv_reader *r, slow_parse *sp)
+{
+    const size_t need = (sp->nfields + 1) * 3;
+    if (need > r->scratch_offsets_cap) {
+        void *p = r->scratch_offsets;
+        if (simdsv__grow(&r->opt.alloc, &p, &r->scratch_offsets_cap, need, sizeof(size_t)) != SIMDSV_OK)
+            return false;
+        r->scratch_offsets = p;
+    }
+    size_t *slot = r->scratch_offsets + sp->nfields * 3;
+    slot[0] = sp->field_begin;
+    slot[1] = sp->scratch_len - sp->field_begin;
+    slot[2] = sp->field_flags;
+    sp->nfields++;
+    sp->field_begin = sp->scratch_len;
+    sp->field_flags = 0;
+    return true;
+}
+
+static bool is_line_end(uint8_t c)
+{
+    return c == '\n' || c == '\r';
+}
+
+static slow_outcome skip_comment(const simdsv_reader *r, size_t p, size_t *end)
+{
+    while (p < r->len && !is_line_end(r->buf[p]))
+        p++;
+    if (p == r->len && !r->eof)
+        return SLOW_NEED_MORE;
+    *end = p < r->len ? p + 1 : r->len;
+    return SLOW_SKIPPED;
+}
+
+/* The fields of the record starting at p. */
+static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, size_t *end)
+{
+    const uint8_t *b = r->buf;
+    const size_t n = r->len;
+    const scan_dialect *d = &r->dialect;
+    memset(sp, 0, sizeof *sp);
+    parse_state state = START_FIELD;
+    size_t quote_pos = 0;
+    for (; p < n; p++) {
+        const uint8_t c = b[p];
+        switch (state) {
+        case START_FIELD:
+        case IN_FIELD:
+            if (state == START_FIELD && d->has_quote && c == d->quote) {
+                state = IN_QUOTED;
+                sp->field_flags = SIMDSV_FIELD_QUOTED;
+                quote_pos = p;
+                continue;
+            }
+            if (c == d->delimiter) {
+                if (!end_field(r, sp))
+                    return SLOW_NOMEM;
+                state = START_FIELD;
+                continue;
+            }
+            if (is_line_end(c)) {
+                if (!end_field(r, sp))
+                    return SLOW_NOMEM;
+                *end = p + 1;
+                return SLOW_RECORD;
+            }
+            if (d->has_quote && c == d->quote)
+                note(sp, SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD, p);
+            state = IN_FIELD;
+            break;
+        case IN_QUOTED:
+            if (d->has_escape && c == d->escape) {
+                state = ESCAPE_IN_QUOTED;
+                continue;
+            }
+            if (c == d->quote) {
+                state = QUOTE_IN_QUOTED;
+                continue;
+            }
+            break;
+        case ESCAPE_IN_QUOTED:
+            state = IN_QUOTED;
+            break;
+        case QUOTE_IN_QUOTED:
+            if (c == d->quote) { /* a doubled quote is one literal quote */
+                state = IN_QUOTED;
+                break;
+            }
+            if (c == d->delimiter) {
+                if (!end_field(r, sp))
+                    return SLOW_NOMEM;
+                state = START_FIELD;
+                continue;
+            }
+            if (is_line_end(c)) {
+                if (!end_field(r, sp))
+                    return SLOW_NOMEM;
+                *end = p + 1;
+                return SLOW_RECORD;
+            }
+            note(sp, SIMDSV_ERR_TEXT_AFTER_QUOTE, p);
+            state = IN_FIELD; /* the text is appended, the field goes on unquoted */
+            break;
+        }
+        if (!add_byte(r, sp, c))
+            return SLOW_NOMEM;
+    }
+    if (!r->eof)
+        return SLOW_NEED_MORE;
+    if (state == IN_QUOTED || state == ESCAPE_IN_QUOTED)
+        note(sp, SIMDSV_ERR_UNTERMINATED_QUOTE, quote_pos);
+    if (!end_field(r, sp))
+        return SLOW_NOMEM;
+    *end = n;
+    return SLOW_RECORD;
+}
+
+/* Parses from rec_start.  On SLOW_RECORD / SLOW_SKIPPED, *end is the offset
+ * just past the record's line end (or the input end). */
+static slow_outcome parse(simdsv_reader *r, slow_parse *sp, size_t *end)
+{
+    const uint8_t *b = r->buf;
+    const size_t n = r->len;
+    size_t p = r->rec_start;
+    while (p < n && is_line_end(b[p]))
+        p++;
+    r->rec_start = p; /* empty lines hold no record */
+    if (p == n) {
+        if (!r->eof)
+            return SLOW_NEED_MORE;
+        *end = n;
+        return SLOW_SKIPPED;
+    }
+    if (r->dialect.has_comment && b[p] == r->dialect.comment) {
+        /* The kernel stops on the marker's first byte; a multi-byte marker
+         * must match whole, otherwise this is an ordinary record. */
+        const size_t marker = (size_t)r->opt.comment_len;
+        if (n - p < marker && !r->eof && memcmp(b + p, r->opt.comment_seq, n - p) == 0)
+            return SLOW_NEED_MORE;
+        if (n - p >= marker && memcmp(b + p, r->opt.comment_seq, marker) == 0)
+            return skip_comment(r, p, end);
+    }
+    return parse_fields(r, sp, p, end);
+}
+
+static simdsv_status nomem(simdsv_reader *r)
+{
+    simdsv__set_error(r, SIMDSV_ERR_NOMEM, r->rec_start, 0, NULL);
+    r->fatal = true;
+    return SIMDSV_ERR_NOMEM;
+}
+
+static const char *violation_message(simdsv_status code)
+{
+    switch (code) {
+    case SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD:
+        return "quote inside an unquoted field (a field containing quotes must be quoted, and its quotes doubled)";
+    case SIMDSV_ERR_TEXT_AFTER_QUOTE:
+        return "unexpected character after a closing quote (expected a delimiter or the end of the line)";
+    case SIMDSV_ERR_UNTERMINATED_QUOTE:
+        return "quoted field opened here is not closed before the end of the input";
+    default:
+        return simdsv_status_message(code);
+    }
+}
+
+simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
+{
+    slow_parse sp;
+    size_t end = 0;
+    slow_outcome outcome;
+    while ((outcome = parse(r, &sp, &end)) == SLOW_NEED_MORE) {
+        const simdsv_status st = simdsv__refill(r, true);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    if (outcome == SLOW_NOMEM)
+        return nomem(r);
+    if (outcome == SLOW_SKIPPED) {
+        simdsv__restart_scan(r, end);
+        return SIMDSV__AGAIN;
+    }
+    if (r->opt.max_fields && sp.nfields > r->opt.max_fields)
+        note(&sp, SIMDSV_ERR_TOO_MANY_FIELDS, r->rec_start);
+    const bool limit_hit = sp.first.code == SIMDSV_ERR_TOO_MANY_FIELDS;
+    if (sp.first.code != SIMDSV_OK && (!r->opt.lenient || limit_hit)) {
+        const simdsv_status code = simdsv__set_error(r, sp.first.code, sp.first.pos, sp.first.field,
+                                                     violation_message(sp.first.code));
+        r->physical_records++;
+        simdsv__restart_scan(r, end);
+        if (r->utf8_pos < end)
+            r->utf8_pos = end;
+        return code;
+    }
+    void *fields = r->fields;
+    if (simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, sp.nfields, sizeof *r->fields) != SIMDSV_OK)
+        return nomem(r);
+    r->fields = fields;
+    for (size_t i = 0; i < sp.nfields; i++) {
+        const size_t *slot = r->scratch_offsets + i * 3;
+        r->fields[i].data = r->scratch ? r->scratch + slot[0] : "";
+        r->fields[i].size = slot[1];
+        r->fields[i].flags = (unsigned)slot[2];
+    }
+    r->nfields = sp.nfields;
+    const simdsv_status st = simdsv__finish_record(r, rec, end, false);
+    simdsv__restart_scan(r, end);
+    return st;
+}

@@ -1,0 +1,111 @@
+/*
+ * scan.h — the contract between the reader and the scanning kernels.
+ *
+ * A kernel turns bytes into structure, 64 bytes at a time, and never makes a
+ * policy decision: it reports separators (delimiters and line ends outside
+ * quotes) and stops at the first "special" byte — anything the bitmask fast
+ * path does not handle by itself (a quote that breaks RFC 4180, a comment at
+ * a record start).  The reader (src/record/) re-parses that record with the
+ * scalar state machine, which decides between error and lenient recovery.
+ * So every kernel gives identical results: they all stop at the same byte.
+ */
+#ifndef SIMDSV_SCAN_H
+#define SIMDSV_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simdsv.h"
+
+typedef struct scan_dialect {
+    uint8_t delimiter;
+    uint8_t quote;
+    uint8_t escape;
+    uint8_t comment;
+    uint8_t has_quote;
+    uint8_t has_escape;
+    uint8_t has_comment;
+    uint8_t pad_byte;   /* equal to no structural byte: fills the copied tail block */
+} scan_dialect;
+
+/* Carried from one block to the next.  Masks are 0 or 1 (bit 0) except
+ * in_quote, which is 0 or all ones so that it can be XORed into a block. */
+typedef struct scan_state {
+    uint64_t in_quote;     /* the previous byte was inside a quoted field */
+    uint64_t after_sep;    /* the previous byte ended a field (or nothing was scanned) */
+    uint64_t after_close;  /* the previous byte was a closing quote */
+    uint64_t after_term;   /* the previous byte ended a record (or nothing was scanned) */
+    uint64_t escaped_next; /* an odd run of escape bytes ended the previous block */
+} scan_state;
+
+/* A record-end separator carries this bit in its index entry. */
+#define SCAN_TERM_BIT 0x80000000u
+#define SCAN_OFFSET_MASK 0x7fffffffu
+/* One call scans at most this many bytes, so offsets fit in 31 bits. */
+#define SCAN_MAX_CHUNK ((size_t)1 << 30)
+/* Index arrays must have room for the chunk's bytes plus this slack (the
+ * flattening loop writes a few entries past the last one). */
+#define SCAN_INDEX_SLACK 128
+
+typedef struct scan_result {
+    size_t consumed;      /* bytes scanned; == stop when a special byte was found */
+    size_t index_count;   /* index mode: entries written */
+    uint64_t record_ends; /* count mode: line ends that close a non-empty record */
+    size_t last_term_end; /* count mode: offset just past the last line end, 0 if none */
+    int stopped;          /* 1: data[consumed] is a special byte (state is then stale) */
+} scan_result;
+
+static inline void scan_state_reset(scan_state *s)
+{
+    s->in_quote = 0;
+    s->after_sep = 1;
+    s->after_close = 0;
+    s->after_term = 1;
+    s->escaped_next = 0;
+}
+
+/*
+ * Scans data[0..len).  len <= SCAN_MAX_CHUNK.  Without `final`, only whole
+ * 64-byte blocks are scanned (consumed is a multiple of 64); with `final` the
+ * last partial block is scanned from a padded copy, so nothing past data+len
+ * is ever read.  Index mode writes, for every separator, its offset (plus
+ * SCAN_TERM_BIT for a line end) to index[].
+ */
+typedef scan_result (*scan_fn)(const scan_dialect *d, scan_state *s, const uint8_t *data, size_t len,
+                               int final, uint32_t *index);
+typedef size_t (*utf8_validate_fn)(const uint8_t *data, size_t size);
+typedef uint64_t (*count_lines_fn)(const uint8_t *data, size_t len, uint64_t *after_cr);
+
+typedef struct scan_kernel {
+    simdsv_kernel id;
+    const char *name;
+    scan_fn scan_index;
+    scan_fn scan_count;
+    utf8_validate_fn utf8_validate;
+    count_lines_fn count_lines;
+} scan_kernel;
+
+/* The kernel table entry for id, or NULL if not compiled in / not supported. */
+const scan_kernel *simdsv__kernel_get(simdsv_kernel id);
+/* Resolves AUTO (and SIMDSV_KERNEL) to a kernel. */
+simdsv_status simdsv__kernel_resolve(simdsv_kernel requested, const scan_kernel **out);
+
+/* Per-ISA entry points (scan_<isa>.c). */
+scan_result simdsv__scan_index_scalar(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_scalar(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_index_sse42(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_sse42(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_index_avx2(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_avx2(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_index_avx512(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_avx512(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_index_neon(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_neon(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+
+uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_avx2(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_avx512(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_neon(const uint8_t *, size_t, uint64_t *);
+
+#endif

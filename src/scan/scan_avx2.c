@@ -1,0 +1,58 @@
+/* scan_avx2.c — x86-64 kernel: two 32-byte compares per block, PCLMULQDQ for
+ * the quote prefix, TZCNT for flattening.  Compiled with
+ * -mavx2 -mbmi -mbmi2 -mpclmul -mpopcnt only. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include "scan.h"
+
+#include <immintrin.h>
+
+#define SCAN_ISA avx2
+
+typedef struct simd_block {
+    __m256i lo, hi;
+} simd_block;
+typedef __m256i simd_splat;
+
+static inline simd_splat splat_byte(uint8_t c)
+{
+    return _mm256_set1_epi8((char)c);
+}
+
+static inline simd_block block_load(const uint8_t *p)
+{
+    simd_block b;
+    b.lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    b.hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    return b;
+}
+
+static inline uint64_t block_eq(const simd_block *b, simd_splat c)
+{
+    const uint64_t lo = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b->lo, c));
+    const uint64_t hi = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b->hi, c));
+    return lo | (hi << 32);
+}
+
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    const __m128i product = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8(-1), 0);
+    return (uint64_t)_mm_cvtsi128_si64(product);
+}
+
+static inline unsigned count_ones(uint64_t x)
+{
+    return (unsigned)_mm_popcnt_u64(x);
+}
+
+static inline unsigned trailing_zeros(uint64_t x)
+{
+    return (unsigned)_tzcnt_u64(x); /* defined for 0: 64 */
+}
+
+static inline unsigned count_leading_zeros_nonzero(uint64_t x)
+{
+    return (unsigned)__builtin_clzll(x);
+}
+
+#include "scan_block.h"
+#endif

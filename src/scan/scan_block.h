@@ -1,0 +1,233 @@
+/*
+ * scan_block.h — THE block algorithm, written once and compiled once per ISA.
+ *
+ * An ISA file (scan_<isa>.c) defines, then includes this file:
+ *   SCAN_ISA                         name suffix (scalar, avx2, ...)
+ *   simd_block, simd_splat           a 64-byte block and a broadcast byte
+ *   simd_splat splat_byte(uint8_t)
+ *   simd_block block_load(const uint8_t *p)      64 bytes, any alignment
+ *   uint64_t block_eq(const simd_block *, simd_splat)   bit i = (byte i == c)
+ *   uint64_t prefix_xor(uint64_t)    bit i = XOR of bits 0..i (carry-less multiply by ~0)
+ *   unsigned count_ones(uint64_t), unsigned trailing_zeros(uint64_t) (64 for 0),
+ *   unsigned count_leading_zeros_nonzero(uint64_t)
+ *   optionally SCAN_HAVE_COMPRESS and
+ *   uint32_t *flatten_compress(uint32_t *out, uint64_t sep, uint64_t term, uint32_t base)
+ *
+ * Per block we compute masks of line ends (LF, CR), delimiters and quotes;
+ * "inside quotes" for all 64 positions is the prefix XOR of the quote mask
+ * (a doubled quote toggles twice, so `""` inside a quoted field leaves the
+ * parity unchanged), XORed with the state carried from the previous block.
+ * Separators are the delimiters and line ends outside quotes.
+ *
+ * RFC 4180 is checked with the same masks: an opening quote must start a
+ * field (follow a separator) or be the second quote of a doubled pair
+ * (follow a closing quote); the byte after a closing quote must be a
+ * separator or the second quote of a pair.  Any other quote is "special":
+ * the scan stops there and the reader's scalar state machine decides (error
+ * in strict mode, Python-like recovery in lenient mode).  A comment byte at a
+ * record start is special too.  Well-formed data never leaves this loop.
+ */
+#include <string.h>
+
+#define SCAN_CAT2(a, b) a##b
+#define SCAN_CAT(a, b) SCAN_CAT2(a, b)
+
+typedef struct splat_set {
+    simd_splat lf, cr, delimiter, quote, escape, comment;
+} splat_set;
+
+typedef struct block_masks {
+    uint64_t sep;        /* field or record ends outside quotes */
+    uint64_t term;       /* record ends (LF or CR) outside quotes */
+    uint64_t prev_term;  /* bit i: byte i-1 was a record end (or i starts the scan) */
+    uint64_t special;    /* bytes the fast path does not handle */
+} block_masks;
+
+/* Bytes preceded by an odd-length run of escape bytes (they are escaped).
+ * A run that starts at an even bit and lands (first non-escape bit) on an odd
+ * bit has odd length, and vice versa; adding the run's start bit to the run
+ * carries through it and sets the landing bit.  *carry: bit 0 is escaped by
+ * the previous block; on return, whether this block ends in an odd run. */
+static inline uint64_t escaped_positions(uint64_t esc, uint64_t *carry)
+{
+    const uint64_t even_bits = 0x5555555555555555ULL;
+    const uint64_t first_escaped = *carry;
+    esc &= ~first_escaped; /* an escaped escape byte starts no run */
+    const uint64_t starts = esc & ~(esc << 1);
+    const uint64_t even_land = (esc + (starts & even_bits)) & ~esc;
+    const uint64_t odd_sum = esc + (starts & ~even_bits);
+    *carry = odd_sum < esc; /* an odd-started run reached bit 63: odd length */
+    const uint64_t odd_land = odd_sum & ~esc;
+    return (even_land & ~even_bits) | (odd_land & even_bits) | first_escaped;
+}
+
+static inline block_masks classify_block(const scan_dialect *d, const splat_set *sp, scan_state *s,
+                                         const simd_block *b, uint64_t valid)
+{
+    block_masks m;
+    uint64_t term = block_eq(b, sp->lf) | block_eq(b, sp->cr);
+    const uint64_t delimiter = block_eq(b, sp->delimiter);
+    uint64_t special = 0;
+    const uint64_t quote_raw = d->has_quote ? block_eq(b, sp->quote) : 0;
+    if (quote_raw | s->in_quote) {
+        uint64_t escaped = 0;
+        if (d->has_escape)
+            escaped = escaped_positions(block_eq(b, sp->escape), &s->escaped_next);
+        const uint64_t quote = quote_raw & ~escaped;
+        const uint64_t inside = prefix_xor(quote) ^ s->in_quote;
+        s->in_quote = (uint64_t)((int64_t)inside >> 63);
+        term &= ~inside;
+        m.sep = (delimiter | term) & ~inside;
+        const uint64_t opens = quote & inside;
+        const uint64_t closes = quote & ~inside;
+        const uint64_t field_start = (m.sep << 1) | s->after_sep;
+        const uint64_t after_close = (closes << 1) | s->after_close;
+        special = (opens & ~(field_start | after_close)) | (after_close & ~(m.sep | opens)) |
+                  (quote_raw & escaped & ~inside);
+        s->after_close = closes >> 63;
+    } else {
+        if (d->has_escape)
+            (void)escaped_positions(block_eq(b, sp->escape), &s->escaped_next);
+        m.sep = delimiter | term;
+        special = s->after_close & ~m.sep; /* bit 0 only: the byte after a closing quote */
+        s->after_close = 0;
+    }
+    m.prev_term = (term << 1) | s->after_term;
+    if (d->has_comment)
+        special |= block_eq(b, sp->comment) & m.prev_term;
+    s->after_term = term >> 63;
+    s->after_sep = m.sep >> 63;
+    m.term = term;
+    m.special = special & valid;
+    return m;
+}
+
+#ifndef SCAN_HAVE_COMPRESS
+/* Writes the offsets of the set bits of sep.  Entries are written in groups
+ * of eight without checking the count first (the index has slack), which
+ * keeps the loop free of unpredictable branches for typical densities. */
+static inline uint32_t *flatten_bits(uint32_t *out, uint64_t sep, uint64_t term, uint32_t base)
+{
+    if (!sep)
+        return out;
+    const unsigned count = count_ones(sep);
+    uint32_t *p = out;
+    for (;;) {
+        for (int i = 0; i < 8; i++) {
+            const unsigned tz = trailing_zeros(sep);
+            p[i] = (base + tz) | (((uint32_t)(term >> (tz & 63)) & 1u) << 31);
+            sep &= sep - 1;
+        }
+        if (!sep)
+            break;
+        p += 8;
+    }
+    return out + count;
+}
+#define flatten_compress flatten_bits
+#endif
+
+static inline splat_set make_splats(const scan_dialect *d)
+{
+    splat_set sp;
+    sp.lf = splat_byte('\n');
+    sp.cr = splat_byte('\r');
+    sp.delimiter = splat_byte(d->delimiter);
+    sp.quote = splat_byte(d->quote);
+    sp.escape = splat_byte(d->escape);
+    sp.comment = splat_byte(d->comment);
+    return sp;
+}
+
+/* Handles one block's masks; returns 0 to stop (a special byte was found). */
+static inline int consume_block(block_masks m, size_t pos, scan_result *res, uint32_t **out, const int emit_index)
+{
+    int go_on = 1;
+    if (m.special) {
+        const unsigned stop = trailing_zeros(m.special);
+        const uint64_t below = (1ULL << stop) - 1; /* stop < 64 */
+        m.sep &= below;
+        m.term &= below;
+        res->consumed = pos + stop;
+        res->stopped = 1;
+        go_on = 0;
+    }
+    if (emit_index) {
+        *out = flatten_compress(*out, m.sep, m.term, (uint32_t)pos);
+    } else if (m.term) {
+        res->record_ends += count_ones(m.term & ~m.prev_term);
+        res->last_term_end = pos + 64 - (size_t)count_leading_zeros_nonzero(m.term);
+    }
+    return go_on;
+}
+
+static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, const uint8_t *data, size_t len,
+                                       int final, uint32_t *index, const int emit_index)
+{
+    const splat_set sp = make_splats(d);
+    scan_result res = {0, 0, 0, 0, 0};
+    uint32_t *out = index;
+    const size_t full = len & ~(size_t)63;
+    size_t pos = 0;
+    for (; pos < full; pos += 64) {
+        const simd_block b = block_load(data + pos);
+        const block_masks m = classify_block(d, &sp, s, &b, ~0ULL);
+        if (!consume_block(m, pos, &res, &out, emit_index))
+            goto done;
+    }
+    if (final && pos < len) {
+        uint8_t tail[64];
+        memset(tail, d->pad_byte, sizeof tail);
+        memcpy(tail, data + pos, len - pos);
+        const simd_block b = block_load(tail);
+        const uint64_t valid = (1ULL << (len - pos)) - 1; /* len - pos < 64 */
+        const block_masks m = classify_block(d, &sp, s, &b, valid);
+        if (!consume_block(m, pos, &res, &out, emit_index))
+            goto done;
+        pos = len;
+    }
+    res.consumed = pos;
+done:
+    res.index_count = emit_index ? (size_t)(out - index) : 0;
+    return res;
+}
+
+scan_result SCAN_CAT(simdsv__scan_index_, SCAN_ISA)(const scan_dialect *d, scan_state *s, const uint8_t *data,
+                                                    size_t len, int final, uint32_t *index)
+{
+    return scan_generic(d, s, data, len, final, index, 1);
+}
+
+scan_result SCAN_CAT(simdsv__scan_count_, SCAN_ISA)(const scan_dialect *d, scan_state *s, const uint8_t *data,
+                                                    size_t len, int final, uint32_t *index)
+{
+    return scan_generic(d, s, data, len, final, index, 0);
+}
+
+/* Physical line breaks in data[0..len): LF, lone CR, CRLF counted once.
+ * *after_cr carries "the previous byte was CR" across calls.  Used to turn
+ * byte offsets into line numbers without a byte-at-a-time loop. */
+uint64_t SCAN_CAT(simdsv__count_lines_, SCAN_ISA)(const uint8_t *data, size_t len, uint64_t *after_cr)
+{
+    const simd_splat lf = splat_byte('\n'), cr = splat_byte('\r');
+    uint64_t lines = 0, carry = *after_cr;
+    size_t pos = 0;
+    uint8_t tail[64];
+    while (pos < len) {
+        const uint8_t *p = data + pos;
+        if (len - pos < 64) {
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, p, len - pos);
+            p = tail;
+        }
+        const simd_block b = block_load(p);
+        const uint64_t cr_mask = block_eq(&b, cr);
+        const uint64_t lf_mask = block_eq(&b, lf);
+        lines += count_ones(cr_mask) + count_ones(lf_mask & ~((cr_mask << 1) | carry));
+        const size_t n = len - pos < 64 ? len - pos : 64;
+        carry = (cr_mask >> (n - 1)) & 1;
+        pos += n;
+    }
+    *after_cr = carry;
+    return lines;
+}

@@ -1,0 +1,59 @@
+/* scan_sse42.c — x86-64 kernel: four 16-byte compares per block, PCLMULQDQ
+ * for the quote prefix.  Compiled with -msse4.2 -mpclmul -mpopcnt only. */
+#if defined(__x86_64__) || defined(_M_X64)
+#include "scan.h"
+
+#include <immintrin.h>
+
+#define SCAN_ISA sse42
+
+typedef struct simd_block {
+    __m128i v[4];
+} simd_block;
+typedef __m128i simd_splat;
+
+static inline simd_splat splat_byte(uint8_t c)
+{
+    return _mm_set1_epi8((char)c);
+}
+
+static inline simd_block block_load(const uint8_t *p)
+{
+    simd_block b;
+    for (int i = 0; i < 4; i++)
+        b.v[i] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+    return b;
+}
+
+static inline uint64_t block_eq(const simd_block *b, simd_splat c)
+{
+    const uint64_t m0 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b->v[0], c));
+    const uint64_t m1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b->v[1], c));
+    const uint64_t m2 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b->v[2], c));
+    const uint64_t m3 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b->v[3], c));
+    return m0 | (m1 << 16) | (m2 << 32) | (m3 << 48);
+}
+
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    const __m128i product = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8(-1), 0);
+    return (uint64_t)_mm_cvtsi128_si64(product);
+}
+
+static inline unsigned count_ones(uint64_t x)
+{
+    return (unsigned)_mm_popcnt_u64(x);
+}
+
+static inline unsigned trailing_zeros(uint64_t x)
+{
+    return x ? (unsigned)__builtin_ctzll(x) : 64u;
+}
+
+static inline unsigned count_leading_zeros_nonzero(uint64_t x)
+{
+    return (unsigned)__builtin_clzll(x);
+}
+
+#include "scan_block.h"
+#endif
