@@ -196,6 +196,14 @@ static simdsv_status grow_fields(simdsv_reader *r)
     return st == SIMDSV_OK ? SIMDSV_OK : fail(r, st, 0);
 }
 
+/* Flags of a quoted field whose inner bytes are p[0..n). */
+static inline unsigned quoted_flags(const scan_dialect *d, const char *p, size_t n)
+{
+    if (memchr(p, d->quote, n) || (d->has_escape && memchr(p, d->escape, n)))
+        return SIMDSV_FIELD_QUOTED | SIMDSV_FIELD_NEEDS_UNESCAPE;
+    return SIMDSV_FIELD_QUOTED;
+}
+
 static inline simdsv_status push_field(simdsv_reader *r, size_t start, size_t end)
 {
     if (r->nfields == r->fields_cap) {
@@ -211,9 +219,7 @@ static inline simdsv_status push_field(simdsv_reader *r, size_t start, size_t en
     if (n && (unsigned char)p[0] == r->dialect.quote && r->dialect.has_quote) {
         p++;
         n -= 2;
-        flags = SIMDSV_FIELD_QUOTED;
-        if (memchr(p, r->dialect.quote, n) || (r->dialect.has_escape && memchr(p, r->dialect.escape, n)))
-            flags |= SIMDSV_FIELD_NEEDS_UNESCAPE;
+        flags = quoted_flags(&r->dialect, p, n);
     }
     simdsv_field *f = &r->fields[r->nfields++];
     f->data = p;
@@ -326,6 +332,67 @@ static simdsv_status start_input(simdsv_reader *r)
     return SIMDSV_OK;
 }
 
+/* The hot loop: turns index entries into fields until a record ends
+ * (*end = offset past its line end) or the index runs out (*end = 0).  The
+ * state lives in locals while it runs: stores into the field array could
+ * otherwise alias the reader's members and force a reload per field. */
+static simdsv_status consume_index(simdsv_reader *r, size_t *end)
+{
+    const uint32_t *index = r->index;
+    const size_t count = r->index_n, base = r->index_base;
+    const char *buf = (const char *)r->buf;
+    const int quote = r->dialect.has_quote ? r->dialect.quote : 256; /* 256 matches no byte */
+    size_t i = r->index_i, field_start = r->field_start, nfields = r->nfields;
+    simdsv_field *fields = r->fields;
+    size_t cap = r->fields_cap;
+    *end = 0;
+    while (i < count) {
+        const uint32_t entry = index[i++];
+        const size_t pos = base + (entry & SCAN_OFFSET_MASK);
+        if (nfields == cap) {
+            r->nfields = nfields;
+            r->field_start = field_start;
+            const simdsv_status st = grow_fields(r);
+            if (st != SIMDSV_OK) {
+                r->index_i = i - 1;
+                return st;
+            }
+            fields = r->fields;
+            cap = r->fields_cap;
+        }
+        const size_t start = field_start;
+        const char *p = buf + start;
+        size_t n = pos - start;
+        unsigned flags = 0;
+        /* The kernel guarantees that a field opening with a quote closes with
+         * one right before its separator; otherwise it would have stopped. */
+        if (n && (unsigned char)p[0] == quote) {
+            p++;
+            n -= 2;
+            flags = quoted_flags(&r->dialect, p, n);
+        }
+        fields[nfields].data = p;
+        fields[nfields].size = n;
+        fields[nfields].flags = flags;
+        nfields++;
+        field_start = pos + 1;
+        if (entry & SCAN_TERM_BIT) {
+            if (nfields == 1 && pos == start) {
+                /* An empty line (or the LF of a CRLF): no record. */
+                nfields = 0;
+                r->rec_start = field_start;
+                continue;
+            }
+            *end = field_start;
+            break;
+        }
+    }
+    r->index_i = i;
+    r->nfields = nfields;
+    r->field_start = field_start;
+    return SIMDSV_OK;
+}
+
 static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
 {
     simdsv_status st;
@@ -334,22 +401,13 @@ static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
     r->nfields = 0;
     r->field_start = r->rec_start;
     for (;;) {
-        while (r->index_i < r->index_n) {
-            const uint32_t entry = r->index[r->index_i++];
-            const size_t pos = r->index_base + (entry & SCAN_OFFSET_MASK);
-            if (!(entry & SCAN_TERM_BIT)) {
-                if ((st = push_field(r, r->field_start, pos)) != SIMDSV_OK)
-                    return st;
-                r->field_start = pos + 1;
-                continue;
-            }
-            if (r->nfields == 0 && pos == r->field_start) { /* empty line, or the LF of CRLF */
-                r->rec_start = r->field_start = pos + 1;
-                continue;
-            }
-            if ((st = push_field(r, r->field_start, pos)) != SIMDSV_OK)
+        if (r->index_i < r->index_n) {
+            size_t end;
+            if ((st = consume_index(r, &end)) != SIMDSV_OK)
                 return st;
-            return simdsv__finish_record(r, rec, pos + 1, true);
+            if (end)
+                return simdsv__finish_record(r, rec, end, true);
+            continue;
         }
         if (r->special_pending) {
             st = simdsv__slow_record(r, rec);
@@ -369,6 +427,7 @@ static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
             continue;
         }
         if (r->nfields > 0 || r->field_start < r->len) {
+            r->ss.after_term = 1; /* the unterminated last record is taken: none pending */
             if ((st = push_field(r, r->field_start, r->len)) != SIMDSV_OK)
                 return st;
             return simdsv__finish_record(r, rec, r->len, true);

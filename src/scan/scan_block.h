@@ -29,6 +29,10 @@
  */
 #include <string.h>
 
+#ifndef SCAN_PREFETCH_DISTANCE
+#define SCAN_PREFETCH_DISTANCE 2048
+#endif
+
 #define SCAN_CAT2(a, b) a##b
 #define SCAN_CAT(a, b) SCAN_CAT2(a, b)
 
@@ -61,12 +65,15 @@ static inline uint64_t escaped_positions(uint64_t esc, uint64_t *carry)
     return (even_land & ~even_bits) | (odd_land & even_bits) | first_escaped;
 }
 
+/* need_delimiters: whether the caller needs delimiters in m.sep.  Counting
+ * does not, except to validate quotes, so a quote-free block skips that
+ * compare and takes "the last byte ended a field" from the byte itself. */
 static inline block_masks classify_block(const scan_dialect *d, const splat_set *sp, scan_state *s,
-                                         const simd_block *b, uint64_t valid)
+                                         const simd_block *b, const uint8_t *bytes, uint64_t valid,
+                                         const int need_delimiters)
 {
     block_masks m;
     uint64_t term = block_eq(b, sp->lf) | block_eq(b, sp->cr);
-    const uint64_t delimiter = block_eq(b, sp->delimiter);
     uint64_t special = 0;
     const uint64_t quote_raw = d->has_quote ? block_eq(b, sp->quote) : 0;
     if (quote_raw | s->in_quote) {
@@ -74,6 +81,7 @@ static inline block_masks classify_block(const scan_dialect *d, const splat_set 
         if (d->has_escape)
             escaped = escaped_positions(block_eq(b, sp->escape), &s->escaped_next);
         const uint64_t quote = quote_raw & ~escaped;
+        const uint64_t delimiter = block_eq(b, sp->delimiter);
         const uint64_t inside = prefix_xor(quote) ^ s->in_quote;
         s->in_quote = (uint64_t)((int64_t)inside >> 63);
         term &= ~inside;
@@ -88,7 +96,10 @@ static inline block_masks classify_block(const scan_dialect *d, const splat_set 
     } else {
         if (d->has_escape)
             (void)escaped_positions(block_eq(b, sp->escape), &s->escaped_next);
-        m.sep = delimiter | term;
+        if (need_delimiters || s->after_close)
+            m.sep = block_eq(b, sp->delimiter) | term;
+        else
+            m.sep = term | ((uint64_t)(bytes[63] == d->delimiter) << 63);
         special = s->after_close & ~m.sep; /* bit 0 only: the byte after a closing quote */
         s->after_close = 0;
     }
@@ -139,8 +150,17 @@ static inline splat_set make_splats(const scan_dialect *d)
     return sp;
 }
 
+/* What the count mode accumulates; kept branch-free per block, since line
+ * ends fall in blocks at random and a branch on them mispredicts. */
+typedef struct count_acc {
+    uint64_t record_ends;
+    size_t last_term_block;
+    uint64_t last_term_mask;
+} count_acc;
+
 /* Handles one block's masks; returns 0 to stop (a special byte was found). */
-static inline int consume_block(block_masks m, size_t pos, scan_result *res, uint32_t **out, const int emit_index)
+static inline int consume_block(block_masks m, size_t pos, scan_result *res, count_acc *acc, uint32_t **out,
+                                const int emit_index)
 {
     int go_on = 1;
     if (m.special) {
@@ -154,9 +174,11 @@ static inline int consume_block(block_masks m, size_t pos, scan_result *res, uin
     }
     if (emit_index) {
         *out = flatten_compress(*out, m.sep, m.term, (uint32_t)pos);
-    } else if (m.term) {
-        res->record_ends += count_ones(m.term & ~m.prev_term);
-        res->last_term_end = pos + 64 - (size_t)count_leading_zeros_nonzero(m.term);
+    } else {
+        acc->record_ends += count_ones(m.term & ~m.prev_term);
+        const int has_term = m.term != 0;
+        acc->last_term_block = has_term ? pos : acc->last_term_block;
+        acc->last_term_mask = has_term ? m.term : acc->last_term_mask;
     }
     return go_on;
 }
@@ -165,14 +187,19 @@ static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, con
                                        int final, uint32_t *index, const int emit_index)
 {
     const splat_set sp = make_splats(d);
+    scan_state state = *s; /* a local copy: stores through `out` cannot alias it */
     scan_result res = {0, 0, 0, 0, 0};
+    count_acc acc = {0, 0, 0};
     uint32_t *out = index;
     const size_t full = len & ~(size_t)63;
     size_t pos = 0;
     for (; pos < full; pos += 64) {
+        /* Keeps more cache-line reads in flight than the hardware
+         * prefetcher alone on the machines measured (docs/BENCHMARKS.md). */
+        __builtin_prefetch(data + pos + SCAN_PREFETCH_DISTANCE);
         const simd_block b = block_load(data + pos);
-        const block_masks m = classify_block(d, &sp, s, &b, ~0ULL);
-        if (!consume_block(m, pos, &res, &out, emit_index))
+        const block_masks m = classify_block(d, &sp, &state, &b, data + pos, ~0ULL, emit_index);
+        if (!consume_block(m, pos, &res, &acc, &out, emit_index))
             goto done;
     }
     if (final && pos < len) {
@@ -181,13 +208,21 @@ static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, con
         memcpy(tail, data + pos, len - pos);
         const simd_block b = block_load(tail);
         const uint64_t valid = (1ULL << (len - pos)) - 1; /* len - pos < 64 */
-        const block_masks m = classify_block(d, &sp, s, &b, valid);
-        if (!consume_block(m, pos, &res, &out, emit_index))
+        const block_masks m = classify_block(d, &sp, &state, &b, tail, valid, 1);
+        if (!consume_block(m, pos, &res, &acc, &out, emit_index))
             goto done;
+        /* The state must describe the last real byte, not the padding. */
+        const unsigned last = (unsigned)(len - pos - 1);
+        state.after_term = (m.term >> last) & 1;
+        state.after_sep = (m.sep >> last) & 1;
         pos = len;
     }
     res.consumed = pos;
 done:
+    *s = state;
+    res.record_ends = acc.record_ends;
+    if (acc.last_term_mask)
+        res.last_term_end = acc.last_term_block + 64 - (size_t)count_leading_zeros_nonzero(acc.last_term_mask);
     res.index_count = emit_index ? (size_t)(out - index) : 0;
     return res;
 }

@@ -25,7 +25,7 @@ typedef struct utf8_lead_rule {
     uint8_t second_max;
 } utf8_lead_rule;
 
-static utf8_lead_rule lead_rule(uint8_t lead)
+static inline utf8_lead_rule lead_rule(uint8_t lead)
 {
     utf8_lead_rule r = {0, 0x80, 0xBF};
     if (lead < 0x80)
@@ -55,7 +55,7 @@ static utf8_lead_rule lead_rule(uint8_t lead)
  * Returns how many of the first bytes are a prefix of some well-formed
  * sequence — the "maximal subpart" when the sequence is ill-formed; equal to
  * *length exactly when a complete, valid sequence starts at s[0]. */
-static size_t valid_prefix(const uint8_t *s, size_t avail, size_t *length)
+static inline size_t valid_prefix(const uint8_t *s, size_t avail, size_t *length)
 {
     const utf8_lead_rule r = lead_rule(s[0]);
     *length = r.length;
@@ -82,10 +82,23 @@ size_t simdsv__utf8_validate_scalar(const uint8_t *data, size_t size)
                 continue;
             }
         }
-        size_t length;
-        if (valid_prefix(data + pos, size - pos, &length) != length || length == 0)
+        const uint8_t lead = data[pos];
+        if (lead < 0x80) {
+            pos++;
+            continue;
+        }
+        /* Any failure, a cut at the end of the data included, is reported
+         * at the lead byte: that is where a decoder walking forward stops. */
+        const utf8_lead_rule r = lead_rule(lead);
+        if (r.length == 0 || r.length > size - pos)
             return pos;
-        pos += length;
+        if (data[pos + 1] < r.second_min || data[pos + 1] > r.second_max)
+            return pos;
+        if (r.length >= 3 && (data[pos + 2] & 0xC0) != 0x80)
+            return pos;
+        if (r.length == 4 && (data[pos + 3] & 0xC0) != 0x80)
+            return pos;
+        pos += r.length;
     }
     return size;
 }

@@ -1,0 +1,49 @@
+# The two commands of the README:
+#   make demo   build, then run the main job on the bundled sample
+#   make test   build and pass every test
+# Everything else (sanitizers, the aarch64 cross build, benchmarks, fuzzing)
+# is a target here too; .ci/run calls them.
+
+BUILD      ?= build
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+
+.PHONY: all build demo test sanitize test-sanitize cross-aarch64 bench clean
+
+all: build
+
+build:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) > /dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@echo "== simdsv check examples/sample.csv"
+	@$(BUILD)/simdsv check examples/sample.csv
+	@echo "== simdsv count examples/sample.csv"
+	@$(BUILD)/simdsv count examples/sample.csv
+	@echo "== simdsv convert --to json examples/sample.csv"
+	@$(BUILD)/simdsv convert --to json examples/sample.csv
+	@echo "== a broken file: simdsv check (exit status 1 is expected)"
+	@printf 'name,comment\nann,"fine"\nbob,say "hi"\ncid,"open\n' > $(BUILD)/broken.csv
+	@$(BUILD)/simdsv check $(BUILD)/broken.csv || true
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# ASan + UBSan build of the library, CLI and tests.
+sanitize:
+	@$(MAKE) --no-print-directory test BUILD=build-asan \
+	  CMAKE_ARGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DSIMDSV_SANITIZE=address,undefined -DSIMDSV_BUILD_BENCH=OFF"
+
+# aarch64: cross-compiled with Debian's gcc, tests run under qemu-user.
+cross-aarch64:
+	@cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DSIMDSV_BUILD_BENCH=OFF > /dev/null
+	@cmake --build build-aarch64 -j $(JOBS)
+	@cd build-aarch64 && QEMU_LD_PREFIX=/usr/aarch64-linux-gnu ctest --output-on-failure -j $(JOBS) -E 'test_cli'
+
+bench: build
+	@bench/run.sh
+
+clean:
+	rm -rf build build-asan build-aarch64
