@@ -4,6 +4,7 @@
 # Everything else (sanitizers, the aarch64 cross build, benchmarks, fuzzing)
 # is a target here too; .ci/run calls them.
 
+SHELL      := /bin/bash
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
@@ -47,3 +48,27 @@ bench: build
 
 clean:
 	rm -rf build build-asan build-aarch64
+
+# Fuzzing (clang + libFuzzer + ASan/UBSan).  fuzz-short: every target for
+# FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.
+FUZZ_TARGETS ?= reader kernels chunked utf8
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz-build fuzz-short fuzz
+fuzz-build:
+	@cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSIMDSV_SANITIZE=address,undefined -DSIMDSV_FUZZ=ON -DSIMDSV_BUILD_TESTS=OFF -DSIMDSV_BUILD_BENCH=OFF \
+	  -DSIMDSV_BUILD_CLI=OFF > /dev/null
+	@cmake --build build-fuzz -j $(JOBS) > /dev/null
+	@fuzz/make_seeds.sh build-fuzz/seeds
+
+fuzz-short: fuzz-build
+	@set -o pipefail; for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	  mkdir -p build-fuzz/corpus/$$t; \
+	  build-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=70000 -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=build-fuzz/crash-$$t- -print_final_stats=1 \
+	    build-fuzz/corpus/$$t build-fuzz/seeds 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|INFO: seed corpus)' || exit 1; \
+	done
+
+fuzz:
+	@$(MAKE) --no-print-directory fuzz-short FUZZ_SECONDS=600

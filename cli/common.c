@@ -22,6 +22,8 @@ const char cli_common_help[] =
     "  --lenient          never fail on quoting: recover like Python's csv module\n"
     "  --utf8 MODE        strict (default: invalid UTF-8 is an error), lossy (replace by U+FFFD), none\n"
     "  --kernel NAME      auto, scalar, sse42, avx2, avx512, neon (default auto; env SIMDSV_KERNEL)\n"
+    "  --max-record-size N  fail on a record longer than N bytes (default 1 GiB; 0 = no limit)\n"
+    "  --max-fields N     fail on a record with more than N fields (default 1048576; 0 = no limit)\n"
     "  -h, --help         this help\n"
     "FILE is a path or - for standard input.\n"
     "Exit status: 0 success, 1 a data or input problem, 2 a usage problem.\n";
@@ -165,11 +167,19 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
     if (strcmp(arg, "--lenient") == 0)
         return simdsv_options_set(c->opt, SIMDSV_OPT_LENIENT, 1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     const char *v;
-    if ((v = cli_option_value("--skip-lines", argc, argv, i, &missing)) || missing) {
-        unsigned long long n;
-        if (missing || !cli_parse_u64(v, &n) || n > INT64_MAX)
-            return ARG_BAD;
-        return simdsv_options_set(c->opt, SIMDSV_OPT_SKIP_LINES, (int64_t)n) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+    static const struct {
+        const char *name;
+        simdsv_option id;
+    } count_options[] = {{"--skip-lines", SIMDSV_OPT_SKIP_LINES},
+                         {"--max-record-size", SIMDSV_OPT_MAX_RECORD_SIZE},
+                         {"--max-fields", SIMDSV_OPT_MAX_FIELDS}};
+    for (size_t k = 0; k < sizeof count_options / sizeof count_options[0]; k++) {
+        if ((v = cli_option_value(count_options[k].name, argc, argv, i, &missing)) || missing) {
+            unsigned long long n;
+            if (missing || !cli_parse_u64(v, &n) || n > INT64_MAX)
+                return ARG_BAD;
+            return simdsv_options_set(c->opt, count_options[k].id, (int64_t)n) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+        }
     }
     if ((v = cli_option_value("--utf8", argc, argv, i, &missing)) || missing) {
         if (missing)

@@ -167,12 +167,21 @@ typedef enum simdsv_option {
     SIMDSV_OPT_UTF8 = 8,            /* simdsv_utf8_mode, default SIMDSV_UTF8_STRICT */
     SIMDSV_OPT_KERNEL = 9,          /* simdsv_kernel, default AUTO */
     SIMDSV_OPT_BUFFER_SIZE = 10,    /* streaming buffer bytes, default 1 MiB (min 4 KiB); grows only for longer records */
-    SIMDSV_OPT_MAX_RECORD_SIZE = 11,/* bytes, 0 = unlimited (default 0) */
-    SIMDSV_OPT_MAX_FIELDS = 12,     /* fields per record, 0 = unlimited (default 0) */
-    SIMDSV_OPT_MMAP = 13,           /* 1 (default): map regular files; 0: always read() */
+    SIMDSV_OPT_MAX_RECORD_SIZE = 11,/* bytes per record, 0 = unlimited; default 1 GiB (SIMDSV_DEFAULT_MAX_RECORD_SIZE) */
+    SIMDSV_OPT_MAX_FIELDS = 12,     /* fields per record, 0 = unlimited; default 2^20 (SIMDSV_DEFAULT_MAX_FIELDS) */
+    SIMDSV_OPT_MMAP = 13,           /* 0 (default): read() files in a bounded buffer; 1: map regular files
+                                       (slightly faster, but the file must not shrink while mapped: the OS
+                                       signals SIGBUS on the missing pages, which a library cannot catch) */
     SIMDSV_OPT_COMMENT_CHAR = 14    /* Unicode code point whose UTF-8 encoding marks a comment record, or -1;
                                        the same setting as SIMDSV_OPT_COMMENT, for non-ASCII markers */
 } simdsv_option;
+
+/* Default limits: far above real data (the widest real tables have tens of
+ * thousands of columns), low enough that a hostile stream cannot make a
+ * reader buffer more than about 1 GiB or allocate more than 24 MiB of field
+ * views for one record.  Set 0 to lift them. */
+#define SIMDSV_DEFAULT_MAX_RECORD_SIZE ((int64_t)1 << 30)
+#define SIMDSV_DEFAULT_MAX_FIELDS ((int64_t)1 << 20)
 
 typedef enum simdsv_utf8_mode {
     SIMDSV_UTF8_STRICT = 0,  /* invalid UTF-8 is SIMDSV_ERR_INVALID_UTF8 at the first bad byte */
@@ -228,7 +237,7 @@ SIMDSV_API void simdsv_reader_free(simdsv_reader *r);  /* NULL is fine */
 
 /* Sources.  A reader is opened once.  Memory: the caller keeps the bytes
  * alive and unchanged until the reader is freed; nothing is copied.  Path:
- * regular files are mapped (SIMDSV_OPT_MMAP), anything else is read().  fd and
+ * read() into the streaming buffer, or mapped with SIMDSV_OPT_MMAP=1.  fd and
  * FILE*: read with read()/fread(), never seeked, never closed.  Peak memory for
  * the streaming sources is the buffer plus the longest record. */
 SIMDSV_API simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size_t size);

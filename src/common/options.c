@@ -41,9 +41,9 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->utf8 = SIMDSV_UTF8_STRICT;
     opt->kernel = SIMDSV_KERNEL_AUTO;
     opt->buffer_size = (size_t)1 << 20;
-    opt->max_record_size = 0;
-    opt->max_fields = 0;
-    opt->use_mmap = true;
+    opt->max_record_size = SIMDSV_DEFAULT_MAX_RECORD_SIZE;
+    opt->max_fields = SIMDSV_DEFAULT_MAX_FIELDS;
+    opt->use_mmap = false; /* a file truncated while mapped raises SIGBUS */
 }
 
 simdsv_options *simdsv_options_new(const simdsv_allocator *alloc)

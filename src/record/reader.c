@@ -186,10 +186,16 @@ static bool scan_more(simdsv_reader *r, bool count_mode)
 
 /* ----------------------------------------------------------------- records */
 
-static simdsv_status grow_fields(simdsv_reader *r)
+/* Room for one more field view.  Past the field limit nothing more is stored
+ * (*full): the record is read to its end and reported as too many fields,
+ * so the memory a hostile record can claim stays bounded. */
+static simdsv_status grow_fields(simdsv_reader *r, bool *full)
 {
-    if (r->opt.max_fields && r->nfields >= r->opt.max_fields)
-        return simdsv__set_error(r, SIMDSV_ERR_TOO_MANY_FIELDS, r->field_start, r->nfields, NULL);
+    *full = r->opt.max_fields && r->nfields > r->opt.max_fields;
+    if (*full) {
+        r->fields_overflow = true;
+        return SIMDSV_OK;
+    }
     void *fields = r->fields;
     const simdsv_status st = simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, r->nfields + 1, sizeof *r->fields);
     r->fields = fields;
@@ -207,8 +213,9 @@ static inline unsigned quoted_flags(const scan_dialect *d, const char *p, size_t
 static inline simdsv_status push_field(simdsv_reader *r, size_t start, size_t end)
 {
     if (r->nfields == r->fields_cap) {
-        const simdsv_status st = grow_fields(r);
-        if (st != SIMDSV_OK)
+        bool full;
+        const simdsv_status st = grow_fields(r, &full);
+        if (st != SIMDSV_OK || full)
             return st;
     }
     const char *p = (const char *)r->buf + start;
@@ -270,10 +277,21 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
 simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t end, bool fields_in_buffer)
 {
     const size_t start = r->rec_start;
+    const uint64_t max_fields = r->opt.max_fields;
     simdsv_status st;
-    if (r->opt.max_record_size && end - start > r->opt.max_record_size)
+    if (r->opt.max_record_size && end - start > r->opt.max_record_size) {
         st = simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, start, 0, NULL);
-    else
+    } else if (r->fields_overflow || (max_fields && r->nfields > max_fields)) {
+        /* Point at the first field past the limit when it is in the buffer. */
+        size_t pos = start;
+        if (fields_in_buffer && r->nfields > max_fields) {
+            const simdsv_field *f = &r->fields[max_fields];
+            pos = (size_t)((const uint8_t *)f->data - r->buf) - ((f->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
+        }
+        st = simdsv__set_error(r, SIMDSV_ERR_TOO_MANY_FIELDS, pos, max_fields,
+                               "record with more fields than the configured maximum (--max-fields)");
+        r->fields_overflow = false;
+    } else
         st = check_utf8(r, end, fields_in_buffer);
     r->rec_start = r->field_start = end;
     r->physical_records++;
@@ -352,13 +370,22 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
         if (nfields == cap) {
             r->nfields = nfields;
             r->field_start = field_start;
-            const simdsv_status st = grow_fields(r);
+            bool full;
+            const simdsv_status st = grow_fields(r, &full);
             if (st != SIMDSV_OK) {
                 r->index_i = i - 1;
                 return st;
             }
             fields = r->fields;
             cap = r->fields_cap;
+            if (full) {
+                field_start = pos + 1;
+                if (entry & SCAN_TERM_BIT) {
+                    *end = field_start;
+                    break;
+                }
+                continue;
+            }
         }
         const size_t start = field_start;
         const char *p = buf + start;
@@ -399,6 +426,7 @@ static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
     if (!r->started && (st = start_input(r)) != SIMDSV_OK)
         return st;
     r->nfields = 0;
+    r->fields_overflow = false;
     r->field_start = r->rec_start;
     for (;;) {
         if (r->index_i < r->index_n) {

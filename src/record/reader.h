@@ -44,6 +44,7 @@ struct simdsv_reader {
     size_t rec_start, field_start;
     simdsv_field *fields;
     size_t nfields, fields_cap;
+    bool fields_overflow; /* the record has more fields than SIMDSV_OPT_MAX_FIELDS */
     size_t record_bytes;  /* size of the last completed record */
     uint64_t records_emitted;
     uint64_t physical_records;

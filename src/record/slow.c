@@ -28,6 +28,7 @@ typedef struct slow_parse {
     size_t nfields;    /* fields recorded in scratch_offsets (3 entries each) */
     size_t field_begin;
     unsigned field_flags;
+    bool fields_dropped;
     violation first;
 } slow_parse;
 
@@ -54,6 +55,12 @@ static bool add_byte(simdsv_reader *r, slow_parse *sp, uint8_t c)
 
 static bool end_field(simdsv_reader *r, slow_parse *sp)
 {
+    if (r->opt.max_fields && sp->nfields > r->opt.max_fields) {
+        sp->fields_dropped = true; /* counted, not stored: see grow_fields */
+        sp->field_begin = sp->scratch_len;
+        sp->field_flags = 0;
+        return true;
+    }
     const size_t need = (sp->nfields + 1) * 3;
     if (need > r->scratch_offsets_cap) {
         void *p = r->scratch_offsets;
@@ -213,6 +220,8 @@ static const char *violation_message(simdsv_status code)
         return "unexpected character after a closing quote (expected a delimiter or the end of the line)";
     case SIMDSV_ERR_UNTERMINATED_QUOTE:
         return "quoted field opened here is not closed before the end of the input";
+    case SIMDSV_ERR_TOO_MANY_FIELDS:
+        return "record with more fields than the configured maximum (--max-fields)";
     default:
         return simdsv_status_message(code);
     }
@@ -231,12 +240,20 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
     if (outcome == SLOW_NOMEM)
         return nomem(r);
     if (outcome == SLOW_SKIPPED) {
+        /* A comment's bytes are not data: they are not checked for UTF-8. */
+        if (r->utf8_pos < end)
+            r->utf8_pos = end;
         simdsv__restart_scan(r, end);
         return SIMDSV__AGAIN;
     }
-    if (r->opt.max_fields && sp.nfields > r->opt.max_fields)
-        note(&sp, SIMDSV_ERR_TOO_MANY_FIELDS, r->rec_start);
-    const bool limit_hit = sp.first.code == SIMDSV_ERR_TOO_MANY_FIELDS;
+    bool limit_hit = false;
+    if (sp.fields_dropped || (r->opt.max_fields && sp.nfields > r->opt.max_fields)) {
+        /* The limit outranks quoting problems and applies in lenient mode too. */
+        sp.first.code = SIMDSV_ERR_TOO_MANY_FIELDS;
+        sp.first.pos = r->rec_start;
+        sp.first.field = r->opt.max_fields;
+        limit_hit = true;
+    }
     if (sp.first.code != SIMDSV_OK && (!r->opt.lenient || limit_hit)) {
         const simdsv_status code = simdsv__set_error(r, sp.first.code, sp.first.pos, sp.first.field,
                                                      violation_message(sp.first.code));
