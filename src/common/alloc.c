@@ -16,7 +16,7 @@ void *simdsv__realloc(const simdsv_allocator *a, void *ptr, size_t old_size, siz
 void simdsv__free(const simdsv_allocator *a, void *ptr, size_t size)
 {
     if (ptr)
-        a->free(a->ctx, ptr, size);
+        a->free(a->ctx, ptr, size ? size : 1); /* the size alloc() was asked for */
 }
 
 simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap, size_t need, size_t elem)

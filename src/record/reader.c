@@ -487,10 +487,12 @@ static simdsv_status read_header(simdsv_reader *r)
     for (size_t i = 0; i < rec.field_count; i++)
         bytes += rec.fields[i].size;
     r->header_bytes = simdsv__alloc(&r->opt.alloc, bytes);
-    r->header_fields = simdsv__alloc(&r->opt.alloc, rec.field_count * sizeof *r->header_fields);
-    if (!r->header_bytes || !r->header_fields)
+    if (!r->header_bytes)
         return fail(r, SIMDSV_ERR_NOMEM, 0);
     r->header_bytes_size = bytes;
+    r->header_fields = simdsv__alloc(&r->opt.alloc, rec.field_count * sizeof *r->header_fields);
+    if (!r->header_fields)
+        return fail(r, SIMDSV_ERR_NOMEM, 0);
     r->header_count = rec.field_count;
     char *out = r->header_bytes;
     for (size_t i = 0; i < rec.field_count; i++) {
