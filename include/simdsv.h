@@ -87,7 +87,9 @@ typedef enum simdsv_status {
     SIMDSV_ERR_RECORD_TOO_LARGE = 10,      /* a record longer than SIMDSV_OPT_MAX_RECORD_SIZE */
     SIMDSV_ERR_TOO_MANY_FIELDS = 11,       /* a record with more than SIMDSV_OPT_MAX_FIELDS fields */
     SIMDSV_ERR_BAD_DIALECT = 12,           /* delimiter/quote/escape/comment collide or are a line end */
-    SIMDSV_ERR_UNKNOWN_OPTION = 13         /* an option id this library version does not know */
+    SIMDSV_ERR_UNKNOWN_OPTION = 13,        /* an option id this library version does not know */
+    SIMDSV_ERR_VALUE = 14,                 /* a value does not fit its column's user-given type */
+    SIMDSV_ERR_RAGGED_ROW = 15             /* a row with fewer or more fields than the header (ragged options) */
 } simdsv_status;
 
 /* "SIMDSV_ERR_UNTERMINATED_QUOTE" etc.; "SIMDSV_UNKNOWN_STATUS" for unknown codes. */
@@ -172,8 +174,15 @@ typedef enum simdsv_option {
     SIMDSV_OPT_MMAP = 13,           /* 0 (default): read() files in a bounded buffer; 1: map regular files
                                        (slightly faster, but the file must not shrink while mapped: the OS
                                        signals SIGBUS on the missing pages, which a library cannot catch) */
-    SIMDSV_OPT_COMMENT_CHAR = 14    /* Unicode code point whose UTF-8 encoding marks a comment record, or -1;
+    SIMDSV_OPT_COMMENT_CHAR = 14,   /* Unicode code point whose UTF-8 encoding marks a comment record, or -1;
                                        the same setting as SIMDSV_OPT_COMMENT, for non-ASCII markers */
+    /* Typed reader (simdsv_table_read); 15 is reserved for the thread count. */
+    SIMDSV_OPT_INFER_ROWS = 16,     /* rows sampled for inference (start, middle, end); -1 = every row; default 10000 */
+    SIMDSV_OPT_ROW_LIMIT = 17,      /* read at most this many data rows; 0 (default) = all */
+    SIMDSV_OPT_ON_ERROR = 18,       /* simdsv_on_error: a value that does not fit a user-given type */
+    SIMDSV_OPT_SHORT_ROWS = 19,     /* simdsv_ragged: rows with fewer fields than the header; default PAD (nulls) */
+    SIMDSV_OPT_LONG_ROWS = 20,      /* simdsv_ragged: rows with more fields; default ERROR */
+    SIMDSV_OPT_DECIMAL_COMMA = 21   /* 1: floats use ',' as the decimal separator; default 0 */
 } simdsv_option;
 
 /* Default limits: far above real data (the widest real tables have tens of
@@ -293,6 +302,156 @@ SIMDSV_API int simdsv_utf8_valid(const void *data, size_t size, size_t *error_of
  * by U+FFFD (the WHATWG/Unicode "maximal subpart" rule).  dst must hold
  * 3 * size bytes.  Returns the bytes written. */
 SIMDSV_API size_t simdsv_utf8_lossy(const void *src, size_t size, char *dst);
+
+/* ------------------------------------------------------------ typed reader */
+
+/* The Arrow C Data Interface (https://arrow.apache.org/docs/format/CDataInterface.html),
+ * defined here exactly as the specification gives it, guarded so that it
+ * coexists with arrow/c/abi.h or nanoarrow. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+#endif
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+#endif
+
+/* Column types.  Arrow formats: bool "b", int64 "l", float64 "g", date
+ * "tdD" (int32 days since 1970-01-01), timestamp "tsu:UTC" (int64
+ * microseconds since 1970-01-01T00:00:00Z; values with a UTC offset are
+ * normalised, values without one are taken as UTC), string "u" (or "U" when
+ * a column holds 2 GiB of text or more), null "n". */
+typedef enum simdsv_type {
+    SIMDSV_TYPE_NULL = 0,
+    SIMDSV_TYPE_BOOL = 1,
+    SIMDSV_TYPE_INT64 = 2,
+    SIMDSV_TYPE_FLOAT64 = 3,
+    SIMDSV_TYPE_DATE = 4,
+    SIMDSV_TYPE_TIMESTAMP = 5,
+    SIMDSV_TYPE_STRING = 6
+} simdsv_type;
+#define SIMDSV_TYPE_COUNT 7
+
+/* "null", "bool", "int64", "float64", "date", "timestamp", "string"; NULL if unknown. */
+SIMDSV_API const char *simdsv_type_name(simdsv_type type);
+/* The type of a name as above (also "int", "float", "str", "boolean"); -1 if unknown. */
+SIMDSV_API int simdsv_type_from_name(const char *name);
+
+typedef enum simdsv_on_error {
+    SIMDSV_ON_ERROR_FAIL = 0, /* a value that does not fit a user-given type is an error with its position */
+    SIMDSV_ON_ERROR_NULL = 1  /* it becomes null and is listed in the rejects */
+} simdsv_on_error;
+
+typedef enum simdsv_ragged {
+    SIMDSV_RAGGED_ERROR = 0,    /* an error with the position */
+    SIMDSV_RAGGED_PAD = 1,      /* short rows: missing fields are null */
+    SIMDSV_RAGGED_TRUNCATE = 2  /* long rows: extra fields are dropped */
+} simdsv_ragged;
+
+/* String-valued options (copied).  Lists are comma-separated; a backslash
+ * escapes a comma or a backslash inside an item.
+ *   SIMDSV_OPT_NULL_VALUES   tokens read as null in every column, e.g. "NA,NULL,\\N"; an item
+ *                            "name=TOKEN" applies to that column only.  Always: an empty
+ *                            unquoted field is null (a quoted empty field is the empty string);
+ *                            tokens match unquoted fields only.
+ *   SIMDSV_OPT_TRUE_VALUES / SIMDSV_OPT_FALSE_VALUES   bool tokens (default true,True,TRUE / false,False,FALSE)
+ *   SIMDSV_OPT_COLUMNS       projection: names or 1-based indexes ("#3" or "3"), in output order;
+ *                            fields of other columns are never converted
+ *   SIMDSV_OPT_SCHEMA        "name:type,..." (or "#3:type"); "*:string" reads every column as string;
+ *                            columns not named are inferred */
+typedef enum simdsv_string_option {
+    SIMDSV_OPT_NULL_VALUES = 100,
+    SIMDSV_OPT_TRUE_VALUES = 101,
+    SIMDSV_OPT_FALSE_VALUES = 102,
+    SIMDSV_OPT_COLUMNS = 103,
+    SIMDSV_OPT_SCHEMA = 104
+} simdsv_string_option;
+
+/* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
+ * malformed value (a schema with an unknown type, ...). */
+SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
+
+typedef struct simdsv_table simdsv_table;
+
+/* One column's description.  reason says why the type was chosen, e.g.
+ * "string: leading zero in `00501` at line 17". */
+typedef struct simdsv_column_info {
+    const char *name;
+    simdsv_type type;
+    const char *reason;
+    uint64_t null_count;      /* 0 for a schema-only table */
+    int user_type;            /* 1 if the type came from SIMDSV_OPT_SCHEMA */
+} simdsv_column_info;
+
+/* A value that did not fit its column's user-given type (with SIMDSV_ON_ERROR_NULL). */
+typedef struct simdsv_reject {
+    uint64_t line;            /* 1-based line of the row */
+    uint64_t row;             /* 0-based data row */
+    size_t column;            /* 0-based output column */
+    uint64_t byte_offset;     /* of the row */
+    const char *value;        /* the field's text (decoded), NUL-terminated */
+    const char *reason;
+} simdsv_reject;
+
+/* Reads every remaining record of the reader into typed columns (honouring
+ * the typed options).  The whole input is held in memory (a stream is read to
+ * its end first; a path opened with SIMDSV_OPT_MMAP=1 is used in place).
+ * Inference samples the start, the middle and the end of the data rows
+ * (SIMDSV_OPT_INFER_ROWS, -1 = every row); a later value that does not fit
+ * an inferred type widens its column (the column's earlier raw values are
+ * re-read: nothing is rounded or truncated).  On failure *out is NULL and
+ * simdsv_reader_error() says why. */
+SIMDSV_API simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out);
+/* Only the schema (names, types, reasons) from the inference sample; no rows. */
+SIMDSV_API simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out);
+SIMDSV_API void simdsv_table_free(simdsv_table *t);  /* NULL is fine */
+SIMDSV_API uint64_t simdsv_table_rows(const simdsv_table *t);
+SIMDSV_API size_t simdsv_table_columns(const simdsv_table *t);
+/* Strings stay valid until the table is freed. */
+SIMDSV_API simdsv_status simdsv_table_column(const simdsv_table *t, size_t index, simdsv_column_info *info);
+SIMDSV_API size_t simdsv_table_reject_count(const simdsv_table *t);
+SIMDSV_API const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_t index);
+
+/* Moves the table's rows into an Arrow struct array: *schema and *array
+ * (caller-allocated) are filled and own everything they point to; the
+ * consumer calls schema->release(schema) and array->release(array) exactly
+ * once each, in any order, from any thread (a child moved out of the array
+ * must have its release set to NULL by the consumer, as the specification
+ * says).  The table keeps its schema information but holds no rows after
+ * this.  The top-level array has format "+s", one child per column. */
+SIMDSV_API simdsv_status simdsv_table_export(simdsv_table *t, struct ArrowSchema *schema, struct ArrowArray *array);
 
 #ifdef __cplusplus
 }

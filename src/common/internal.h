@@ -32,9 +32,24 @@ struct simdsv_options {
     uint64_t max_record_size; /* 0 = unlimited */
     uint64_t max_fields;      /* 0 = unlimited */
     bool use_mmap;
+    /* typed reader */
+    int64_t infer_rows;       /* -1 = all */
+    uint64_t row_limit;       /* 0 = all */
+    simdsv_on_error on_error;
+    simdsv_ragged short_rows, long_rows;
+    bool decimal_comma;
+    char *strings[5];         /* SIMDSV_OPT_NULL_VALUES.. SCHEMA, owned copies or NULL */
 };
 
+#define SIMDSV__STRING_OPTIONS 5
+
+/* Deep copy / release of the owned strings of an options value. */
+simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src);
+void simdsv__options_free_strings(struct simdsv_options *opt);
+
 void simdsv__options_defaults(struct simdsv_options *opt);
+/* 1 if a SIMDSV_OPT_SCHEMA value is well formed (src/table/spec.c). */
+int simdsv__schema_valid(const char *spec);
 
 void *simdsv__alloc(const simdsv_allocator *a, size_t size);
 void *simdsv__realloc(const simdsv_allocator *a, void *ptr, size_t old_size, size_t new_size);

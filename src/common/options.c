@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void *default_alloc(void *ctx, size_t size)
 {
@@ -44,6 +45,14 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->max_record_size = SIMDSV_DEFAULT_MAX_RECORD_SIZE;
     opt->max_fields = SIMDSV_DEFAULT_MAX_FIELDS;
     opt->use_mmap = false; /* a file truncated while mapped raises SIGBUS */
+    opt->infer_rows = 10000;
+    opt->row_limit = 0;
+    opt->on_error = SIMDSV_ON_ERROR_FAIL;
+    opt->short_rows = SIMDSV_RAGGED_PAD;
+    opt->long_rows = SIMDSV_RAGGED_ERROR;
+    opt->decimal_comma = false;
+    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
+        opt->strings[i] = NULL;
 }
 
 simdsv_options *simdsv_options_new(const simdsv_allocator *alloc)
@@ -65,8 +74,55 @@ void simdsv_options_free(simdsv_options *opt)
 {
     if (opt) {
         simdsv_allocator a = opt->alloc;
+        simdsv__options_free_strings(opt);
         simdsv__free(&a, opt, sizeof *opt);
     }
+}
+
+static char *copy_string(const simdsv_allocator *a, const char *s)
+{
+    const size_t n = strlen(s) + 1;
+    char *p = simdsv__alloc(a, n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+void simdsv__options_free_strings(struct simdsv_options *opt)
+{
+    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++) {
+        if (opt->strings[i])
+            simdsv__free(&opt->alloc, opt->strings[i], strlen(opt->strings[i]) + 1);
+        opt->strings[i] = NULL;
+    }
+}
+
+simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src)
+{
+    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++) {
+        dst->strings[i] = NULL;
+        if (src->strings[i] && !(dst->strings[i] = copy_string(&dst->alloc, src->strings[i]))) {
+            simdsv__options_free_strings(dst);
+            return SIMDSV_ERR_NOMEM;
+        }
+    }
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value)
+{
+    if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
+        return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
+    if (id == SIMDSV_OPT_SCHEMA && value && *value && !simdsv__schema_valid(value))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    char **slot = &opt->strings[id - SIMDSV_OPT_NULL_VALUES];
+    char *copy = NULL;
+    if (value && *value && !(copy = copy_string(&opt->alloc, value)))
+        return SIMDSV_ERR_NOMEM;
+    if (*slot)
+        simdsv__free(&opt->alloc, *slot, strlen(*slot) + 1);
+    *slot = copy;
+    return SIMDSV_OK;
 }
 
 static bool is_byte(int64_t v)
@@ -132,6 +188,37 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
         return SIMDSV_OK;
     case SIMDSV_OPT_COMMENT_CHAR:
         return set_comment_char(opt, value);
+    case SIMDSV_OPT_INFER_ROWS:
+        if (value < -1 || value == 0)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->infer_rows = value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_ROW_LIMIT:
+        if (value < 0)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->row_limit = (uint64_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_ON_ERROR:
+        if (value != SIMDSV_ON_ERROR_FAIL && value != SIMDSV_ON_ERROR_NULL)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->on_error = (simdsv_on_error)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_SHORT_ROWS:
+        if (value != SIMDSV_RAGGED_ERROR && value != SIMDSV_RAGGED_PAD)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->short_rows = (simdsv_ragged)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_LONG_ROWS:
+        if (value != SIMDSV_RAGGED_ERROR && value != SIMDSV_RAGGED_TRUNCATE)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->long_rows = (simdsv_ragged)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_DECIMAL_COMMA:
+        if (value != 0 && value != 1)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->decimal_comma = value;
+        return SIMDSV_OK;
+
     case SIMDSV_OPT_HEADER:
     case SIMDSV_OPT_LENIENT:
     case SIMDSV_OPT_MMAP:
@@ -200,6 +287,12 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_MAX_FIELDS: *value = (int64_t)opt->max_fields; return SIMDSV_OK;
     case SIMDSV_OPT_MMAP: *value = opt->use_mmap; return SIMDSV_OK;
     case SIMDSV_OPT_COMMENT_CHAR: *value = comment_code_point(opt); return SIMDSV_OK;
+    case SIMDSV_OPT_INFER_ROWS: *value = opt->infer_rows; return SIMDSV_OK;
+    case SIMDSV_OPT_ROW_LIMIT: *value = (int64_t)opt->row_limit; return SIMDSV_OK;
+    case SIMDSV_OPT_ON_ERROR: *value = opt->on_error; return SIMDSV_OK;
+    case SIMDSV_OPT_SHORT_ROWS: *value = opt->short_rows; return SIMDSV_OK;
+    case SIMDSV_OPT_LONG_ROWS: *value = opt->long_rows; return SIMDSV_OK;
+    case SIMDSV_OPT_DECIMAL_COMMA: *value = opt->decimal_comma; return SIMDSV_OK;
     }
     return SIMDSV_ERR_UNKNOWN_OPTION;
 }

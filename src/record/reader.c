@@ -84,10 +84,9 @@ static simdsv_status fail(simdsv_reader *r, simdsv_status code, int os_errno)
  * fill_completely the buffer is filled (or grown) until full or at end of
  * input, so that a caller re-parsing from the record start does geometric,
  * not quadratic, work. */
-simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
+/* Drops the bytes before the current record from a stream buffer. */
+static void drop_consumed(simdsv_reader *r)
 {
-    if (r->eof)
-        return SIMDSV_OK;
     const size_t keep = r->rec_start;
     if (keep > 0) {
         const size_t ck = (size_t)(r->line_offset - r->buf_origin);
@@ -106,6 +105,64 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
         for (size_t i = 0; i < r->nfields; i++)
             r->fields[i].data -= keep;
     }
+}
+
+static simdsv_status grow_buffer(simdsv_reader *r)
+{
+    if (r->cap > SIZE_MAX / 2)
+        return fail(r, SIMDSV_ERR_NOMEM, 0);
+    const size_t new_cap = r->cap * 2;
+    uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
+    if (!grown)
+        return fail(r, SIMDSV_ERR_NOMEM, 0);
+    memcpy(grown, r->buf, r->len);
+    for (size_t i = 0; i < r->nfields; i++)
+        r->fields[i].data = (const char *)grown + (r->fields[i].data - (const char *)r->buf);
+    simdsv__free(&r->opt.alloc, r->buf, r->cap);
+    r->buf = grown;
+    r->cap = new_cap;
+    return SIMDSV_OK;
+}
+
+static simdsv_status read_some(simdsv_reader *r)
+{
+    size_t got = 0;
+    int os_errno = 0;
+    if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK)
+        return fail(r, SIMDSV_ERR_IO, os_errno);
+    if (got == 0)
+        r->eof = true;
+    r->len += got;
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv__slurp(simdsv_reader *r)
+{
+    if (r->eof)
+        return SIMDSV_OK;
+    drop_consumed(r);
+    while (!r->eof) {
+        simdsv_status st;
+        if (r->len == r->cap && (st = grow_buffer(r)) != SIMDSV_OK)
+            return st;
+        if ((st = read_some(r)) != SIMDSV_OK)
+            return st;
+    }
+    return SIMDSV_OK;
+}
+
+uint64_t simdsv__line_at(simdsv_reader *r, size_t pos)
+{
+    simdsv_error e;
+    locate(r, pos, &e);
+    return e.line;
+}
+
+simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
+{
+    if (r->eof)
+        return SIMDSV_OK;
+    drop_consumed(r);
     do {
         if (r->len == r->cap) {
             if (r->opt.max_record_size && r->len > r->opt.max_record_size) {
@@ -114,29 +171,14 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
                 r->fatal = true;
                 return SIMDSV_ERR_RECORD_TOO_LARGE;
             }
-            if (r->cap > SIZE_MAX / 2)
-                return fail(r, SIMDSV_ERR_NOMEM, 0);
-            const size_t new_cap = r->cap * 2;
-            uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
-            if (!grown)
-                return fail(r, SIMDSV_ERR_NOMEM, 0);
-            memcpy(grown, r->buf, r->len);
-            for (size_t i = 0; i < r->nfields; i++)
-                r->fields[i].data = (const char *)grown + (r->fields[i].data - (const char *)r->buf);
-            simdsv__free(&r->opt.alloc, r->buf, r->cap);
-            r->buf = grown;
-            r->cap = new_cap;
+            const simdsv_status st = grow_buffer(r);
+            if (st != SIMDSV_OK)
+                return st;
         }
-        size_t got = 0;
-        int os_errno = 0;
-        if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK)
-            return fail(r, SIMDSV_ERR_IO, os_errno);
-        if (got == 0) {
-            r->eof = true;
-            break;
-        }
-        r->len += got;
-    } while (fill_completely && r->len < r->cap);
+        const simdsv_status st = read_some(r);
+        if (st != SIMDSV_OK)
+            return st;
+    } while (fill_completely && !r->eof && r->len < r->cap);
     return SIMDSV_OK;
 }
 
@@ -307,7 +349,7 @@ simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t
 }
 
 /* Handles BOM and skipped lines once, before the first record. */
-static simdsv_status start_input(simdsv_reader *r)
+simdsv_status simdsv__start_input(simdsv_reader *r)
 {
     while (r->len < 3 && !r->eof) {
         const simdsv_status st = simdsv__refill(r, false);
@@ -423,7 +465,7 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
 static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
 {
     simdsv_status st;
-    if (!r->started && (st = start_input(r)) != SIMDSV_OK)
+    if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
     r->nfields = 0;
     r->fields_overflow = false;
@@ -554,7 +596,7 @@ simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count)
         if (st != SIMDSV_OK)
             return st;
     }
-    if (!r->started && (st = start_input(r)) != SIMDSV_OK)
+    if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
     /* Records already indexed go through the normal path; then the kernel
      * counts line ends without building an index. */
@@ -684,6 +726,10 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
         return SIMDSV_ERR_NOMEM;
     memset(r, 0, sizeof *r);
     r->opt = o;
+    if (simdsv__options_copy_strings(&r->opt, &o) != SIMDSV_OK) {
+        simdsv__free(&o.alloc, r, sizeof *r);
+        return SIMDSV_ERR_NOMEM;
+    }
     r->kernel = kernel;
     r->dialect.delimiter = (uint8_t)d;
     r->dialect.has_quote = q >= 0;
@@ -699,6 +745,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
     r->dialect.pad_byte = pad;
     r->index = simdsv__alloc(&o.alloc, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
     if (!r->index) {
+        simdsv__options_free_strings(&r->opt);
         simdsv__free(&o.alloc, r, sizeof *r);
         return SIMDSV_ERR_NOMEM;
     }
@@ -821,6 +868,7 @@ void simdsv_reader_free(simdsv_reader *r)
     simdsv__free(&a, r->unescape_buf, r->unescape_cap);
     simdsv__free(&a, r->header_bytes, r->header_bytes_size);
     simdsv__free(&a, r->header_fields, r->header_count * sizeof *r->header_fields);
+    simdsv__options_free_strings(&r->opt);
     simdsv__free(&a, r, sizeof *r);
 }
 

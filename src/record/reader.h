@@ -77,6 +77,13 @@ struct simdsv_reader {
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);
 simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely);
+/* Reads the rest of a stream into the buffer (no record-size limit: the
+ * typed reader holds the whole input anyway). */
+simdsv_status simdsv__slurp(simdsv_reader *r);
+/* Strips the BOM and skips SIMDSV_OPT_SKIP_LINES lines (once). */
+simdsv_status simdsv__start_input(simdsv_reader *r);
+/* 1-based line of buffer position pos (positions must not go backwards). */
+uint64_t simdsv__line_at(simdsv_reader *r, size_t pos);
 void simdsv__restart_scan(simdsv_reader *r, size_t pos);
 simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t end, bool fields_in_buffer);
 /* Parses the record at rec_start with the scalar state machine; restarts the

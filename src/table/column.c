@@ -1,0 +1,194 @@
+/* column.c — column builders: text of one field -> one Arrow slot. */
+#include "table.h"
+#include "../values/values.h"
+
+#include <string.h>
+
+static const char *const type_names[SIMDSV_TYPE_COUNT] = {"null", "bool", "int64", "float64",
+                                                           "date", "timestamp", "string"};
+
+const char *simdsv_type_name(simdsv_type type)
+{
+    return (unsigned)type < SIMDSV_TYPE_COUNT ? type_names[type] : NULL;
+}
+
+int simdsv_type_from_name(const char *name)
+{
+    static const struct {
+        const char *alias;
+        simdsv_type type;
+    } aliases[] = {{"int", SIMDSV_TYPE_INT64},     {"integer", SIMDSV_TYPE_INT64}, {"float", SIMDSV_TYPE_FLOAT64},
+                   {"double", SIMDSV_TYPE_FLOAT64}, {"str", SIMDSV_TYPE_STRING},    {"text", SIMDSV_TYPE_STRING},
+                   {"boolean", SIMDSV_TYPE_BOOL},   {"datetime", SIMDSV_TYPE_TIMESTAMP}};
+    if (!name)
+        return -1;
+    for (int t = 0; t < SIMDSV_TYPE_COUNT; t++)
+        if (strcmp(name, type_names[t]) == 0)
+            return t;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(name, aliases[i].alias) == 0)
+            return aliases[i].type;
+    return -1;
+}
+
+static size_t value_width(simdsv_type t)
+{
+    switch (t) {
+    case SIMDSV_TYPE_INT64:
+    case SIMDSV_TYPE_TIMESTAMP:
+    case SIMDSV_TYPE_FLOAT64:
+        return 8;
+    case SIMDSV_TYPE_DATE:
+        return 4;
+    default:
+        return 0; /* bool: bits; string: offsets; null: nothing */
+    }
+}
+
+static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    void *q = simdsv__realloc(a, *p, *cap, n);
+    if (!q)
+        return 0;
+    memset((char *)q + *cap, 0, n - *cap); /* bitmaps rely on zeroed tails */
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+/* Room for one more slot in every buffer of c. */
+static int grow_slot(const simdsv_allocator *a, column *c)
+{
+    const uint64_t n = c->length + 1;
+    void *v = c->validity;
+    if (!reserve(a, &v, &c->validity_cap, (size_t)((n + 7) / 8)))
+        return 0;
+    c->validity = v;
+    v = c->values;
+    const size_t width = value_width(c->type);
+    const size_t bytes = c->type == SIMDSV_TYPE_BOOL ? (size_t)((n + 7) / 8) : width * (size_t)n;
+    if (!reserve(a, &v, &c->values_cap, bytes))
+        return 0;
+    c->values = v;
+    if (c->type == SIMDSV_TYPE_STRING) {
+        v = c->offsets;
+        size_t cap_bytes = c->offsets_cap * sizeof(int64_t);
+        if (!reserve(a, &v, &cap_bytes, (size_t)(n + 1) * sizeof(int64_t)))
+            return 0;
+        c->offsets = v;
+        c->offsets_cap = cap_bytes / sizeof(int64_t);
+    }
+    return 1;
+}
+
+static void finish_slot(column *c, int valid)
+{
+    if (valid)
+        c->validity[c->length / 8] |= (uint8_t)(1u << (c->length % 8));
+    else
+        c->null_count++;
+    c->length++;
+    if (c->type == SIMDSV_TYPE_STRING)
+        c->offsets[c->length] = (int64_t)c->chars_len;
+}
+
+simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c)
+{
+    if (!grow_slot(a, c))
+        return SIMDSV_ERR_NOMEM;
+    finish_slot(c, 0);
+    return SIMDSV_OK;
+}
+
+int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n, int decimal_comma,
+                               const string_list *true_values, const string_list *false_values, int *nomem)
+{
+    *nomem = 0;
+    if (!grow_slot(a, c)) {
+        *nomem = 1;
+        return 0;
+    }
+    const uint64_t i = c->length;
+    switch (c->type) {
+    case SIMDSV_TYPE_NULL:
+        return 0; /* a null column holds only nulls */
+    case SIMDSV_TYPE_BOOL: {
+        int value;
+        if (simdsv__list_contains(true_values, s, n))
+            value = 1;
+        else if (simdsv__list_contains(false_values, s, n))
+            value = 0;
+        else
+            return 0;
+        if (value)
+            c->values[i / 8] |= (uint8_t)(1u << (i % 8));
+        break;
+    }
+    case SIMDSV_TYPE_INT64: {
+        int64_t v;
+        if (!simdsv__parse_int64(s, n, &v))
+            return 0;
+        memcpy(c->values + 8 * i, &v, 8);
+        break;
+    }
+    case SIMDSV_TYPE_FLOAT64: {
+        double v;
+        if (!(decimal_comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v)))
+            return 0;
+        memcpy(c->values + 8 * i, &v, 8);
+        break;
+    }
+    case SIMDSV_TYPE_DATE: {
+        int32_t v;
+        if (!simdsv__parse_date(s, n, &v))
+            return 0;
+        memcpy(c->values + 4 * i, &v, 4);
+        break;
+    }
+    case SIMDSV_TYPE_TIMESTAMP: {
+        int64_t v;
+        int32_t days;
+        if (simdsv__parse_timestamp(s, n, &v)) {
+            /* as is */
+        } else if (simdsv__parse_date(s, n, &days)) {
+            v = (int64_t)days * 86400 * 1000000; /* a date is its midnight, UTC */
+        } else {
+            return 0;
+        }
+        memcpy(c->values + 8 * i, &v, 8);
+        break;
+    }
+    case SIMDSV_TYPE_STRING: {
+        void *p = c->chars;
+        if (!reserve(a, &p, &c->chars_cap, c->chars_len + n)) {
+            *nomem = 1;
+            return 0;
+        }
+        c->chars = p;
+        if (n)
+            memcpy(c->chars + c->chars_len, s, n);
+        c->chars_len += n;
+        break;
+    }
+    }
+    finish_slot(c, 1);
+    return 1;
+}
+
+void simdsv__column_free_data(const simdsv_allocator *a, column *c)
+{
+    simdsv__free(a, c->validity, c->validity_cap);
+    simdsv__free(a, c->values, c->values_cap);
+    simdsv__free(a, c->offsets, c->offsets_cap * sizeof(int64_t));
+    simdsv__free(a, c->chars, c->chars_cap);
+    c->validity = c->values = NULL;
+    c->offsets = NULL;
+    c->chars = NULL;
+    c->validity_cap = c->values_cap = c->offsets_cap = c->chars_cap = c->chars_len = 0;
+    c->length = c->null_count = 0;
+}

@@ -1,0 +1,810 @@
+/*
+ * table.c — the typed reader: schema inference over a sample spread across
+ * the input, then one pass that converts every projected field into its
+ * column.  A value that does not fit an inferred type widens its column
+ * (that column's earlier raw values are re-read from the input and converted
+ * again), so no value is ever rounded, truncated or rejected by inference.
+ * A value that does not fit a user-given type is an error with its position,
+ * or a null listed in the rejects (SIMDSV_ON_ERROR_NULL).
+ */
+#include "table.h"
+#include "../record/reader.h"
+#include "../values/values.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- inference */
+
+/* What one field says about its column's type. */
+typedef struct field_kind {
+    simdsv_type type;
+    const char *why; /* for a string: what made it one */
+} field_kind;
+
+typedef struct typed_ctx {
+    simdsv_reader *r;
+    simdsv_table *t;
+    const uint8_t *data; /* the input's data rows (after the header), whole in memory */
+    size_t size;
+    size_t header_fields; /* fields per row the header promises (0 without header) */
+    string_list nulls, trues, falses;
+    char *text;           /* decode scratch */
+    size_t text_cap;
+} typed_ctx;
+
+static int is_null_token(const typed_ctx *x, const column *c, const simdsv_field *f, const char *s, size_t n)
+{
+    if (f->flags & SIMDSV_FIELD_QUOTED)
+        return 0; /* a quoted field is text, even "" and "NA" */
+    return n == 0 || simdsv__list_contains(&x->nulls, s, n) || simdsv__list_contains(&c->nulls, s, n);
+}
+
+static int has_leading_zero(const char *s, size_t n)
+{
+    if (n && (*s == '+' || *s == '-')) {
+        s++;
+        n--;
+    }
+    return n > 1 && s[0] == '0';
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    if (n && (*s == '+' || *s == '-')) {
+        s++;
+        n--;
+    }
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int spells_infinity(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == 'i' || s[i] == 'I')
+            return 1;
+    return 0;
+}
+
+static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const char *s, size_t n)
+{
+    field_kind k = {SIMDSV_TYPE_STRING, NULL};
+    if (f->flags & SIMDSV_FIELD_QUOTED) {
+        k.why = "quoted value";
+        return k;
+    }
+    if (simdsv__list_contains(&x->trues, s, n) || simdsv__list_contains(&x->falses, s, n)) {
+        k.type = SIMDSV_TYPE_BOOL;
+        return k;
+    }
+    int64_t i64;
+    if (simdsv__parse_int64(s, n, &i64)) {
+        if (has_leading_zero(s, n)) {
+            k.why = "leading zero";
+            return k;
+        }
+        k.type = SIMDSV_TYPE_INT64;
+        return k;
+    }
+    if (all_digits(s, n)) {
+        k.why = "integer does not fit int64";
+        return k;
+    }
+    double d;
+    if (x->r->opt.decimal_comma ? simdsv__parse_double_comma(s, n, &d) : simdsv__parse_double(s, n, &d)) {
+        if ((d > 1.7976931348623157e308 || d < -1.7976931348623157e308) && !spells_infinity(s, n)) {
+            k.why = "overflows float64";
+            return k;
+        }
+        k.type = SIMDSV_TYPE_FLOAT64;
+        return k;
+    }
+    int32_t days;
+    if (simdsv__parse_date(s, n, &days)) {
+        k.type = SIMDSV_TYPE_DATE;
+        return k;
+    }
+    int64_t micros;
+    if (simdsv__parse_timestamp(s, n, &micros)) {
+        k.type = SIMDSV_TYPE_TIMESTAMP;
+        return k;
+    }
+    k.why = n >= 10 && s[4] == '-' && s[7] == '-' ? "invalid date" : "text";
+    return k;
+}
+
+/* The lattice: null < bool < int64 < float64 < string, date < timestamp;
+ * anything else meets at string. */
+static simdsv_type join(simdsv_type a, simdsv_type b)
+{
+    if (a == b || b == SIMDSV_TYPE_NULL)
+        return a;
+    if (a == SIMDSV_TYPE_NULL)
+        return b;
+    if ((a == SIMDSV_TYPE_INT64 && b == SIMDSV_TYPE_FLOAT64) || (a == SIMDSV_TYPE_FLOAT64 && b == SIMDSV_TYPE_INT64))
+        return SIMDSV_TYPE_FLOAT64;
+    if ((a == SIMDSV_TYPE_DATE && b == SIMDSV_TYPE_TIMESTAMP) || (a == SIMDSV_TYPE_TIMESTAMP && b == SIMDSV_TYPE_DATE))
+        return SIMDSV_TYPE_TIMESTAMP;
+    return SIMDSV_TYPE_STRING;
+}
+
+/* The decoded text of a field (unescaped; lossy UTF-8 replaced). */
+static int field_text(typed_ctx *x, const simdsv_field *f, const char **s, size_t *n)
+{
+    *s = f->data;
+    *n = f->size;
+    if (!(f->flags & (SIMDSV_FIELD_NEEDS_UNESCAPE | SIMDSV_FIELD_INVALID_UTF8)))
+        return 1;
+    const size_t need = f->size * 3 + 1;
+    if (x->text_cap < need) {
+        simdsv__free(&x->t->alloc, x->text, x->text_cap);
+        x->text_cap = 0;
+        if (!(x->text = simdsv__alloc(&x->t->alloc, need)))
+            return 0;
+        x->text_cap = need;
+    }
+    size_t len = f->size;
+    const char *src = f->data;
+    if (f->flags & SIMDSV_FIELD_NEEDS_UNESCAPE) {
+        len = simdsv_unescape(f, x->r->opt.quote, x->r->opt.escape, x->text + f->size * 2);
+        src = x->text + f->size * 2;
+    }
+    if (f->flags & SIMDSV_FIELD_INVALID_UTF8)
+        len = simdsv_utf8_lossy(src, len, x->text);
+    else
+        memmove(x->text, src, len);
+    *s = x->text;
+    *n = len;
+    return 1;
+}
+
+/* A reader over the data rows, for sampling and re-reading. */
+static simdsv_status sub_reader(const typed_ctx *x, size_t from, simdsv_reader **out)
+{
+    simdsv_options o = x->r->opt;
+    o.header = false;
+    o.skip_lines = 0;
+    o.utf8 = o.utf8 == SIMDSV_UTF8_STRICT ? SIMDSV_UTF8_NONE : o.utf8; /* the main pass reports UTF-8 errors */
+    o.kernel = x->r->kernel->id;
+    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
+        o.strings[i] = NULL;
+    simdsv_status st = simdsv_reader_new(out, &o);
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_open_memory(*out, x->data + from, x->size - from);
+    return st;
+}
+
+typedef struct sample_state {
+    simdsv_type type;
+    const char *why;
+    uint64_t why_offset; /* input offset of the value that set type, for the reason */
+    char value[40];      /* that value, shortened */
+    uint64_t seen;
+} sample_state;
+
+static void note_kind(sample_state *s, field_kind k, const char *text, size_t n, uint64_t offset)
+{
+    const simdsv_type joined = join(s->type, k.type);
+    s->seen++;
+    if (joined == s->type)
+        return;
+    s->type = joined;
+    s->why = joined == SIMDSV_TYPE_STRING && k.type != SIMDSV_TYPE_STRING ? "mixed kinds" : k.why;
+    s->why_offset = offset;
+    const size_t m = n < sizeof s->value - 1 ? n : sizeof s->value - 1;
+    memcpy(s->value, text, m);
+    s->value[m] = '\0';
+}
+
+/* Samples up to max_rows rows starting at data offset from.  Windows that do
+ * not start at the data start begin after a line end and are trusted only if
+ * every row parses cleanly with the header's field count: a window that
+ * starts inside a quoted field almost never does. */
+static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows, int trusted, sample_state *acc,
+                                   size_t *reached)
+{
+    simdsv_table *t = x->t;
+    sample_state *local = simdsv__alloc(&t->alloc, t->ncols * sizeof *local);
+    if (!local)
+        return SIMDSV_ERR_NOMEM;
+    memcpy(local, acc, t->ncols * sizeof *local);
+    simdsv_reader *sr = NULL;
+    simdsv_status st = sub_reader(x, from, &sr);
+    simdsv_record rec;
+    uint64_t rows = 0;
+    int clean = 1;
+    while (st == SIMDSV_OK && rows < max_rows && (st = simdsv_reader_next(sr, &rec)) == SIMDSV_OK) {
+        if (!trusted && x->header_fields && rec.field_count != x->header_fields) {
+            clean = 0;
+            break;
+        }
+        for (size_t j = 0; j < t->ncols; j++) {
+            column *c = &t->cols[j];
+            if (c->user_type || c->source >= rec.field_count)
+                continue;
+            const simdsv_field *f = &rec.fields[c->source];
+            const char *s;
+            size_t n;
+            if (!field_text(x, f, &s, &n)) {
+                st = SIMDSV_ERR_NOMEM;
+                break;
+            }
+            if (is_null_token(x, c, f, s, n))
+                continue;
+            note_kind(&local[j], infer_text(x, f, s, n), s, n, from + rec.byte_offset);
+        }
+        rows++;
+    }
+    *reached = from + (size_t)simdsv_reader_offset(sr);
+    if (st == SIMDSV_END)
+        st = SIMDSV_OK;
+    if (st != SIMDSV_OK && st != SIMDSV_ERR_NOMEM) {
+        clean = trusted; /* the start window's errors surface in the main pass */
+        st = SIMDSV_OK;
+    }
+    if (st == SIMDSV_OK && clean)
+        memcpy(acc, local, t->ncols * sizeof *local);
+    simdsv_reader_free(sr);
+    simdsv__free(&t->alloc, local, t->ncols * sizeof *local);
+    return st;
+}
+
+static size_t next_line_start(const uint8_t *data, size_t size, size_t pos)
+{
+    while (pos < size && data[pos] != '\n' && data[pos] != '\r')
+        pos++;
+    while (pos < size && (data[pos] == '\n' || data[pos] == '\r'))
+        pos++;
+    return pos;
+}
+
+/* line: 1-based line of the value behind a string reason (0 if none). */
+/* The line of a sampled value: counted from the reader's line checkpoint
+ * without moving it (samples are not in input order). */
+static uint64_t line_of_sample(const typed_ctx *x, uint64_t data_offset)
+{
+    const simdsv_reader *r = x->r;
+    const size_t ck = (size_t)(r->line_offset - r->buf_origin);
+    const size_t pos = (size_t)(x->data - r->buf) + (size_t)data_offset;
+    if (pos < ck)
+        return r->line_count + 1;
+    uint64_t after_cr = r->line_after_cr;
+    return r->line_count + r->kernel->count_lines(r->buf + ck, pos - ck, &after_cr) + 1;
+}
+
+static void write_reason(column *c, const sample_state *s, uint64_t line)
+{
+    if (c->user_type) {
+        snprintf(c->reason, sizeof c->reason, "%s: given by the schema", simdsv_type_name(c->type));
+        return;
+    }
+    if (s->type == SIMDSV_TYPE_NULL) {
+        snprintf(c->reason, sizeof c->reason, "null: no non-null value in %llu sampled rows",
+                 (unsigned long long)s->seen);
+        return;
+    }
+    if (s->type != SIMDSV_TYPE_STRING) {
+        snprintf(c->reason, sizeof c->reason, "%s: every non-null sampled value (%llu)", simdsv_type_name(s->type),
+                 (unsigned long long)s->seen);
+        return;
+    }
+    snprintf(c->reason, sizeof c->reason, "string: %s in `%s` at line %llu", s->why ? s->why : "text", s->value,
+             (unsigned long long)line);
+}
+
+/* ------------------------------------------------------------------ schema */
+
+static simdsv_status add_column(simdsv_table *t, size_t *cap, const char *name, size_t name_size, size_t field)
+{
+    if (t->ncols == *cap) {
+        void *p = t->cols;
+        if (simdsv__grow(&t->alloc, &p, cap, t->ncols + 1, sizeof *t->cols) != SIMDSV_OK)
+            return SIMDSV_ERR_NOMEM;
+        t->cols = p;
+    }
+    column *c = &t->cols[t->ncols];
+    memset(c, 0, sizeof *c);
+    c->name = simdsv__alloc(&t->alloc, name_size + 1);
+    if (!c->name)
+        return SIMDSV_ERR_NOMEM;
+    memcpy(c->name, name, name_size);
+    c->name[name_size] = '\0';
+    c->name_size = name_size + 1;
+    c->source = field;
+    t->ncols++;
+    return SIMDSV_OK;
+}
+
+/* Field index of a selector among the file's names, or -1. */
+static long find_source(const simdsv_record *names, size_t nfields, const char *sel)
+{
+    for (size_t i = 0; names && i < names->field_count; i++)
+        if (strlen(sel) == names->fields[i].size && memcmp(sel, names->fields[i].data, names->fields[i].size) == 0)
+            return (long)i;
+    const long idx = simdsv__parse_index(sel);
+    return idx >= 0 && (size_t)idx < nfields ? idx : -1;
+}
+
+/* Columns from the header (or column_N), the projection and the schema. */
+static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, size_t nfields)
+{
+    simdsv_reader *r = x->r;
+    simdsv_table *t = x->t;
+    size_t cap = 0;
+    char generated[32];
+    string_list projection;
+    simdsv_status st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_COLUMNS - SIMDSV_OPT_NULL_VALUES],
+                                          &projection);
+    if (st != SIMDSV_OK)
+        return st;
+    const size_t out_cols = projection.count ? projection.count : nfields;
+    for (size_t j = 0; j < out_cols && st == SIMDSV_OK; j++) {
+        long field = (long)j;
+        if (projection.count && (field = find_source(header, nfields, projection.items[j])) < 0) {
+            snprintf(r->err.message, sizeof r->err.message, "no column `%s` (--columns)", projection.items[j]);
+            r->err.code = SIMDSV_ERR_INVALID_ARGUMENT;
+            st = SIMDSV_ERR_INVALID_ARGUMENT;
+            break;
+        }
+        const char *name = generated;
+        size_t name_size;
+        if (header && (size_t)field < header->field_count) {
+            name = header->fields[field].data;
+            name_size = header->fields[field].size;
+        } else {
+            name_size = (size_t)snprintf(generated, sizeof generated, "column_%ld", field + 1);
+        }
+        st = add_column(t, &cap, name, name_size, (size_t)field);
+    }
+    simdsv__list_free(&t->alloc, &projection);
+    if (st != SIMDSV_OK)
+        return st;
+    /* User types: "name:type" items, "*:type" for every column. */
+    string_list schema;
+    if ((st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_SCHEMA - SIMDSV_OPT_NULL_VALUES], &schema)) !=
+        SIMDSV_OK)
+        return st;
+    for (size_t i = 0; i < schema.count && st == SIMDSV_OK; i++) {
+        char *colon = strrchr(schema.items[i], ':');
+        *colon = '\0';
+        const simdsv_type type = (simdsv_type)simdsv_type_from_name(colon + 1);
+        int matched = 0;
+        for (size_t j = 0; j < t->ncols; j++) {
+            column *c = &t->cols[j];
+            const int all = strcmp(schema.items[i], "*") == 0;
+            if (all || strcmp(schema.items[i], c->name) == 0 || simdsv__parse_index(schema.items[i]) == (long)c->source) {
+                if (all && c->user_type)
+                    continue; /* a named entry wins over "*" */
+                c->type = type;
+                c->user_type = 1;
+                matched = 1;
+            }
+        }
+        if (!matched) {
+            snprintf(r->err.message, sizeof r->err.message, "the schema names no column `%s`", schema.items[i]);
+            r->err.code = SIMDSV_ERR_INVALID_ARGUMENT;
+            st = SIMDSV_ERR_INVALID_ARGUMENT;
+        }
+    }
+    simdsv__list_free(&t->alloc, &schema);
+    if (st != SIMDSV_OK)
+        return st;
+    /* Per-column null tokens: "name=TOKEN" items of SIMDSV_OPT_NULL_VALUES. */
+    string_list nulls;
+    if ((st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_NULL_VALUES - SIMDSV_OPT_NULL_VALUES],
+                                 &nulls)) != SIMDSV_OK)
+        return st;
+    size_t global = 0;
+    for (size_t i = 0; i < nulls.count; i++) {
+        char *eq = strchr(nulls.items[i], '=');
+        column *target = NULL;
+        if (eq) {
+            *eq = '\0';
+            for (size_t j = 0; j < t->ncols; j++)
+                if (strcmp(t->cols[j].name, nulls.items[i]) == 0)
+                    target = &t->cols[j];
+            *eq = '=';
+        }
+        if (!target) {
+            global++;
+            continue;
+        }
+        /* Rebuild the column's list including this token (rare; small). */
+        const char *token = eq + 1;
+        char *joined = NULL;
+        size_t old = 0;
+        for (size_t k = 0; k < target->nulls.count; k++)
+            old += target->nulls.lens[k] * 2 + 1;
+        const size_t size = old + strlen(token) * 2 + 2;
+        if (!(joined = simdsv__alloc(&t->alloc, size))) {
+            st = SIMDSV_ERR_NOMEM;
+            break;
+        }
+        char *w = joined;
+        for (size_t k = 0; k <= target->nulls.count; k++) {
+            const char *item = k < target->nulls.count ? target->nulls.items[k] : token;
+            for (const char *p = item; *p; p++) {
+                if (*p == ',' || *p == '\\')
+                    *w++ = '\\';
+                *w++ = *p;
+            }
+            *w++ = k < target->nulls.count ? ',' : '\0';
+        }
+        simdsv__list_free(&t->alloc, &target->nulls);
+        st = simdsv__list_parse(&t->alloc, joined, &target->nulls);
+        simdsv__free(&t->alloc, joined, size);
+        if (st != SIMDSV_OK)
+            break;
+    }
+    /* The global list keeps only the items without a column prefix. */
+    if (st == SIMDSV_OK && global != nulls.count) {
+        size_t w = 0;
+        for (size_t i = 0; i < nulls.count; i++) {
+            char *eq = strchr(nulls.items[i], '=');
+            int targeted = 0;
+            if (eq) {
+                *eq = '\0';
+                for (size_t j = 0; j < t->ncols; j++)
+                    targeted |= strcmp(t->cols[j].name, nulls.items[i]) == 0;
+                *eq = '=';
+            }
+            if (!targeted) {
+                nulls.items[w] = nulls.items[i];
+                nulls.lens[w++] = nulls.lens[i];
+            }
+        }
+        nulls.count = w;
+    }
+    x->nulls = nulls;
+    return st;
+}
+
+/* --------------------------------------------------------------- the table */
+
+void simdsv_table_free(simdsv_table *t)
+{
+    if (!t)
+        return;
+    const simdsv_allocator a = t->alloc;
+    for (size_t j = 0; j < t->ncols; j++) {
+        simdsv__column_free_data(&a, &t->cols[j]);
+        simdsv__free(&a, t->cols[j].name, t->cols[j].name_size);
+        simdsv__list_free(&a, &t->cols[j].nulls);
+    }
+    simdsv__free(&a, t->cols, t->ncols * sizeof *t->cols);
+    for (size_t i = 0; i < t->nrejects; i++) {
+        simdsv__free(&a, (void *)(uintptr_t)t->rejects[i].pub.value, t->rejects[i].value_size);
+        simdsv__free(&a, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
+    }
+    simdsv__free(&a, t->rejects, t->rejects_cap * sizeof *t->rejects);
+    simdsv__free(&a, t, sizeof *t);
+}
+
+uint64_t simdsv_table_rows(const simdsv_table *t)
+{
+    return t ? t->rows : 0;
+}
+
+size_t simdsv_table_columns(const simdsv_table *t)
+{
+    return t ? t->ncols : 0;
+}
+
+simdsv_status simdsv_table_column(const simdsv_table *t, size_t index, simdsv_column_info *info)
+{
+    if (!t || !info || index >= t->ncols)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const column *c = &t->cols[index];
+    info->name = c->name;
+    info->type = c->type;
+    info->reason = c->reason;
+    info->null_count = c->null_count;
+    info->user_type = c->user_type;
+    return SIMDSV_OK;
+}
+
+size_t simdsv_table_reject_count(const simdsv_table *t)
+{
+    return t ? t->nrejects : 0;
+}
+
+const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_t index)
+{
+    return t && index < t->nrejects ? &t->rejects[index].pub : NULL;
+}
+
+static simdsv_status add_reject(typed_ctx *x, size_t col, uint64_t row, size_t pos, const char *s, size_t n,
+                                const char *reason)
+{
+    simdsv_table *t = x->t;
+    void *p = t->rejects;
+    if (simdsv__grow(&t->alloc, &p, &t->rejects_cap, t->nrejects + 1, sizeof *t->rejects) != SIMDSV_OK)
+        return SIMDSV_ERR_NOMEM;
+    t->rejects = p;
+    reject_entry *e = &t->rejects[t->nrejects];
+    char *value = simdsv__alloc(&t->alloc, n + 1);
+    const size_t reason_size = strlen(reason) + 1;
+    char *why = simdsv__alloc(&t->alloc, reason_size);
+    if (!value || !why) {
+        simdsv__free(&t->alloc, value, n + 1);
+        simdsv__free(&t->alloc, why, reason_size);
+        return SIMDSV_ERR_NOMEM;
+    }
+    memcpy(value, s, n);
+    value[n] = '\0';
+    memcpy(why, reason, reason_size);
+    e->pub.line = simdsv__line_at(x->r, pos);
+    e->pub.row = row;
+    e->pub.column = col;
+    e->pub.byte_offset = x->r->buf_origin + pos;
+    e->pub.value = value;
+    e->pub.reason = why;
+    e->value_size = n + 1;
+    e->reason_size = reason_size;
+    t->nrejects++;
+    return SIMDSV_OK;
+}
+
+/* Appends field `source` of rec (or a null for a short row) to column c.
+ * Returns 1 when it fitted, 0 when it did not, -1 when out of memory. */
+static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
+{
+    const simdsv_allocator *a = &x->t->alloc;
+    if (c->source >= rec->field_count)
+        return simdsv__column_append_null(a, c) == SIMDSV_OK ? 1 : -1;
+    const simdsv_field *f = &rec->fields[c->source];
+    const char *s;
+    size_t n;
+    if (!field_text(x, f, &s, &n))
+        return -1;
+    if (is_null_token(x, c, f, s, n))
+        return simdsv__column_append_null(a, c) == SIMDSV_OK ? 1 : -1;
+    /* An inferred int64 column keeps leading zeros out: "00501" is text. */
+    if (c->type == SIMDSV_TYPE_INT64 && !c->user_type && has_leading_zero(s, n))
+        return 0;
+    if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED)) {
+        int nomem;
+        const int ok = simdsv__column_append_text(a, c, s, n, x->r->opt.decimal_comma, &x->trues, &x->falses, &nomem);
+        return nomem ? -1 : ok;
+    }
+    return 0; /* a quoted value only fits a string column (inferred types) */
+}
+
+/* Re-reads the first `rows` rows of column c with its new type. */
+static simdsv_status reread_column(typed_ctx *x, column *c, uint64_t rows)
+{
+    simdsv__column_free_data(&x->t->alloc, c);
+    simdsv_reader *sr = NULL;
+    simdsv_status st = sub_reader(x, 0, &sr);
+    simdsv_record rec;
+    for (uint64_t i = 0; st == SIMDSV_OK && i < rows; i++) {
+        st = simdsv_reader_next(sr, &rec);
+        if (st == SIMDSV_OK) {
+            const int ok = append_field(x, c, &rec);
+            if (ok < 0)
+                st = SIMDSV_ERR_NOMEM;
+            else if (!ok)
+                st = SIMDSV_ERR_INVALID_ARGUMENT; /* cannot happen: types only widen */
+        }
+    }
+    simdsv_reader_free(sr);
+    return st;
+}
+
+static simdsv_status widen(typed_ctx *x, column *c, const simdsv_record *rec, uint64_t row)
+{
+    const simdsv_field *f = &rec->fields[c->source];
+    const char *s;
+    size_t n;
+    if (!field_text(x, f, &s, &n))
+        return SIMDSV_ERR_NOMEM;
+    field_kind k = infer_text(x, f, s, n);
+    simdsv_type to = join(c->type, k.type);
+    if (to == c->type)
+        to = SIMDSV_TYPE_STRING; /* e.g. an int64 column meeting "00501" */
+    sample_state why = {to, to == SIMDSV_TYPE_STRING ? (k.why ? k.why : "mixed kinds") : NULL, 0, {0}, row};
+    why.why_offset = rec->byte_offset - x->r->buf_origin - (uint64_t)(x->data - x->r->buf);
+    const size_t m = n < sizeof why.value - 1 ? n : sizeof why.value - 1;
+    memcpy(why.value, s, m);
+    c->type = to;
+    simdsv_status st = reread_column(x, c, row);
+    if (st != SIMDSV_OK)
+        return st;
+    char previous[sizeof c->reason];
+    memcpy(previous, c->reason, sizeof previous);
+    write_reason(c, &why, simdsv__line_at(x->r, (size_t)(rec->byte_offset - x->r->buf_origin)));
+    if (to != SIMDSV_TYPE_STRING)
+        snprintf(c->reason, sizeof c->reason, "%s: widened at row %llu by `%s`", simdsv_type_name(to),
+                 (unsigned long long)row + 1, why.value);
+    (void)previous;
+    return append_field(x, c, rec) == 1 ? SIMDSV_OK : SIMDSV_ERR_NOMEM;
+}
+
+static simdsv_status value_error(typed_ctx *x, const column *c, const simdsv_record *rec)
+{
+    const simdsv_field *f = &rec->fields[c->source];
+    char msg[200];
+    snprintf(msg, sizeof msg, "value does not fit column `%.60s` of type %s (use --on-error null to make it null)",
+             c->name, simdsv_type_name(c->type));
+    const size_t pos = (size_t)((const uint8_t *)f->data - x->r->buf) - ((f->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
+    if (f->data < (const char *)x->r->buf || f->data > (const char *)x->r->buf + x->r->len)
+        return simdsv__set_error(x->r, SIMDSV_ERR_VALUE, (size_t)(rec->byte_offset - x->r->buf_origin), c->source, msg);
+    return simdsv__set_error(x->r, SIMDSV_ERR_VALUE, pos, c->source, msg);
+}
+
+static simdsv_status convert_rows(typed_ctx *x)
+{
+    simdsv_reader *r = x->r;
+    simdsv_table *t = x->t;
+    const uint64_t limit = r->opt.row_limit;
+    simdsv_record rec;
+    simdsv_status st;
+    while ((limit == 0 || t->rows < limit) && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK) {
+        const size_t expected = x->header_fields;
+        if (expected && rec.field_count < expected && r->opt.short_rows == SIMDSV_RAGGED_ERROR) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu", rec.field_count, expected);
+            return simdsv__set_error(r, SIMDSV_ERR_RAGGED_ROW, (size_t)(rec.byte_offset - r->buf_origin), rec.field_count, msg);
+        }
+        if (expected && rec.field_count > expected && r->opt.long_rows == SIMDSV_RAGGED_ERROR) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu (--long-rows truncate drops the extra)",
+                     rec.field_count, expected);
+            const simdsv_field *extra = &rec.fields[expected];
+            const size_t pos = (size_t)((const uint8_t *)extra->data - r->buf) - ((extra->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
+            const int in_buffer = extra->data >= (const char *)r->buf && extra->data <= (const char *)r->buf + r->len;
+            return simdsv__set_error(r, SIMDSV_ERR_RAGGED_ROW, in_buffer ? pos : (size_t)(rec.byte_offset - r->buf_origin),
+                                     expected, msg);
+        }
+        for (size_t j = 0; j < t->ncols; j++) {
+            column *c = &t->cols[j];
+            const int ok = append_field(x, c, &rec);
+            if (ok == 1)
+                continue;
+            if (ok < 0)
+                return SIMDSV_ERR_NOMEM;
+            if (!c->user_type) {
+                if ((st = widen(x, c, &rec, t->rows)) != SIMDSV_OK)
+                    return st;
+                continue;
+            }
+            if (r->opt.on_error == SIMDSV_ON_ERROR_FAIL)
+                return value_error(x, c, &rec);
+            const simdsv_field *f = &rec.fields[c->source];
+            const char *s;
+            size_t n;
+            if (!field_text(x, f, &s, &n) || simdsv__column_append_null(&t->alloc, c) != SIMDSV_OK)
+                return SIMDSV_ERR_NOMEM;
+            char reason[96];
+            snprintf(reason, sizeof reason, "not a valid %s", simdsv_type_name(c->type));
+            const size_t pos = (size_t)(rec.byte_offset - r->buf_origin);
+            if ((st = add_reject(x, j, t->rows, pos, s, n, reason)) != SIMDSV_OK)
+                return st;
+        }
+        t->rows++;
+    }
+    return (limit && t->rows >= limit) || st == SIMDSV_END ? SIMDSV_OK : st;
+}
+
+static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x)
+{
+    memset(x, 0, sizeof *x);
+    *out = NULL;
+    if (!r || r->src.kind == SOURCE_NONE)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    simdsv_table *t = simdsv__alloc(&r->opt.alloc, sizeof *t);
+    if (!t)
+        return SIMDSV_ERR_NOMEM;
+    memset(t, 0, sizeof *t);
+    t->alloc = r->opt.alloc;
+    x->r = r;
+    x->t = t;
+    *out = t;
+    simdsv_status st;
+    simdsv_record header;
+    const simdsv_record *names = NULL;
+    if (r->opt.header) {
+        st = simdsv_reader_header(r, &header);
+        if (st == SIMDSV_OK)
+            names = &header;
+        else if (st != SIMDSV_END)
+            return st;
+    }
+    /* The typed reader holds the whole input: a stream is read to its end. */
+    if ((st = simdsv__slurp(r)) != SIMDSV_OK)
+        return st;
+    if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
+        return st; /* no header was read: the BOM and skipped lines still go */
+    x->data = r->buf + r->rec_start;
+    x->size = r->len - r->rec_start;
+    const char *lists[3] = {r->opt.strings[SIMDSV_OPT_TRUE_VALUES - SIMDSV_OPT_NULL_VALUES],
+                            r->opt.strings[SIMDSV_OPT_FALSE_VALUES - SIMDSV_OPT_NULL_VALUES]};
+    if ((st = simdsv__list_parse(&t->alloc, lists[0] ? lists[0] : "true,True,TRUE", &x->trues)) != SIMDSV_OK ||
+        (st = simdsv__list_parse(&t->alloc, lists[1] ? lists[1] : "false,False,FALSE", &x->falses)) != SIMDSV_OK)
+        return st;
+    size_t nfields = names ? names->field_count : 0;
+    x->header_fields = nfields;
+    if (!names) { /* no header: the widest row of the first sample decides */
+        simdsv_reader *sr = NULL;
+        simdsv_record rec;
+        st = sub_reader(x, 0, &sr);
+        for (int i = 0; st == SIMDSV_OK && i < 1000 && simdsv_reader_next(sr, &rec) == SIMDSV_OK; i++)
+            if (rec.field_count > nfields)
+                nfields = rec.field_count;
+        simdsv_reader_free(sr);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    if ((st = build_schema(x, names, nfields)) != SIMDSV_OK)
+        return st;
+    /* Inference: start, middle and end of the data rows. */
+    sample_state *acc = simdsv__alloc(&t->alloc, (t->ncols ? t->ncols : 1) * sizeof *acc);
+    if (!acc)
+        return SIMDSV_ERR_NOMEM;
+    memset(acc, 0, (t->ncols ? t->ncols : 1) * sizeof *acc);
+    for (size_t j = 0; j < t->ncols; j++)
+        acc[j].type = t->cols[j].user_type ? t->cols[j].type : SIMDSV_TYPE_NULL;
+    const int64_t budget = r->opt.infer_rows;
+    size_t covered = 0;
+    if (budget < 0) {
+        st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered);
+    } else {
+        st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered);
+        const size_t offsets[2] = {x->size / 2, x->size - x->size / 10};
+        for (int w = 0; w < 2 && st == SIMDSV_OK; w++) {
+            /* Windows never overlap: each starts after what was sampled. */
+            const size_t from = next_line_start(x->data, x->size, offsets[w] > covered ? offsets[w] : covered);
+            if (from < x->size && from > covered)
+                st = sample_window(x, from, (uint64_t)budget / 4 + 1, 0, acc, &covered);
+        }
+    }
+    for (size_t j = 0; st == SIMDSV_OK && j < t->ncols; j++) {
+        column *c = &t->cols[j];
+        if (!c->user_type)
+            c->type = acc[j].type;
+        write_reason(c, &acc[j], acc[j].type == SIMDSV_TYPE_STRING ? line_of_sample(x, acc[j].why_offset) : 0);
+    }
+    simdsv__free(&t->alloc, acc, (t->ncols ? t->ncols : 1) * sizeof *acc);
+    return st;
+}
+
+static void finish(typed_ctx *x)
+{
+    simdsv__list_free(&x->t->alloc, &x->nulls);
+    simdsv__list_free(&x->t->alloc, &x->trues);
+    simdsv__list_free(&x->t->alloc, &x->falses);
+    simdsv__free(&x->t->alloc, x->text, x->text_cap);
+}
+
+simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
+{
+    typed_ctx x;
+    simdsv_status st = start(r, out, &x);
+    if (x.t)
+        finish(&x);
+    if (st != SIMDSV_OK) {
+        simdsv_table_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
+{
+    typed_ctx x;
+    simdsv_status st = start(r, out, &x);
+    if (st == SIMDSV_OK)
+        st = convert_rows(&x);
+    if (x.t)
+        finish(&x);
+    if (st != SIMDSV_OK) {
+        simdsv_table_free(*out);
+        *out = NULL;
+    }
+    return st;
+}

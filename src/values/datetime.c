@@ -1,0 +1,184 @@
+/*
+ * datetime.c — date (YYYY-MM-DD) and timestamp fields (rules in values.h).
+ *
+ * The fixed parts are checked with SWAR where a whole 8-byte word is there
+ * ("YYYY-MM-" and "HH:MM:SS": the digit positions with one test, the
+ * separators with one compare), the rest byte by byte.  The shape is
+ * checked completely before any range, so that "2024-02-30" is reported as
+ * a range error (an invalid date) and "2024-2-3" as a syntax error.
+ */
+#include "values.h"
+#include "values_internal.h"
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static bool is_leap(int64_t y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* Leap years in (0, y] (negative for y < 0: minus those in (y, 0]). */
+static int64_t leaps_through(int64_t y)
+{
+    return floor_div(y, 4) - floor_div(y, 100) + floor_div(y, 400);
+}
+
+int simdsv__days_in_month(int32_t year, int month)
+{
+    static const unsigned char dim[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12)
+        return 0;
+    return dim[month - 1] + (month == 2 && is_leap(year));
+}
+
+int32_t simdsv__days_from_civil(int32_t year, int month, int day)
+{
+    static const short before[12] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+    int64_t y = year;
+    int64_t days = 365 * (y - 1970) + (leaps_through(y - 1) - leaps_through(1969)) +
+                   before[month - 1] + (month > 2 && is_leap(y)) + (day - 1);
+    return (int32_t)days;
+}
+
+static int digit2(const unsigned char *p)
+{
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
+static bool digits_at(const unsigned char *p, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (!simdsv__is_digit(p[i]))
+            return false;
+    }
+    return true;
+}
+
+/* The date part at p (10 bytes available): shape only. */
+static bool date_shape(const unsigned char *p)
+{
+    uint64_t v = simdsv__load_le64(p);
+    /* bytes 0-3 and 5-6 digits, byte 4 and byte 7 '-' */
+    bool ok = simdsv__swar_digits(v, 0x00FFFF00FFFFFFFFu);
+    ok &= (v & 0xFF0000FF00000000u) == 0x2D00002D00000000u;
+    return ok && simdsv__is_digit(p[8]) && simdsv__is_digit(p[9]);
+}
+
+static simdsv__time_result date_value(const unsigned char *p, int32_t *days)
+{
+    int32_t year = digit2(p) * 100 + digit2(p + 2);
+    int month = digit2(p + 5), day = digit2(p + 8);
+    if (month < 1 || month > 12 || day < 1 || day > simdsv__days_in_month(year, month))
+        return SIMDSV__TIME_RANGE;
+    *days = simdsv__days_from_civil(year, month, day);
+    return SIMDSV__TIME_OK;
+}
+
+simdsv__time_result simdsv__scan_date(const char *s, size_t n, int32_t *days)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n != 10 || !date_shape(p))
+        return SIMDSV__TIME_SYNTAX;
+    return date_value(p, days);
+}
+
+bool simdsv__parse_date(const char *s, size_t n, int32_t *days)
+{
+    return simdsv__scan_date(s, n, days) == SIMDSV__TIME_OK;
+}
+
+simdsv__time_result simdsv__scan_timestamp(const char *s, size_t n, int64_t *micros)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *end = p + n;
+    int hour = 0, minute = 0, second = 0;
+    int64_t frac_us = 0;
+    int offset_min = 0, off_h = 0, off_m = 0;
+
+    if (n < 10 || !date_shape(p))
+        return SIMDSV__TIME_SYNTAX;
+    p += 10;
+    if (p < end) {
+        if (*p != 'T' && *p != 't' && *p != ' ')
+            return SIMDSV__TIME_SYNTAX;
+        p++;
+        bool with_seconds = false;
+        uint64_t v = end - p >= 8 ? simdsv__load_le64(p) : 0;
+        /* HH:MM:SS in one word: digits at 0,1,3,4,6,7; ':' at 2 and 5 */
+        if (end - p >= 8 && simdsv__swar_digits(v, 0xFFFF00FFFF00FFFFu) &&
+            (v & 0x0000FF0000FF0000u) == 0x00003A00003A0000u) {
+            hour = digit2(p);
+            minute = digit2(p + 3);
+            second = digit2(p + 6);
+            p += 8;
+            with_seconds = true;
+        } else {
+            if (end - p < 5 || !digits_at(p, 2) || p[2] != ':' || !digits_at(p + 3, 2))
+                return SIMDSV__TIME_SYNTAX;
+            hour = digit2(p);
+            minute = digit2(p + 3);
+            p += 5;
+            if (p < end && *p == ':') {
+                if (end - p < 3 || !digits_at(p + 1, 2))
+                    return SIMDSV__TIME_SYNTAX;
+                second = digit2(p + 1);
+                p += 3;
+                with_seconds = true;
+            }
+        }
+        if (with_seconds && p < end && *p == '.') {
+            const unsigned char *f = ++p;
+            int64_t scale = 100000;
+            while (p < end && simdsv__is_digit(*p)) {
+                if (p - f < 6) {
+                    frac_us += (*p - '0') * scale;
+                    scale /= 10;
+                }
+                p++;
+            }
+            if (p == f || p - f > 9)
+                return SIMDSV__TIME_SYNTAX;
+        }
+        if (p < end) {
+            if (*p == 'Z' || *p == 'z') {
+                p++;
+            } else if (*p == '+' || *p == '-') {
+                int sign = *p == '-' ? -1 : 1;
+                p++;
+                if (end - p == 5 && digits_at(p, 2) && p[2] == ':' && digits_at(p + 3, 2)) {
+                    off_h = digit2(p);
+                    off_m = digit2(p + 3);
+                } else if (end - p == 4 && digits_at(p, 4)) {
+                    off_h = digit2(p);
+                    off_m = digit2(p + 2);
+                } else {
+                    return SIMDSV__TIME_SYNTAX;
+                }
+                offset_min = sign * (off_h * 60 + off_m);
+                p = end;
+            }
+        }
+        if (p != end)
+            return SIMDSV__TIME_SYNTAX;
+    }
+
+    int32_t days;
+    if (date_value((const unsigned char *)s, &days) != SIMDSV__TIME_OK || hour > 23 ||
+        minute > 59 || second > 59 || off_h > 23 || off_m > 59)
+        return SIMDSV__TIME_RANGE;
+    int64_t secs = (int64_t)days * 86400 + hour * 3600 + minute * 60 + second -
+                   (int64_t)offset_min * 60;
+    *micros = secs * 1000000 + frac_us;
+    return SIMDSV__TIME_OK;
+}
+
+bool simdsv__parse_timestamp(const char *s, size_t n, int64_t *micros)
+{
+    return simdsv__scan_timestamp(s, n, micros) == SIMDSV__TIME_OK;
+}

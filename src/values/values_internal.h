@@ -1,0 +1,122 @@
+/*
+ * values_internal.h — helpers shared by the files of src/values/ only:
+ * little-endian loads, SWAR digit checks and conversion, the 64x64->128
+ * multiply, and the exact (big-integer) decimal-to-double rounding used when
+ * the fast float paths cannot decide.
+ */
+#ifndef SIMDSV_VALUES_INTERNAL_H
+#define SIMDSV_VALUES_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------- loads */
+
+/* The 8 bytes at p as a little-endian integer: the first byte is the low one. */
+static inline uint64_t simdsv__load_le64(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+#define SIMDSV__BYTES(b) (0x0101010101010101u * (uint64_t)(b))
+
+/* Are the bytes selected by sel (0xFF per selected byte) all ASCII digits?
+ * A digit is 0x30..0x39: high nibble 3, and adding 6 leaves the high nibble
+ * at 3 (a low nibble of 10..15 carries into it).  No byte carries into its
+ * neighbour unless it is 0xFA..0xFF, whose own high-nibble test then fails,
+ * so the answer for a selected byte never depends on an unselected one
+ * unless that one is itself selected and failing. */
+static inline bool simdsv__swar_digits(uint64_t v, uint64_t sel)
+{
+    uint64_t hi = SIMDSV__BYTES(0xF0) & sel;
+    uint64_t want = SIMDSV__BYTES(0x30) & sel;
+    return ((v & hi) == want) & (((v + SIMDSV__BYTES(0x06)) & hi) == want);
+}
+
+static inline bool simdsv__swar_8digits(uint64_t v)
+{
+    return simdsv__swar_digits(v, ~(uint64_t)0);
+}
+
+/* The value of 8 ASCII digits loaded little-endian (first digit most
+ * significant): adjacent digits, then pairs, then quads are merged with
+ * one multiply and one shift each. */
+static inline uint32_t simdsv__swar_8digits_value(uint64_t v)
+{
+    v -= SIMDSV__BYTES(0x30);
+    v = (v * (1 + (10u << 8))) >> 8;                          /* bytes 0,2,4,6: 2-digit values */
+    v = ((v & 0x00FF00FF00FF00FFu) * (1 + (100u << 16))) >> 16; /* 16-bit lanes 0,2: 4 digits */
+    v = ((v & 0x0000FFFF0000FFFFu) * (1 + ((uint64_t)10000 << 32))) >> 32;
+    return (uint32_t)v;
+}
+
+static inline bool simdsv__is_digit(unsigned char c)
+{
+    return (unsigned)(c - '0') < 10u;
+}
+
+/* --------------------------------------------------------------- 128 bits */
+
+/* a * b = *hi * 2^64 + return value. */
+static inline uint64_t simdsv__mul64(uint64_t a, uint64_t b, uint64_t *hi)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 simdsv__u128;
+    simdsv__u128 p = (simdsv__u128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    return (uint64_t)p;
+#else
+    uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return (mid << 32) | (ll & 0xFFFFFFFFu);
+#endif
+}
+
+/* Number of leading zero bits of a nonzero value. */
+static inline int simdsv__clz64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(v);
+#else
+    int n = 0;
+    while (!(v >> 63)) {
+        v <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* ------------------------------------------------------- exact fallback */
+
+/* A decimal literal as the float parser saw it: the digits before and after
+ * the separator (either may be empty, not both) and the explicit exponent
+ * (already clamped to a few million in magnitude). */
+typedef struct simdsv__decimal_text {
+    const unsigned char *int_digits;
+    size_t int_len;
+    const unsigned char *frac_digits;
+    size_t frac_len;
+    int64_t exp10;
+} simdsv__decimal_text;
+
+/* The bit pattern of the positive double nearest to the (nonzero) decimal,
+ * ties to even, +inf beyond.  Exact big-integer arithmetic; candidate is a
+ * bit pattern a few units in the last place from the answer (the search
+ * walks from there). */
+uint64_t simdsv__decimal_round_exact(const simdsv__decimal_text *d, uint64_t candidate);
+
+#endif
