@@ -22,6 +22,8 @@ static const status_text status_texts[] = {
     {"SIMDSV_ERR_TOO_MANY_FIELDS", "record with more fields than the configured maximum"},
     {"SIMDSV_ERR_BAD_DIALECT", "inconsistent dialect (delimiter, quote, escape and comment must differ and not be a line end)"},
     {"SIMDSV_ERR_UNKNOWN_OPTION", "unknown option"},
+    {"SIMDSV_ERR_VALUE", "a value does not fit its column's type"},
+    {"SIMDSV_ERR_RAGGED_ROW", "a row with a different number of fields than the header"},
 };
 
 const char *simdsv_status_name(simdsv_status status)

@@ -36,10 +36,10 @@ static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
         r->line_offset = r->buf_origin + pos;
     }
     e->line = r->line_count + 1;
-    /* A line starts after a line end; records start at line starts, so the
-     * backward search never needs bytes before the record. */
+    /* A line starts after a line end; a stream buffer always starts at a
+     * record start, which is a line start, so the search stays inside it. */
     size_t line_start = pos;
-    while (line_start > r->rec_start && r->buf[line_start - 1] != '\n' && r->buf[line_start - 1] != '\r')
+    while (line_start > 0 && r->buf[line_start - 1] != '\n' && r->buf[line_start - 1] != '\r')
         line_start--;
     uint64_t column = 1;
     for (size_t i = line_start; i < pos; i++)

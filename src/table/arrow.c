@@ -150,6 +150,14 @@ static void give(array_private *p, int slot, void *data, size_t size)
     p->buffers[slot] = data;
 }
 
+/* Bits past the last slot are left as zeros (bitmaps are built without
+ * clearing memory first). */
+static void clear_tail_bits(uint8_t *bitmap, uint64_t length)
+{
+    if (length % 8)
+        bitmap[length / 8] &= (uint8_t)((1u << (length % 8)) - 1);
+}
+
 static simdsv_status export_column(const simdsv_allocator *a, column *c, struct ArrowArray *arr, int *large)
 {
     *large = c->type == SIMDSV_TYPE_STRING && c->chars_len > (size_t)INT32_MAX;
@@ -177,6 +185,9 @@ static simdsv_status export_column(const simdsv_allocator *a, column *c, struct 
         memset(c->values, 0, 8);
         c->values_cap = 8;
     }
+    clear_tail_bits(c->validity, c->length);
+    if (c->type == SIMDSV_TYPE_BOOL)
+        clear_tail_bits(c->values, c->length);
     give(p, 0, c->validity, c->validity_cap);
     c->validity = NULL;
     c->validity_cap = 0;

@@ -45,6 +45,9 @@ static size_t value_width(simdsv_type t)
     }
 }
 
+/* Grows geometrically.  New memory is not cleared: bitmap bytes are
+ * written whole when their first bit is set (see set_bit), and the export
+ * clears the unused bits of the last byte. */
 static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need)
 {
     if (need <= *cap)
@@ -55,10 +58,43 @@ static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need
     void *q = simdsv__realloc(a, *p, *cap, n);
     if (!q)
         return 0;
-    memset((char *)q + *cap, 0, n - *cap); /* bitmaps rely on zeroed tails */
     *p = q;
     *cap = n;
     return 1;
+}
+
+/* Bit i of a bitmap whose bits past i are not yet written. */
+static inline void set_bit(uint8_t *bitmap, uint64_t i, int value)
+{
+    const uint8_t mask = (uint8_t)(1u << (i % 8));
+    if (i % 8 == 0)
+        bitmap[i / 8] = value ? mask : 0;
+    else if (value)
+        bitmap[i / 8] |= mask;
+}
+
+simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows)
+{
+    void *v = c->validity;
+    if (!reserve(a, &v, &c->validity_cap, (size_t)((rows + 7) / 8)))
+        return SIMDSV_ERR_NOMEM;
+    c->validity = v;
+    const size_t width = value_width(c->type);
+    const size_t bytes = c->type == SIMDSV_TYPE_BOOL ? (size_t)((rows + 7) / 8) : width * (size_t)rows;
+    v = c->values;
+    if (!reserve(a, &v, &c->values_cap, bytes))
+        return SIMDSV_ERR_NOMEM;
+    c->values = v;
+    if (c->type == SIMDSV_TYPE_STRING) {
+        v = c->offsets;
+        size_t cap_bytes = c->offsets_cap * sizeof(int64_t);
+        if (!reserve(a, &v, &cap_bytes, (size_t)(rows + 1) * sizeof(int64_t)))
+            return SIMDSV_ERR_NOMEM;
+        c->offsets = v;
+        c->offsets_cap = cap_bytes / sizeof(int64_t);
+        c->offsets[0] = 0;
+    }
+    return SIMDSV_OK;
 }
 
 /* Room for one more slot in every buffer of c. */
@@ -82,16 +118,16 @@ static int grow_slot(const simdsv_allocator *a, column *c)
             return 0;
         c->offsets = v;
         c->offsets_cap = cap_bytes / sizeof(int64_t);
+        if (c->length == 0)
+            c->offsets[0] = 0;
     }
     return 1;
 }
 
 static void finish_slot(column *c, int valid)
 {
-    if (valid)
-        c->validity[c->length / 8] |= (uint8_t)(1u << (c->length % 8));
-    else
-        c->null_count++;
+    set_bit(c->validity, c->length, valid);
+    c->null_count += !valid;
     c->length++;
     if (c->type == SIMDSV_TYPE_STRING)
         c->offsets[c->length] = (int64_t)c->chars_len;
@@ -101,6 +137,8 @@ simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c)
 {
     if (!grow_slot(a, c))
         return SIMDSV_ERR_NOMEM;
+    if (c->type == SIMDSV_TYPE_BOOL)
+        set_bit(c->values, c->length, 0); /* keeps the bitmap's bytes defined */
     finish_slot(c, 0);
     return SIMDSV_OK;
 }
@@ -125,8 +163,7 @@ int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char 
             value = 0;
         else
             return 0;
-        if (value)
-            c->values[i / 8] |= (uint8_t)(1u << (i % 8));
+        set_bit(c->values, i, value);
         break;
     }
     case SIMDSV_TYPE_INT64: {

@@ -48,6 +48,8 @@ struct simdsv_table {
 
 /* Builders. */
 simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c);
+/* Capacity for rows slots (an estimate: appending past it still grows). */
+simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows);
 /* Appends the text as a value of c->type; returns 0 when it does not fit. */
 int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n, int decimal_comma,
                                const string_list *true_values, const string_list *false_values, int *nomem);

@@ -1,0 +1,383 @@
+/*
+ * test_table.c — the typed columnar reader: inference (and its traps),
+ * widening, user schema with rejects, projection, null tokens, ragged rows,
+ * and every exported Arrow array validated (lengths, offsets, bitmaps, null
+ * counts, release semantics).  Runs once per kernel (SIMDSV_KERNEL).
+ */
+#include "simdsv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                                              \
+    do {                                                                                                         \
+        if (cond) {                                                                                              \
+            passed++;                                                                                            \
+        } else {                                                                                                 \
+            failed++;                                                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                             \
+        }                                                                                                        \
+    } while (0)
+
+typedef struct opt_kv {
+    simdsv_option id;
+    int64_t value;
+} opt_kv;
+
+typedef struct str_kv {
+    simdsv_string_option id;
+    const char *value;
+} str_kv;
+
+/* Reads csv into a table; returns NULL on failure with *st set (and the error copied). */
+static simdsv_table *read_table(const char *csv, const opt_kv *opts, const str_kv *strs, simdsv_status *st,
+                                simdsv_error *err)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    for (; opts && opts->id; opts++)
+        simdsv_options_set(o, opts->id, opts->value);
+    for (; strs && strs->id; strs++)
+        if (simdsv_options_set_string(o, strs->id, strs->value) != SIMDSV_OK) {
+            fprintf(stderr, "bad string option %s\n", strs->value);
+            failed++;
+        }
+    simdsv_reader *r = NULL;
+    *st = simdsv_reader_new(&r, o);
+    if (*st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    simdsv_table *t = NULL;
+    if (*st == SIMDSV_OK && (*st = simdsv_reader_open_memory(r, csv, strlen(csv))) == SIMDSV_OK)
+        *st = simdsv_table_read(r, &t);
+    if (err)
+        *err = *simdsv_reader_error(r);
+    simdsv_reader_free(r);
+    simdsv_options_free(o);
+    return t;
+}
+
+static simdsv_type col_type(const simdsv_table *t, size_t i)
+{
+    simdsv_column_info info;
+    return simdsv_table_column(t, i, &info) == SIMDSV_OK ? info.type : (simdsv_type)-1;
+}
+
+static const char *col_reason(const simdsv_table *t, size_t i)
+{
+    simdsv_column_info info;
+    return simdsv_table_column(t, i, &info) == SIMDSV_OK ? info.reason : "";
+}
+
+/* ------------------------------------------------------- Arrow validation */
+
+static int release_calls;
+
+static int bit(const void *bitmap, int64_t i)
+{
+    return (((const uint8_t *)bitmap)[i / 8] >> (i % 8)) & 1;
+}
+
+/* Full validation of one exported child: buffers present, null count equal
+ * to the unset validity bits, offsets monotonic and within the data. */
+static int validate_child(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t rows)
+{
+    int ok = a->length == rows && a->offset == 0 && a->n_children == 0 && a->release != NULL;
+    if (strcmp(s->format, "n") == 0)
+        return ok && a->n_buffers == 0 && a->null_count == rows;
+    const int is_string = strcmp(s->format, "u") == 0 || strcmp(s->format, "U") == 0;
+    ok = ok && a->n_buffers == (is_string ? 3 : 2) && a->buffers[0] && a->buffers[1];
+    if (!ok)
+        return 0;
+    int64_t nulls = 0;
+    for (int64_t i = 0; i < rows; i++)
+        nulls += !bit(a->buffers[0], i);
+    ok = nulls == a->null_count;
+    if (is_string) {
+        ok = ok && a->buffers[2];
+        int64_t prev = 0;
+        for (int64_t i = 0; i <= rows && ok; i++) {
+            const int64_t off =
+                s->format[0] == 'u' ? ((const int32_t *)a->buffers[1])[i] : ((const int64_t *)a->buffers[1])[i];
+            ok = (i == 0 ? off == 0 : off >= prev);
+            prev = off;
+        }
+    }
+    return ok;
+}
+
+static int validate_export(simdsv_table *t, struct ArrowSchema *s, struct ArrowArray *a)
+{
+    const int64_t rows = (int64_t)simdsv_table_rows(t);
+    const size_t cols = simdsv_table_columns(t);
+    if (simdsv_table_export(t, s, a) != SIMDSV_OK)
+        return 0;
+    int ok = strcmp(s->format, "+s") == 0 && s->n_children == (int64_t)cols && a->n_children == (int64_t)cols &&
+             a->length == rows && a->null_count == 0 && a->n_buffers == 1;
+    for (size_t i = 0; ok && i < cols; i++)
+        ok = validate_child(s->children[i], a->children[i], rows) && s->children[i]->release &&
+             (s->children[i]->flags & ARROW_FLAG_NULLABLE);
+    return ok;
+}
+
+/* Wraps release callbacks to count them. */
+static void (*real_array_release)(struct ArrowArray *);
+static void counting_array_release(struct ArrowArray *a)
+{
+    release_calls++;
+    real_array_release(a);
+}
+
+static const char *string_at(const struct ArrowArray *a, int64_t i, size_t *n)
+{
+    const int32_t *off = a->buffers[1];
+    *n = (size_t)(off[i + 1] - off[i]);
+    return (const char *)a->buffers[2] + off[i];
+}
+
+/* -------------------------------------------------------------------- tests */
+
+static void test_inference_traps(void)
+{
+    const char *csv = "zip,n,big,f,nan,plus,negzero,huge,d,bad_date,ts,flag,q,empty\n"
+                      "00501,1,9223372036854775807,1.5,NaN,+5,-0,1e400,2024-02-29,2024-02-30,2024-01-01T10:00:00+02:00,true,\"7\",\n"
+                      "12345,2,9223372036854775808,2,inf,6,0,1,2023-12-31,2024-01-01,2024-01-01 08:00,false,\"8\",\n";
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (!t)
+        return;
+    CHECK(simdsv_table_rows(t) == 2);
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_STRING);
+    CHECK(strstr(col_reason(t, 0), "leading zero") && strstr(col_reason(t, 0), "00501") && strstr(col_reason(t, 0), "line 2"));
+    CHECK(col_type(t, 1) == SIMDSV_TYPE_INT64);
+    CHECK(col_type(t, 2) == SIMDSV_TYPE_STRING); /* 2^63 does not fit: digits are never lost */
+    CHECK(strstr(col_reason(t, 2), "does not fit int64") != NULL);
+    CHECK(col_type(t, 3) == SIMDSV_TYPE_FLOAT64);
+    CHECK(col_type(t, 4) == SIMDSV_TYPE_FLOAT64);
+    CHECK(col_type(t, 5) == SIMDSV_TYPE_INT64);
+    CHECK(col_type(t, 6) == SIMDSV_TYPE_INT64);
+    CHECK(col_type(t, 7) == SIMDSV_TYPE_STRING); /* 1e400 would become inf */
+    CHECK(col_type(t, 8) == SIMDSV_TYPE_DATE);
+    CHECK(col_type(t, 9) == SIMDSV_TYPE_STRING);
+    CHECK(strstr(col_reason(t, 9), "invalid date") != NULL);
+    CHECK(col_type(t, 10) == SIMDSV_TYPE_TIMESTAMP);
+    CHECK(col_type(t, 11) == SIMDSV_TYPE_BOOL);
+    CHECK(col_type(t, 12) == SIMDSV_TYPE_STRING); /* quoted numbers are text */
+    CHECK(col_type(t, 13) == SIMDSV_TYPE_NULL);
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    CHECK(validate_export(t, &s, &a));
+    /* exact values */
+    const int64_t *n = a.children[1]->buffers[1];
+    CHECK(n[0] == 1 && n[1] == 2);
+    const int64_t *plus = a.children[5]->buffers[1];
+    CHECK(plus[0] == 5 && plus[1] == 6);
+    const double *f = a.children[3]->buffers[1];
+    CHECK(f[0] == 1.5 && f[1] == 2.0);
+    const double *nan = a.children[4]->buffers[1];
+    CHECK(isnan(nan[0]) && isinf(nan[1]));
+    const int32_t *d = a.children[8]->buffers[1];
+    CHECK(d[0] == 19782 && d[1] == 19722); /* 2024-02-29, 2023-12-31 */
+    const int64_t *ts = a.children[10]->buffers[1];
+    CHECK(ts[0] == INT64_C(1704096000000000) && ts[1] == INT64_C(1704096000000000)); /* both 08:00Z */
+    const uint8_t *flag = a.children[11]->buffers[1];
+    CHECK((flag[0] & 1) == 1 && ((flag[0] >> 1) & 1) == 0);
+    size_t len;
+    const char *zip = string_at(a.children[0], 0, &len);
+    CHECK(len == 5 && memcmp(zip, "00501", 5) == 0);
+    CHECK(strcmp(s.children[8]->format, "tdD") == 0 && strcmp(s.children[10]->format, "tsu:UTC") == 0);
+    real_array_release = a.release;
+    a.release = counting_array_release;
+    release_calls = 0;
+    a.release(&a);
+    CHECK(release_calls == 1 && a.release == NULL);
+    s.release(&s);
+    CHECK(s.release == NULL);
+    simdsv_table_free(t);
+}
+
+static void test_widening(void)
+{
+    /* The sample (start/middle/end) sees ints; a float and then text later
+     * widen the column, and the earlier values are re-read from their text. */
+    size_t cap = 1 << 20, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)sprintf(csv + len, "a,b\n");
+    for (int i = 0; i < 20000; i++)
+        len += (size_t)sprintf(csv + len, "%d,%d\n", i, i);
+    len += (size_t)sprintf(csv + len, "9007199254740993,2.5\n"); /* 2^53+1: must survive as text, not as a double */
+    for (int i = 0; i < 20000; i++)
+        len += (size_t)sprintf(csv + len, "%d,%d\n", i, i);
+    len += (size_t)sprintf(csv + len, "x,3\n");
+    for (int i = 0; i < 20000; i++)
+        len += (size_t)sprintf(csv + len, "%d,%d\n", i, i);
+    const opt_kv opts[] = {{SIMDSV_OPT_INFER_ROWS, 100}, {0, 0}};
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, opts, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (t) {
+        CHECK(simdsv_table_rows(t) == 60002);
+        CHECK(col_type(t, 0) == SIMDSV_TYPE_STRING);
+        CHECK(col_type(t, 1) == SIMDSV_TYPE_FLOAT64);
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        CHECK(validate_export(t, &s, &a));
+        size_t n;
+        const char *v = string_at(a.children[0], 20000, &n);
+        CHECK(n == 16 && memcmp(v, "9007199254740993", 16) == 0);
+        v = string_at(a.children[0], 19999, &n);
+        CHECK(n == 5 && memcmp(v, "19999", 5) == 0);
+        const double *b = a.children[1]->buffers[1];
+        CHECK(b[20000] == 2.5 && b[19999] == 19999.0 && b[60001] == 19999.0);
+        a.release(&a);
+        s.release(&s);
+        simdsv_table_free(t);
+    }
+    free(csv);
+}
+
+static void test_schema_and_rejects(void)
+{
+    const char *csv = "id,price,day\n1,2.5,2024-01-01\nx,3,2024-13-01\n3,4.25,2024-01-03\n";
+    const str_kv schema[] = {{SIMDSV_OPT_SCHEMA, "id:int64,day:date"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_error err;
+    simdsv_table *t = read_table(csv, NULL, schema, &st, &err);
+    CHECK(st == SIMDSV_ERR_VALUE && t == NULL);
+    CHECK(err.line == 3 && err.column == 1 && err.byte_offset == 30 && err.field == 0);
+    const opt_kv on_null[] = {{SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}};
+    t = read_table(csv, on_null, schema, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (!t)
+        return;
+    CHECK(simdsv_table_reject_count(t) == 2);
+    const simdsv_reject *r0 = simdsv_table_reject(t, 0);
+    const simdsv_reject *r1 = simdsv_table_reject(t, 1);
+    CHECK(r0 && r0->line == 3 && r0->row == 1 && r0->column == 0 && strcmp(r0->value, "x") == 0);
+    CHECK(r1 && r1->line == 3 && r1->column == 2 && strcmp(r1->value, "2024-13-01") == 0);
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_INT64 && col_type(t, 1) == SIMDSV_TYPE_FLOAT64);
+    simdsv_column_info info;
+    simdsv_table_column(t, 0, &info);
+    CHECK(info.user_type == 1 && info.null_count == 1);
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    CHECK(validate_export(t, &s, &a));
+    CHECK(a.children[0]->null_count == 1 && a.children[2]->null_count == 1);
+    a.release(&a);
+    s.release(&s);
+    simdsv_table_free(t);
+    /* all strings */
+    const str_kv all[] = {{SIMDSV_OPT_SCHEMA, "*:string"}, {0, NULL}};
+    t = read_table(csv, NULL, all, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_STRING && col_type(t, 2) == SIMDSV_TYPE_STRING);
+    simdsv_table_free(t);
+}
+
+static void test_projection_and_nulls(void)
+{
+    const char *csv = "a,b,c\n1,NA,x\n2,\\N,\"NA\"\n,5,\n";
+    const str_kv strs[] = {{SIMDSV_OPT_COLUMNS, "c,#1"}, {SIMDSV_OPT_NULL_VALUES, "NA,\\\\N"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, strs, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (!t)
+        return;
+    CHECK(simdsv_table_columns(t) == 2);
+    simdsv_column_info info;
+    simdsv_table_column(t, 0, &info);
+    CHECK(strcmp(info.name, "c") == 0 && info.type == SIMDSV_TYPE_STRING && info.null_count == 1);
+    simdsv_table_column(t, 1, &info);
+    CHECK(strcmp(info.name, "a") == 0 && info.type == SIMDSV_TYPE_INT64 && info.null_count == 1);
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    CHECK(validate_export(t, &s, &a));
+    size_t n;
+    const char *v = string_at(a.children[0], 1, &n); /* quoted "NA" is text */
+    CHECK(n == 2 && memcmp(v, "NA", 2) == 0);
+    a.release(&a);
+    s.release(&s);
+    simdsv_table_free(t);
+    /* column b: NA and \N are null, 5 is an int */
+    const str_kv strs2[] = {{SIMDSV_OPT_COLUMNS, "b"}, {SIMDSV_OPT_NULL_VALUES, "NA,\\\\N"}, {0, NULL}};
+    t = read_table(csv, NULL, strs2, &st, NULL);
+    CHECK(t && col_type(t, 0) == SIMDSV_TYPE_INT64);
+    if (t) {
+        simdsv_table_column(t, 0, &info);
+        CHECK(info.null_count == 2);
+    }
+    simdsv_table_free(t);
+    /* unknown projected column */
+    const str_kv bad[] = {{SIMDSV_OPT_COLUMNS, "nope"}, {0, NULL}};
+    t = read_table(csv, NULL, bad, &st, NULL);
+    CHECK(t == NULL && st == SIMDSV_ERR_INVALID_ARGUMENT);
+}
+
+static void test_ragged(void)
+{
+    const char *short_rows = "a,b,c\n1,2,3\n4,5\n";
+    simdsv_status st;
+    simdsv_error err;
+    simdsv_table *t = read_table(short_rows, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (t) {
+        simdsv_column_info info;
+        simdsv_table_column(t, 2, &info);
+        CHECK(info.null_count == 1 && info.type == SIMDSV_TYPE_INT64);
+    }
+    simdsv_table_free(t);
+    const opt_kv strict_short[] = {{SIMDSV_OPT_SHORT_ROWS, SIMDSV_RAGGED_ERROR}, {0, 0}};
+    t = read_table(short_rows, strict_short, NULL, &st, &err);
+    CHECK(t == NULL && st == SIMDSV_ERR_RAGGED_ROW && err.line == 3);
+    const char *long_rows = "a,b\n1,2\n3,4,5\n";
+    t = read_table(long_rows, NULL, NULL, &st, &err);
+    CHECK(t == NULL && st == SIMDSV_ERR_RAGGED_ROW && err.line == 3 && err.column == 5 && err.field == 2);
+    const opt_kv truncate[] = {{SIMDSV_OPT_LONG_ROWS, SIMDSV_RAGGED_TRUNCATE}, {0, 0}};
+    t = read_table(long_rows, truncate, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_rows(t) == 2 && simdsv_table_columns(t) == 2);
+    simdsv_table_free(t);
+}
+
+static void test_empty_and_limits(void)
+{
+    simdsv_status st;
+    simdsv_table *t = read_table("a,b\n", NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_rows(t) == 0 && simdsv_table_columns(t) == 2);
+    if (t) {
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        CHECK(validate_export(t, &s, &a));
+        a.release(&a);
+        s.release(&s);
+    }
+    simdsv_table_free(t);
+    const opt_kv limit[] = {{SIMDSV_OPT_ROW_LIMIT, 2}, {SIMDSV_OPT_HEADER, 0}, {0, 0}};
+    t = read_table("1\n2\n3\n4\n", limit, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_rows(t) == 2);
+    if (t) {
+        simdsv_column_info info;
+        simdsv_table_column(t, 0, &info);
+        CHECK(strcmp(info.name, "column_1") == 0);
+    }
+    simdsv_table_free(t);
+    CHECK(simdsv_type_from_name("int") == SIMDSV_TYPE_INT64 && simdsv_type_from_name("nope") == -1);
+    CHECK(strcmp(simdsv_type_name(SIMDSV_TYPE_TIMESTAMP), "timestamp") == 0);
+    simdsv_options *o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "a:nosuchtype") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "a:int,b:date") == SIMDSV_OK);
+    simdsv_options_free(o);
+}
+
+int main(void)
+{
+    test_inference_traps();
+    test_widening();
+    test_schema_and_rejects();
+    test_projection_and_nulls();
+    test_ragged();
+    test_empty_and_limits();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
