@@ -176,7 +176,8 @@ typedef enum simdsv_option {
                                        signals SIGBUS on the missing pages, which a library cannot catch) */
     SIMDSV_OPT_COMMENT_CHAR = 14,   /* Unicode code point whose UTF-8 encoding marks a comment record, or -1;
                                        the same setting as SIMDSV_OPT_COMMENT, for non-ASCII markers */
-    /* Typed reader (simdsv_table_read); 15 is reserved for the thread count. */
+    /* Typed reader (simdsv_table_read): */
+    SIMDSV_OPT_THREADS = 15,        /* worker threads, 0 (default) = all cores, 1 = the caller's thread only */
     SIMDSV_OPT_INFER_ROWS = 16,     /* rows sampled for inference (start, middle, end); -1 = every row; default 10000 */
     SIMDSV_OPT_ROW_LIMIT = 17,      /* read at most this many data rows; 0 (default) = all */
     SIMDSV_OPT_ON_ERROR = 18,       /* simdsv_on_error: a value that does not fit a user-given type */

@@ -33,6 +33,7 @@ struct simdsv_options {
     uint64_t max_fields;      /* 0 = unlimited */
     bool use_mmap;
     /* typed reader */
+    int threads;              /* 0 = all cores */
     int64_t infer_rows;       /* -1 = all */
     uint64_t row_limit;       /* 0 = all */
     simdsv_on_error on_error;

@@ -45,6 +45,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->max_record_size = SIMDSV_DEFAULT_MAX_RECORD_SIZE;
     opt->max_fields = SIMDSV_DEFAULT_MAX_FIELDS;
     opt->use_mmap = false; /* a file truncated while mapped raises SIGBUS */
+    opt->threads = 0;
     opt->infer_rows = 10000;
     opt->row_limit = 0;
     opt->on_error = SIMDSV_ON_ERROR_FAIL;
@@ -188,6 +189,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
         return SIMDSV_OK;
     case SIMDSV_OPT_COMMENT_CHAR:
         return set_comment_char(opt, value);
+    case SIMDSV_OPT_THREADS:
+        if (value < 0 || value > 1024)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->threads = (int)value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_INFER_ROWS:
         if (value < -1 || value == 0)
             return SIMDSV_ERR_INVALID_ARGUMENT;
@@ -287,6 +293,7 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_MAX_FIELDS: *value = (int64_t)opt->max_fields; return SIMDSV_OK;
     case SIMDSV_OPT_MMAP: *value = opt->use_mmap; return SIMDSV_OK;
     case SIMDSV_OPT_COMMENT_CHAR: *value = comment_code_point(opt); return SIMDSV_OK;
+    case SIMDSV_OPT_THREADS: *value = opt->threads; return SIMDSV_OK;
     case SIMDSV_OPT_INFER_ROWS: *value = opt->infer_rows; return SIMDSV_OK;
     case SIMDSV_OPT_ROW_LIMIT: *value = (int64_t)opt->row_limit; return SIMDSV_OK;
     case SIMDSV_OPT_ON_ERROR: *value = opt->on_error; return SIMDSV_OK;

@@ -7,12 +7,15 @@
  * A value that does not fit a user-given type is an error with its position,
  * or a null listed in the rejects (SIMDSV_ON_ERROR_NULL).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "table.h"
 #include "../record/reader.h"
 #include "../values/values.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- inference */
 
@@ -167,19 +170,25 @@ static int field_text(typed_ctx *x, const simdsv_field *f, const char **s, size_
 }
 
 /* A reader over the data rows, for sampling and re-reading. */
-static simdsv_status sub_reader(const typed_ctx *x, size_t from, simdsv_reader **out)
+static simdsv_status sub_reader_range(const typed_ctx *x, size_t from, size_t to, int validate, simdsv_reader **out)
 {
     simdsv_options o = x->r->opt;
     o.header = false;
     o.skip_lines = 0;
-    o.utf8 = o.utf8 == SIMDSV_UTF8_STRICT ? SIMDSV_UTF8_NONE : o.utf8; /* the main pass reports UTF-8 errors */
+    if (!validate && o.utf8 == SIMDSV_UTF8_STRICT)
+        o.utf8 = SIMDSV_UTF8_NONE; /* samples and re-reads: the conversion pass reports UTF-8 errors */
     o.kernel = x->r->kernel->id;
     for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
         o.strings[i] = NULL;
     simdsv_status st = simdsv_reader_new(out, &o);
     if (st == SIMDSV_OK)
-        st = simdsv_reader_open_memory(*out, x->data + from, x->size - from);
+        st = simdsv_reader_open_memory(*out, x->data + from, to - from);
     return st;
+}
+
+static simdsv_status sub_reader(const typed_ctx *x, size_t from, simdsv_reader **out)
+{
+    return sub_reader_range(x, from, x->size, 0, out);
 }
 
 typedef struct sample_state {
@@ -545,10 +554,10 @@ static simdsv_status add_reject(typed_ctx *x, size_t col, uint64_t row, size_t p
     memcpy(value, s, n);
     value[n] = '\0';
     memcpy(why, reason, reason_size);
-    e->pub.line = simdsv__line_at(x->r, pos);
+    e->pub.line = 0; /* filled in input order by finish_rejects: workers must not move the line checkpoint */
     e->pub.row = row;
     e->pub.column = col;
-    e->pub.byte_offset = x->r->buf_origin + pos;
+    e->pub.byte_offset = pos; /* a buffer position until finish_rejects */
     e->pub.value = value;
     e->pub.reason = why;
     e->value_size = n + 1;
@@ -632,83 +641,127 @@ static simdsv_status widen(typed_ctx *x, column *c, const simdsv_record *rec, ui
     return append_field(x, c, rec) == 1 ? SIMDSV_OK : SIMDSV_ERR_NOMEM;
 }
 
-static simdsv_status value_error(typed_ctx *x, const column *c, const simdsv_record *rec)
+/* -------------------------------------------------------------- conversion */
+
+/* One run of conversion over a range of rows: the whole input on the
+ * caller's thread, or one chunk on a worker.  Errors are recorded here with
+ * buffer positions and reported by the caller, so workers never touch the
+ * reader's error state. */
+typedef struct chunk {
+    typed_ctx x;             /* x.t: the table (or the chunk's own columns) */
+    simdsv_reader *source;   /* the main reader, or a reader over the chunk's bytes */
+    int64_t shift;           /* buffer position = shift + record byte_offset */
+    size_t from, to;         /* data offsets of the chunk (workers) */
+    int worker;              /* 1: a misfit of an inferred column stops the chunk */
+    int misfit;              /* set when it did */
+    simdsv_status status;
+    simdsv_status code;      /* the recorded error, if any */
+    size_t err_pos;
+    uint64_t err_field;
+    char msg[256];
+} chunk;
+
+static simdsv_status record_error(chunk *k, simdsv_status code, size_t pos, uint64_t field, const char *msg)
 {
-    const simdsv_field *f = &rec->fields[c->source];
-    char msg[200];
-    snprintf(msg, sizeof msg, "value does not fit column `%.60s` of type %s (use --on-error null to make it null)",
-             c->name, simdsv_type_name(c->type));
-    const size_t pos = (size_t)((const uint8_t *)f->data - x->r->buf) - ((f->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
-    if (f->data < (const char *)x->r->buf || f->data > (const char *)x->r->buf + x->r->len)
-        return simdsv__set_error(x->r, SIMDSV_ERR_VALUE, (size_t)(rec->byte_offset - x->r->buf_origin), c->source, msg);
-    return simdsv__set_error(x->r, SIMDSV_ERR_VALUE, pos, c->source, msg);
+    k->code = code;
+    k->err_pos = pos;
+    k->err_field = field;
+    snprintf(k->msg, sizeof k->msg, "%s", msg);
+    return code;
 }
 
-static simdsv_status convert_rows(typed_ctx *x)
+/* Buffer position of a field (its opening quote for a quoted field), or of
+ * its record when the field lives in a scratch buffer (slow path). */
+static size_t field_pos(const chunk *k, const simdsv_record *rec, const simdsv_field *f)
 {
-    simdsv_reader *r = x->r;
+    const simdsv_reader *r = k->x.r;
+    if (f->data >= (const char *)r->buf && f->data <= (const char *)r->buf + r->len)
+        return (size_t)((const uint8_t *)f->data - r->buf) - ((f->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
+    return (size_t)(k->shift + (int64_t)rec->byte_offset);
+}
+
+static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t row)
+{
+    typed_ctx *x = &k->x;
     simdsv_table *t = x->t;
-    const uint64_t limit = r->opt.row_limit;
-    simdsv_record rec;
-    simdsv_status st = SIMDSV_OK;
-    if (x->first_rows && x->first_bytes) {
-        /* Size the columns once from the sampled row size (a few % spare)
-         * instead of doubling through the whole input. */
-        uint64_t estimate = (uint64_t)((double)x->size / ((double)x->first_bytes / (double)x->first_rows) * 1.05) + 16;
-        if (limit && estimate > limit)
-            estimate = limit;
-        for (size_t j = 0; j < t->ncols && st == SIMDSV_OK; j++)
-            st = simdsv__column_reserve(&t->alloc, &t->cols[j], estimate);
+    const simdsv_options *o = &x->r->opt;
+    const size_t expected = x->header_fields;
+    char msg[200];
+    if (expected && rec->field_count < expected && o->short_rows == SIMDSV_RAGGED_ERROR) {
+        snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu", rec->field_count, expected);
+        return record_error(k, SIMDSV_ERR_RAGGED_ROW, (size_t)(k->shift + (int64_t)rec->byte_offset),
+                            rec->field_count, msg);
+    }
+    if (expected && rec->field_count > expected && o->long_rows == SIMDSV_RAGGED_ERROR) {
+        snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu (--long-rows truncate drops the extra)",
+                 rec->field_count, expected);
+        return record_error(k, SIMDSV_ERR_RAGGED_ROW, field_pos(k, rec, &rec->fields[expected]), expected, msg);
+    }
+    for (size_t j = 0; j < t->ncols; j++) {
+        column *c = &t->cols[j];
+        const int ok = append_field(x, c, rec);
+        if (ok == 1)
+            continue;
+        if (ok < 0)
+            return SIMDSV_ERR_NOMEM;
+        const simdsv_field *f = &rec->fields[c->source];
+        if (!c->user_type) {
+            if (k->worker) {
+                k->misfit = 1; /* the caller redoes the input on one thread */
+                return SIMDSV_ERR_VALUE;
+            }
+            const simdsv_status st = widen(x, c, rec, row);
+            if (st != SIMDSV_OK)
+                return st;
+            continue;
+        }
+        if (o->on_error == SIMDSV_ON_ERROR_FAIL) {
+            snprintf(msg, sizeof msg,
+                     "value does not fit column `%.60s` of type %s (use --on-error null to make it null)", c->name,
+                     simdsv_type_name(c->type));
+            return record_error(k, SIMDSV_ERR_VALUE, field_pos(k, rec, f), c->source, msg);
+        }
+        const char *s;
+        size_t n;
+        if (!field_text(x, f, &s, &n) || simdsv__column_append_null(&t->alloc, c) != SIMDSV_OK)
+            return SIMDSV_ERR_NOMEM;
+        char reason[96];
+        snprintf(reason, sizeof reason, "not a valid %s", simdsv_type_name(c->type));
+        const simdsv_status st = add_reject(x, j, row, (size_t)(k->shift + (int64_t)rec->byte_offset), s, n, reason);
         if (st != SIMDSV_OK)
             return st;
     }
-    while ((limit == 0 || t->rows < limit) && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK) {
-        const size_t expected = x->header_fields;
-        if (expected && rec.field_count < expected && r->opt.short_rows == SIMDSV_RAGGED_ERROR) {
-            char msg[120];
-            snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu", rec.field_count, expected);
-            return simdsv__set_error(r, SIMDSV_ERR_RAGGED_ROW, (size_t)(rec.byte_offset - r->buf_origin), rec.field_count, msg);
-        }
-        if (expected && rec.field_count > expected && r->opt.long_rows == SIMDSV_RAGGED_ERROR) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu (--long-rows truncate drops the extra)",
-                     rec.field_count, expected);
-            const simdsv_field *extra = &rec.fields[expected];
-            const size_t pos = (size_t)((const uint8_t *)extra->data - r->buf) - ((extra->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
-            const int in_buffer = extra->data >= (const char *)r->buf && extra->data <= (const char *)r->buf + r->len;
-            return simdsv__set_error(r, SIMDSV_ERR_RAGGED_ROW, in_buffer ? pos : (size_t)(rec.byte_offset - r->buf_origin),
-                                     expected, msg);
-        }
-        for (size_t j = 0; j < t->ncols; j++) {
-            column *c = &t->cols[j];
-            const int ok = append_field(x, c, &rec);
-            if (ok == 1)
-                continue;
-            if (ok < 0)
-                return SIMDSV_ERR_NOMEM;
-            if (!c->user_type) {
-                if ((st = widen(x, c, &rec, t->rows)) != SIMDSV_OK)
-                    return st;
-                continue;
-            }
-            if (r->opt.on_error == SIMDSV_ON_ERROR_FAIL)
-                return value_error(x, c, &rec);
-            const simdsv_field *f = &rec.fields[c->source];
-            const char *s;
-            size_t n;
-            if (!field_text(x, f, &s, &n) || simdsv__column_append_null(&t->alloc, c) != SIMDSV_OK)
-                return SIMDSV_ERR_NOMEM;
-            char reason[96];
-            snprintf(reason, sizeof reason, "not a valid %s", simdsv_type_name(c->type));
-            const size_t pos = (size_t)(rec.byte_offset - r->buf_origin);
-            if ((st = add_reject(x, j, t->rows, pos, s, n, reason)) != SIMDSV_OK)
-                return st;
-        }
-        t->rows++;
-    }
-    return (limit && t->rows >= limit) || st == SIMDSV_END ? SIMDSV_OK : st;
+    return SIMDSV_OK;
 }
 
+static simdsv_status reserve_rows(simdsv_table *t, uint64_t rows)
+{
+    simdsv_status st = SIMDSV_OK;
+    for (size_t j = 0; j < t->ncols && st == SIMDSV_OK; j++)
+        st = simdsv__column_reserve(&t->alloc, &t->cols[j], rows);
+    return st;
+}
+
+/* Rows of the chunk's source into its columns. */
+static simdsv_status convert_chunk(chunk *k)
+{
+    simdsv_table *t = k->x.t;
+    const uint64_t limit = k->worker ? 0 : k->x.r->opt.row_limit;
+    simdsv_record rec;
+    simdsv_status st = SIMDSV_OK;
+    while ((limit == 0 || t->rows < limit) && (st = simdsv_reader_next(k->source, &rec)) == SIMDSV_OK) {
+        if ((st = convert_record(k, &rec, t->rows)) != SIMDSV_OK)
+            return st;
+        t->rows++;
+    }
+    if (st == SIMDSV_END || (limit && t->rows >= limit))
+        return SIMDSV_OK;
+    if (k->source != k->x.r) { /* a chunk reader's data error, in buffer positions */
+        const simdsv_error *e = simdsv_reader_error(k->source);
+        return record_error(k, st, (size_t)(k->shift + (int64_t)e->byte_offset), e->field, e->message);
+    }
+    return st; /* the main reader reported it already */
+}
 static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x)
 {
     memset(x, 0, sizeof *x);
@@ -812,15 +865,361 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
     return st;
 }
 
+/* Reports a chunk's recorded error on the main reader (with line/column). */
+static simdsv_status report(simdsv_reader *r, const chunk *k)
+{
+    return simdsv__set_error(r, k->code, k->err_pos, k->err_field, k->msg);
+}
+
+/* Rejects were recorded with buffer positions: now, in input order, their
+ * lines and input offsets. */
+static void finish_rejects(simdsv_table *t, simdsv_reader *r)
+{
+    for (size_t i = 0; i < t->nrejects; i++) {
+        const size_t pos = (size_t)t->rejects[i].pub.byte_offset;
+        t->rejects[i].pub.line = simdsv__line_at(r, pos);
+        t->rejects[i].pub.byte_offset = r->buf_origin + pos;
+    }
+}
+
+/* The whole input on the caller's thread; widening re-reads in place. */
+static simdsv_status convert_single(typed_ctx *x)
+{
+    simdsv_reader *r = x->r;
+    chunk k;
+    memset(&k, 0, sizeof k);
+    k.x = *x;
+    k.source = r;
+    k.shift = -(int64_t)r->buf_origin;
+    simdsv_status st = SIMDSV_OK;
+    if (x->first_rows && x->first_bytes) {
+        /* Size the columns once from the sampled row size (a few % spare)
+         * instead of doubling through the whole input. */
+        uint64_t estimate = (uint64_t)((double)x->size / ((double)x->first_bytes / (double)x->first_rows) * 1.05) + 16;
+        if (r->opt.row_limit && estimate > r->opt.row_limit)
+            estimate = r->opt.row_limit;
+        st = reserve_rows(x->t, estimate);
+    }
+    if (st == SIMDSV_OK)
+        st = convert_chunk(&k);
+    x->text = k.x.text; /* the scratch may have grown */
+    x->text_cap = k.x.text_cap;
+    if (k.code != SIMDSV_OK)
+        return report(r, &k);
+    return st;
+}
+
+/* --------------------------------------------------------------- threads */
+
+static size_t count_byte(const uint8_t *p, size_t n, uint8_t byte)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += p[i] == byte; /* vectorised by the compiler */
+    return count;
+}
+
+/* The first record start at or after `at`, given whether `at` is inside
+ * quotes: the byte after the first line end outside quotes (and after any
+ * further line-end bytes, which only make empty lines). */
+static size_t record_start_after(const typed_ctx *x, size_t at, int in_quote)
+{
+    const uint8_t *d = x->data;
+    const int quote = x->r->dialect.has_quote ? x->r->dialect.quote : 256;
+    size_t i = at;
+    for (; i < x->size; i++) {
+        if (d[i] == quote)
+            in_quote = !in_quote;
+        else if (!in_quote && (d[i] == '\n' || d[i] == '\r'))
+            break;
+    }
+    while (i < x->size && (d[i] == '\n' || d[i] == '\r'))
+        i++;
+    return i;
+}
+
+typedef struct worker_job {
+    chunk k;
+    simdsv_table own;   /* the chunk's columns (names and null lists borrowed) */
+    size_t quotes;      /* quote bytes in the raw range: its parity */
+    size_t raw_from, raw_to;
+} worker_job;
+
+static void *run_quotes(void *arg)
+{
+    worker_job *w = arg;
+    const typed_ctx *x = &w->k.x;
+    w->quotes = x->r->dialect.has_quote ? count_byte(x->data + w->raw_from, w->raw_to - w->raw_from, x->r->dialect.quote) : 0;
+    return NULL;
+}
+
+static void *run_convert(void *arg)
+{
+    worker_job *w = arg;
+    chunk *k = &w->k;
+    k->status = sub_reader_range(&k->x, k->from, k->to, 1, &k->source);
+    if (k->status == SIMDSV_OK) {
+        if (w->own.rows == 0 && k->x.first_rows && k->x.first_bytes)
+            k->status = reserve_rows(&w->own, (uint64_t)((double)(k->to - k->from) /
+                                                         ((double)k->x.first_bytes / (double)k->x.first_rows) * 1.05) + 16);
+        if (k->status == SIMDSV_OK)
+            k->status = convert_chunk(k);
+    }
+    simdsv_reader_free(k->source);
+    k->source = NULL;
+    return NULL;
+}
+
+/* Runs fn over jobs: job 0 on the caller's thread, the others on new threads. */
+static int run_all(const simdsv_allocator *a, worker_job *jobs, size_t n, void *(*fn)(void *))
+{
+    pthread_t *ids = simdsv__alloc(a, n * sizeof *ids);
+    if (!ids)
+        return 0;
+    size_t started = 1;
+    for (; started < n; started++)
+        if (pthread_create(&ids[started], NULL, fn, &jobs[started]) != 0)
+            break;
+    fn(&jobs[0]);
+    for (size_t i = started; i < n; i++)
+        fn(&jobs[i]); /* threads that could not start run here */
+    for (size_t i = 1; i < started; i++)
+        pthread_join(ids[i], NULL);
+    simdsv__free(a, ids, n * sizeof *ids);
+    return 1;
+}
+
+static void bitmap_append(uint8_t *dst, uint64_t at, const uint8_t *src, uint64_t n)
+{
+    if (at % 8 == 0) {
+        memcpy(dst + at / 8, src, (size_t)((n + 7) / 8));
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t d = at + i;
+        const int bit = (src[i / 8] >> (i % 8)) & 1;
+        if (d % 8 == 0)
+            dst[d / 8] = (uint8_t)bit;
+        else
+            dst[d / 8] |= (uint8_t)(bit << (d % 8));
+    }
+}
+
+/* Appends the rows of src (same type) to dst; dst has room reserved. */
+static simdsv_status append_column(const simdsv_allocator *a, column *dst, const column *src)
+{
+    if (src->length == 0)
+        return SIMDSV_OK;
+    const uint64_t at = dst->length;
+    bitmap_append(dst->validity, at, src->validity, src->length);
+    switch (dst->type) {
+    case SIMDSV_TYPE_NULL:
+        break;
+    case SIMDSV_TYPE_BOOL:
+        bitmap_append(dst->values, at, src->values, src->length);
+        break;
+    case SIMDSV_TYPE_DATE:
+        memcpy(dst->values + 4 * at, src->values, 4 * (size_t)src->length);
+        break;
+    case SIMDSV_TYPE_INT64:
+    case SIMDSV_TYPE_FLOAT64:
+    case SIMDSV_TYPE_TIMESTAMP:
+        memcpy(dst->values + 8 * at, src->values, 8 * (size_t)src->length);
+        break;
+    case SIMDSV_TYPE_STRING: {
+        if (dst->chars_cap < dst->chars_len + src->chars_len) {
+            void *p = simdsv__realloc(a, dst->chars, dst->chars_cap, dst->chars_len + src->chars_len);
+            if (!p)
+                return SIMDSV_ERR_NOMEM;
+            dst->chars = p;
+            dst->chars_cap = dst->chars_len + src->chars_len;
+        }
+        if (src->chars_len)
+            memcpy(dst->chars + dst->chars_len, src->chars, src->chars_len);
+        const int64_t base = (int64_t)dst->chars_len;
+        for (uint64_t i = 1; i <= src->length; i++)
+            dst->offsets[at + i] = base + src->offsets[i];
+        dst->chars_len += src->chars_len;
+        break;
+    }
+    }
+    dst->length += src->length;
+    dst->null_count += src->null_count;
+    return SIMDSV_OK;
+}
+
+static simdsv_status merge(typed_ctx *x, worker_job *jobs, size_t n)
+{
+    simdsv_table *t = x->t;
+    uint64_t rows = 0;
+    for (size_t i = 0; i < n; i++)
+        rows += jobs[i].own.rows;
+    simdsv_status st = reserve_rows(t, rows);
+    for (size_t j = 0; j < t->ncols && st == SIMDSV_OK; j++)
+        for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
+            st = append_column(&t->alloc, &t->cols[j], &jobs[i].own.cols[j]);
+    uint64_t row_base = 0;
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
+        simdsv_table *own = &jobs[i].own;
+        for (size_t e = 0; e < own->nrejects && st == SIMDSV_OK; e++) {
+            void *p = t->rejects;
+            if (simdsv__grow(&t->alloc, &p, &t->rejects_cap, t->nrejects + 1, sizeof *t->rejects) != SIMDSV_OK) {
+                st = SIMDSV_ERR_NOMEM;
+                break;
+            }
+            t->rejects = p;
+            t->rejects[t->nrejects] = own->rejects[e]; /* strings move over */
+            t->rejects[t->nrejects].pub.row += row_base;
+            t->nrejects++;
+            own->rejects[e].pub.value = own->rejects[e].pub.reason = NULL;
+            own->rejects[e].value_size = own->rejects[e].reason_size = 0;
+        }
+        row_base += own->rows;
+    }
+    t->rows = rows;
+    return st;
+}
+
+static void free_job(const simdsv_allocator *a, worker_job *w)
+{
+    simdsv_table *own = &w->own;
+    for (size_t j = 0; j < own->ncols; j++)
+        simdsv__column_free_data(a, &own->cols[j]);
+    simdsv__free(a, own->cols, own->ncols * sizeof *own->cols);
+    for (size_t e = 0; e < own->nrejects; e++) {
+        simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.value, own->rejects[e].value_size);
+        simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.reason, own->rejects[e].reason_size);
+    }
+    simdsv__free(a, own->rejects, own->rejects_cap * sizeof *own->rejects);
+    simdsv__free(a, w->k.x.text, w->k.x.text_cap);
+}
+
+/* Chunks whose starting quote state comes from the quote-count parity of the
+ * chunks before them (counted in parallel, then a prefix XOR): no serial
+ * rescan.  Valid for strict RFC 4180 without escape or comment bytes: a
+ * stray quote that would shift the parity is itself an error, reported in
+ * input order before anything a misplaced chunk may produce.  A value that
+ * does not fit an inferred type sends the input back to the single-thread
+ * path, which widens in place.  Returns 0 in *done when it did not apply. */
+static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
+{
+    simdsv_reader *r = x->r;
+    simdsv_table *t = x->t;
+    *done = 0;
+    /* Polars' budget: at most ~500k column buffers over all chunks. */
+    size_t n = (size_t)threads;
+    const size_t by_width = 500000 / (t->ncols ? t->ncols : 1);
+    if (n > by_width)
+        n = by_width ? by_width : 1;
+    if (n < 2 || x->size < ((size_t)1 << 20) * n || r->opt.lenient || r->dialect.has_escape ||
+        r->dialect.has_comment || r->opt.row_limit)
+        return SIMDSV_OK;
+    worker_job *jobs = simdsv__alloc(&t->alloc, n * sizeof *jobs);
+    if (!jobs)
+        return SIMDSV_ERR_NOMEM;
+    memset(jobs, 0, n * sizeof *jobs);
+    simdsv_status st = SIMDSV_OK;
+    for (size_t i = 0; i < n; i++) {
+        worker_job *w = &jobs[i];
+        w->k.x = *x;
+        w->k.x.text = NULL;
+        w->k.x.text_cap = 0;
+        w->k.x.t = &w->own;
+        w->k.worker = 1;
+        w->own.alloc = t->alloc;
+        w->own.ncols = t->ncols;
+        w->own.cols = simdsv__alloc(&t->alloc, (t->ncols ? t->ncols : 1) * sizeof *w->own.cols);
+        if (!w->own.cols) {
+            w->own.ncols = 0;
+            st = SIMDSV_ERR_NOMEM;
+            continue;
+        }
+        for (size_t j = 0; j < t->ncols; j++) {
+            w->own.cols[j] = t->cols[j]; /* type, source, borrowed name and nulls */
+            w->own.cols[j].validity = w->own.cols[j].values = NULL;
+            w->own.cols[j].offsets = NULL;
+            w->own.cols[j].chars = NULL;
+            w->own.cols[j].validity_cap = w->own.cols[j].values_cap = w->own.cols[j].offsets_cap = 0;
+            w->own.cols[j].chars_cap = w->own.cols[j].chars_len = 0;
+            w->own.cols[j].length = w->own.cols[j].null_count = 0;
+        }
+        w->raw_from = x->size / n * i;
+        w->raw_to = i + 1 == n ? x->size : x->size / n * (i + 1);
+    }
+    if (st == SIMDSV_OK && !run_all(&t->alloc, jobs, n, run_quotes))
+        st = SIMDSV_ERR_NOMEM;
+    if (st == SIMDSV_OK) {
+        int in_quote = 0;
+        for (size_t i = 0; i < n; i++) {
+            jobs[i].k.from = i == 0 ? 0 : record_start_after(x, jobs[i].raw_from, in_quote);
+            in_quote ^= (int)(jobs[i].quotes & 1);
+        }
+        for (size_t i = 0; i < n; i++) {
+            jobs[i].k.to = i + 1 == n ? x->size : jobs[i + 1].k.from;
+            if (jobs[i].k.to < jobs[i].k.from)
+                jobs[i].k.to = jobs[i].k.from;
+            jobs[i].k.shift = (int64_t)(x->data - r->buf) + (int64_t)jobs[i].k.from;
+        }
+        if (!run_all(&t->alloc, jobs, n, run_convert))
+            st = SIMDSV_ERR_NOMEM;
+    }
+    int misfit = 0;
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
+        misfit |= jobs[i].k.misfit;
+    for (size_t i = 0; i < n && st == SIMDSV_OK && !misfit; i++) {
+        const chunk *k = &jobs[i].k;
+        if (k->code != SIMDSV_OK) {
+            st = report(r, k); /* the first error in input order */
+            *done = 1;
+        } else if (k->status != SIMDSV_OK) {
+            st = k->status;
+        }
+    }
+    if (st == SIMDSV_OK && !misfit) {
+        st = merge(x, jobs, n);
+        *done = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        free_job(&t->alloc, &jobs[i]);
+    simdsv__free(&t->alloc, jobs, n * sizeof *jobs);
+    return st;
+}
+
+static int thread_count(const simdsv_reader *r)
+{
+    if (r->opt.threads > 0)
+        return r->opt.threads;
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)(online < 256 ? online : 256) : 1;
+}
+
+/* After a typed read the reader has nothing more to give. */
+static void consume_all(simdsv_reader *r)
+{
+    r->index_i = r->index_n = 0;
+    r->special_pending = false;
+    r->scanned_all = true;
+    r->ss.in_quote = 0;
+    r->ss.after_term = 1;
+    r->nfields = 0;
+    r->scan_pos = r->rec_start = r->field_start = r->len;
+}
+
 simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
 {
     typed_ctx x;
     simdsv_status st = start(r, out, &x);
+    int done = 0;
     if (st == SIMDSV_OK)
-        st = convert_rows(&x);
+        st = convert_parallel(&x, thread_count(r), &done);
+    if (st == SIMDSV_OK && !done)
+        st = convert_single(&x);
     if (x.t)
         finish(&x);
-    if (st != SIMDSV_OK) {
+    if (st == SIMDSV_OK) {
+        finish_rejects(*out, r);
+        consume_all(r);
+    } else if (*out) {
         simdsv_table_free(*out);
         *out = NULL;
     }

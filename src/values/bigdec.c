@@ -101,6 +101,43 @@ static void big_shl(big *a, int64_t k)
         a->n--;
 }
 
+/* a += b << (32 * limbs) */
+static void big_add_shifted(big *a, const big *b, int limbs)
+{
+    int n = b->n + limbs;
+    if (n > BIG_LIMBS) /* cannot happen (see the sizes above) */
+        n = BIG_LIMBS;
+    for (int i = a->n; i < n; i++)
+        a->w[i] = 0;
+    if (a->n < n)
+        a->n = n;
+    uint64_t carry = 0;
+    int i = limbs;
+    for (; i < a->n; i++) {
+        uint64_t t = (uint64_t)a->w[i] + (i - limbs < b->n ? b->w[i - limbs] : 0) + carry;
+        a->w[i] = (uint32_t)t;
+        carry = t >> 32;
+        if (i - limbs >= b->n && !carry)
+            break;
+    }
+    if (carry && a->n < BIG_LIMBS)
+        a->w[a->n++] = (uint32_t)carry;
+}
+
+/* y = p * m */
+static void big_mul_u64(big *y, const big *p, uint64_t m)
+{
+    big hi = *p;
+    *y = *p;
+    big_mul_add(y, (uint32_t)m, 0);
+    if (m >> 32) {
+        big_mul_add(&hi, (uint32_t)(m >> 32), 0);
+        big_add_shifted(y, &hi, 1);
+    }
+    while (y->n > 0 && y->w[y->n - 1] == 0)
+        y->n--;
+}
+
 static int big_cmp(const big *a, const big *b)
 {
     if (a->n != b->n)
@@ -112,9 +149,9 @@ static int big_cmp(const big *a, const big *b)
     return 0;
 }
 
-/* Compares D * 10^E (given as xd = D * 5^max(E, 0)) with the point halfway
- * between the doubles with bit patterns b and b + 1. */
-static int cmp_halfway_above(const big *xd, int64_t E, uint64_t b)
+/* Compares D * 10^E (given as xd = D * 5^max(E, 0), and p5 = 5^max(-E, 0))
+ * with the point halfway between the doubles with bit patterns b and b + 1. */
+static int cmp_halfway_above(const big *xd, const big *p5, int64_t E, uint64_t b)
 {
     uint64_t field = b >> 52, M = b & 0x000FFFFFFFFFFFFFu;
     int64_t e = -1074;
@@ -123,9 +160,7 @@ static int cmp_halfway_above(const big *xd, int64_t E, uint64_t b)
         e = (int64_t)field - 1075;
     }
     big x = *xd, y;
-    big_set_u64(&y, 2 * M + 1);
-    if (E < 0)
-        big_mul_pow5(&y, -E);
+    big_mul_u64(&y, p5, 2 * M + 1);
     int64_t shift = E - (e - 1);
     if (shift > 0)
         big_shl(&x, shift);
@@ -184,13 +219,17 @@ uint64_t simdsv__decimal_round_exact(const simdsv__decimal_text *d, uint64_t can
         }
         big_mul_add(&xd, scale, chunk);
     }
+    big p5;
+    big_set_u64(&p5, 1);
     if (E > 0)
         big_mul_pow5(&xd, E);
+    else
+        big_mul_pow5(&p5, -E);
 
     uint64_t b = candidate > INF_BITS ? INF_BITS : candidate;
     for (;;) {
         if (b < INF_BITS) {
-            int c = cmp_halfway_above(&xd, E, b);
+            int c = cmp_halfway_above(&xd, &p5, E, b);
             if (c > 0 || (c == 0 && (b & 1))) {
                 b++;
                 continue;
@@ -198,7 +237,7 @@ uint64_t simdsv__decimal_round_exact(const simdsv__decimal_text *d, uint64_t can
         }
         if (b == 0)
             break;
-        int c = cmp_halfway_above(&xd, E, b - 1);
+        int c = cmp_halfway_above(&xd, &p5, E, b - 1);
         if (c < 0 || (c == 0 && !((b - 1) & 1))) {
             b--;
             continue;
