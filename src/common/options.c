@@ -100,8 +100,11 @@ void simdsv__options_free_strings(struct simdsv_options *opt)
 
 simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src)
 {
-    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++) {
+    /* dst may be a shallow copy of src: forget src's pointers first, so that
+     * a failure frees only the copies. */
+    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
         dst->strings[i] = NULL;
+    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++) {
         if (src->strings[i] && !(dst->strings[i] = copy_string(&dst->alloc, src->strings[i]))) {
             simdsv__options_free_strings(dst);
             return SIMDSV_ERR_NOMEM;

@@ -165,7 +165,8 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
     drop_consumed(r);
     do {
         if (r->len == r->cap) {
-            if (r->opt.max_record_size && r->len > r->opt.max_record_size) {
+            /* Full of one unfinished record: it is longer than the buffer. */
+            if (r->opt.max_record_size && r->len >= r->opt.max_record_size) {
                 /* The record cannot be held, so it cannot be skipped either. */
                 simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, 0, r->nfields, NULL);
                 r->fatal = true;

@@ -222,6 +222,8 @@ static const char *violation_message(simdsv_status code)
         return "quoted field opened here is not closed before the end of the input";
     case SIMDSV_ERR_TOO_MANY_FIELDS:
         return "record with more fields than the configured maximum (--max-fields)";
+    case SIMDSV_ERR_INVALID_UTF8:
+        return "invalid UTF-8 byte sequence";
     default:
         return simdsv_status_message(code);
     }
@@ -253,6 +255,18 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
         sp.first.pos = r->rec_start;
         sp.first.field = r->opt.max_fields;
         limit_hit = true;
+    }
+    if (sp.first.code != SIMDSV_OK && !limit_hit && !r->opt.lenient && r->opt.utf8 == SIMDSV_UTF8_STRICT &&
+        sp.first.pos > r->rec_start) {
+        /* Report the earliest problem: invalid UTF-8 before the quoting one. */
+        const size_t from = r->utf8_pos > r->rec_start ? r->utf8_pos : r->rec_start;
+        if (from < sp.first.pos) {
+            const size_t bad = from + r->kernel->utf8_validate(r->buf + from, sp.first.pos - from);
+            if (bad < sp.first.pos) {
+                sp.first.code = SIMDSV_ERR_INVALID_UTF8;
+                sp.first.pos = bad;
+            }
+        }
     }
     if (sp.first.code != SIMDSV_OK && (!r->opt.lenient || limit_hit)) {
         const simdsv_status code = simdsv__set_error(r, sp.first.code, sp.first.pos, sp.first.field,

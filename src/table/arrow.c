@@ -90,13 +90,15 @@ static simdsv_status init_schema(struct ArrowSchema *s, const simdsv_allocator *
         p->children = simdsv__alloc(a, (size_t)n_children * sizeof *p->children);
         p->child_structs = simdsv__alloc(a, (size_t)n_children * sizeof *p->child_structs);
     }
-    s->private_data = p;
-    s->release = release_schema;
     if (!p->name || (n_children && (!p->children || !p->child_structs))) {
-        p->n_children = 0;
-        release_schema(s);
+        simdsv__free(a, p->name, p->name_size);
+        simdsv__free(a, p->children, (size_t)n_children * sizeof *p->children);
+        simdsv__free(a, p->child_structs, (size_t)n_children * sizeof *p->child_structs);
+        simdsv__free(a, p, sizeof *p);
         return SIMDSV_ERR_NOMEM;
     }
+    s->private_data = p;
+    s->release = release_schema;
     memcpy(p->name, name, p->name_size);
     for (int64_t i = 0; i < n_children; i++) {
         p->children[i] = &p->child_structs[i];

@@ -315,11 +315,11 @@ static void write_reason(column *c, const sample_state *s, uint64_t line)
 
 /* ------------------------------------------------------------------ schema */
 
-static simdsv_status add_column(simdsv_table *t, size_t *cap, const char *name, size_t name_size, size_t field)
+static simdsv_status add_column(simdsv_table *t, const char *name, size_t name_size, size_t field)
 {
-    if (t->ncols == *cap) {
+    if (t->ncols == t->cols_cap) {
         void *p = t->cols;
-        if (simdsv__grow(&t->alloc, &p, cap, t->ncols + 1, sizeof *t->cols) != SIMDSV_OK)
+        if (simdsv__grow(&t->alloc, &p, &t->cols_cap, t->ncols + 1, sizeof *t->cols) != SIMDSV_OK)
             return SIMDSV_ERR_NOMEM;
         t->cols = p;
     }
@@ -351,7 +351,6 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
 {
     simdsv_reader *r = x->r;
     simdsv_table *t = x->t;
-    size_t cap = 0;
     char generated[32];
     string_list projection;
     simdsv_status st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_COLUMNS - SIMDSV_OPT_NULL_VALUES],
@@ -375,7 +374,7 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
         } else {
             name_size = (size_t)snprintf(generated, sizeof generated, "column_%ld", field + 1);
         }
-        st = add_column(t, &cap, name, name_size, (size_t)field);
+        st = add_column(t, name, name_size, (size_t)field);
     }
     simdsv__list_free(&t->alloc, &projection);
     if (st != SIMDSV_OK)
@@ -492,7 +491,7 @@ void simdsv_table_free(simdsv_table *t)
         simdsv__free(&a, t->cols[j].name, t->cols[j].name_size);
         simdsv__list_free(&a, &t->cols[j].nulls);
     }
-    simdsv__free(&a, t->cols, t->ncols * sizeof *t->cols);
+    simdsv__free(&a, t->cols, t->cols_cap * sizeof *t->cols);
     for (size_t i = 0; i < t->nrejects; i++) {
         simdsv__free(&a, (void *)(uintptr_t)t->rejects[i].pub.value, t->rejects[i].value_size);
         simdsv__free(&a, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
@@ -1085,7 +1084,7 @@ static void free_job(const simdsv_allocator *a, worker_job *w)
     simdsv_table *own = &w->own;
     for (size_t j = 0; j < own->ncols; j++)
         simdsv__column_free_data(a, &own->cols[j]);
-    simdsv__free(a, own->cols, own->ncols * sizeof *own->cols);
+    simdsv__free(a, own->cols, own->cols_cap * sizeof *own->cols);
     for (size_t e = 0; e < own->nrejects; e++) {
         simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.value, own->rejects[e].value_size);
         simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.reason, own->rejects[e].reason_size);
@@ -1127,10 +1126,11 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
         w->k.x.t = &w->own;
         w->k.worker = 1;
         w->own.alloc = t->alloc;
+        w->own.ncols = w->own.cols_cap = t->ncols ? t->ncols : 1;
+        w->own.cols = simdsv__alloc(&t->alloc, w->own.cols_cap * sizeof *w->own.cols);
         w->own.ncols = t->ncols;
-        w->own.cols = simdsv__alloc(&t->alloc, (t->ncols ? t->ncols : 1) * sizeof *w->own.cols);
         if (!w->own.cols) {
-            w->own.ncols = 0;
+            w->own.ncols = w->own.cols_cap = 0;
             st = SIMDSV_ERR_NOMEM;
             continue;
         }

@@ -40,7 +40,7 @@ typedef struct reject_entry {
 struct simdsv_table {
     simdsv_allocator alloc;
     column *cols;
-    size_t ncols;
+    size_t ncols, cols_cap;
     uint64_t rows;
     reject_entry *rejects;
     size_t nrejects, rejects_cap;

@@ -1,0 +1,186 @@
+/*
+ * test_alloc.c — allocation failure.  Each scenario first runs with an
+ * allocator that counts its allocations (N of them), then once for every
+ * k in 1..N with an allocator that fails the k-th one.  Every run must end
+ * in success or SIMDSV_ERR_NOMEM (never another error, never a crash), leave
+ * the reader safe to free, and leak nothing (live bytes back to zero).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "simdsv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                                              \
+    do {                                                                                                         \
+        if (cond) {                                                                                              \
+            passed++;                                                                                            \
+        } else {                                                                                                 \
+            failed++;                                                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                             \
+        }                                                                                                        \
+    } while (0)
+
+typedef struct failing {
+    long calls;     /* allocations so far (alloc and realloc) */
+    long fail_at;   /* 1-based call that fails; 0 = none */
+    long long live; /* bytes outstanding */
+} failing;
+
+static int should_fail(failing *f)
+{
+    return ++f->calls == f->fail_at;
+}
+
+static void *f_alloc(void *ctx, size_t n)
+{
+    failing *f = ctx;
+    if (should_fail(f))
+        return NULL;
+    void *p = malloc(n);
+    if (p)
+        f->live += (long long)n;
+    return p;
+}
+
+static void *f_realloc(void *ctx, void *p, size_t old, size_t n)
+{
+    failing *f = ctx;
+    if (should_fail(f))
+        return NULL;
+    void *q = realloc(p, n);
+    if (q)
+        f->live += (long long)n - (long long)old;
+    return q;
+}
+
+static void f_free(void *ctx, void *p, size_t n)
+{
+    failing *f = ctx;
+    f->live -= (long long)n;
+    free(p);
+}
+
+typedef simdsv_status (*scenario)(const simdsv_allocator *a);
+
+static const char sample[] = "name,qty,price,day,note\n"
+                             "apple,1,0.5,2024-01-01,\"fresh, red\"\n"
+                             "pear,2,0.75,2024-01-02,\"said \"\"hi\"\"\"\n"
+                             "plum,x,1.25,2024-01-03,bad\"quote\n"
+                             "kiwi,4,2,2024-01-04,\"multi\nline\"\n";
+
+/* The streaming reader, a small buffer, unescaping, an error and recovery. */
+static simdsv_status stream_scenario(const simdsv_allocator *a)
+{
+    simdsv_options *o = simdsv_options_new(a);
+    if (!o)
+        return SIMDSV_ERR_NOMEM;
+    simdsv_options_set(o, SIMDSV_OPT_BUFFER_SIZE, 4096);
+    simdsv_reader *r = NULL;
+    simdsv_status st = simdsv_reader_new(&r, o);
+    simdsv_options_free(o);
+    if (st != SIMDSV_OK)
+        return st;
+    /* a long record forces the buffer to grow */
+    static char big[20000];
+    memcpy(big, sample, sizeof sample - 1);
+    size_t len = sizeof sample - 1;
+    big[len++] = '"';
+    while (len < sizeof big - 3)
+        big[len++] = 'z';
+    big[len++] = '"';
+    big[len++] = '\n';
+    FILE *f = fmemopen(big, len, "r");
+    st = simdsv_reader_open_stdio(r, f);
+    simdsv_record rec;
+    int data_errors = 0;
+    while (st == SIMDSV_OK || st == SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD) {
+        data_errors += st != SIMDSV_OK;
+        st = simdsv_reader_next(r, &rec);
+        for (size_t i = 0; st == SIMDSV_OK && i < rec.field_count; i++) {
+            const char *p;
+            size_t n;
+            const simdsv_status u = simdsv_reader_unescape(r, &rec.fields[i], &p, &n);
+            if (u != SIMDSV_OK)
+                st = u;
+        }
+    }
+    simdsv_reader_free(r);
+    fclose(f);
+    if (st == SIMDSV_END && data_errors != 1)
+        return SIMDSV_ERR_INVALID_ARGUMENT; /* the one bad record must be reported, whatever else failed */
+    return st == SIMDSV_END ? SIMDSV_OK : st;
+}
+
+/* The typed reader (lenient, so the bad quote is data) and the Arrow export. */
+static simdsv_status table_scenario(const simdsv_allocator *a)
+{
+    simdsv_options *o = simdsv_options_new(a);
+    if (!o)
+        return SIMDSV_ERR_NOMEM;
+    simdsv_options_set(o, SIMDSV_OPT_LENIENT, 1);
+    simdsv_options_set(o, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL);
+    simdsv_status st = simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "qty:int64");
+    if (st == SIMDSV_OK)
+        st = simdsv_options_set_string(o, SIMDSV_OPT_NULL_VALUES, "NA,note=bad");
+    simdsv_reader *r = NULL;
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_new(&r, o);
+    simdsv_options_free(o);
+    if (st != SIMDSV_OK)
+        return st;
+    simdsv_table *t = NULL;
+    st = simdsv_reader_open_memory(r, sample, sizeof sample - 1);
+    if (st == SIMDSV_OK)
+        st = simdsv_table_read(r, &t);
+    if (st == SIMDSV_OK) {
+        struct ArrowSchema s;
+        struct ArrowArray arr;
+        st = simdsv_table_export(t, &s, &arr);
+        if (st == SIMDSV_OK) {
+            if (arr.length != 4 || s.n_children != 5 || simdsv_table_reject_count(t) != 1)
+                st = SIMDSV_ERR_INVALID_ARGUMENT;
+            arr.release(&arr);
+            s.release(&s);
+        }
+    }
+    simdsv_table_free(t);
+    simdsv_reader_free(r);
+    return st;
+}
+
+static void run(const char *name, scenario fn)
+{
+    failing counter = {0, 0, 0};
+    simdsv_allocator a = {f_alloc, f_realloc, f_free, &counter};
+    CHECK(fn(&a) == SIMDSV_OK && counter.live == 0);
+    const long total = counter.calls;
+    CHECK(total > 5);
+    int bad = 0;
+    for (long k = 1; k <= total; k++) {
+        failing f = {0, k, 0};
+        simdsv_allocator fa = {f_alloc, f_realloc, f_free, &f};
+        const simdsv_status st = fn(&fa);
+        if (st != SIMDSV_ERR_NOMEM || f.live != 0) {
+            if (bad++ < 5)
+                fprintf(stderr, "%s: failing allocation %ld of %ld: %s, %lld bytes leaked\n", name, k, total,
+                        simdsv_status_name(st), f.live);
+        }
+    }
+    CHECK(bad == 0);
+    printf("%s: %ld allocations, each failed once\n", name, total);
+}
+
+int main(void)
+{
+    const char *kernel = getenv("SIMDSV_KERNEL");
+    if (kernel && *kernel && !simdsv_kernel_supported((simdsv_kernel)simdsv_kernel_from_name(kernel)))
+        return 77;
+    run("stream", stream_scenario);
+    run("table", table_scenario);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
