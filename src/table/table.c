@@ -55,88 +55,36 @@ static int has_leading_zero(const char *s, size_t n)
     return n > 1 && s[0] == '0';
 }
 
-static int all_digits(const char *s, size_t n)
-{
-    if (n && (*s == '+' || *s == '-')) {
-        s++;
-        n--;
-    }
-    if (!n)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-    return 1;
-}
-
-static int spells_infinity(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == 'i' || s[i] == 'I')
-            return 1;
-    return 0;
-}
-
+/* One field's kind: the value layer's rules (src/values/values.h), plus the
+ * reader's own bool spellings and decimal comma. */
 static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const char *s, size_t n)
 {
     field_kind k = {SIMDSV_TYPE_STRING, NULL};
-    if (f->flags & SIMDSV_FIELD_QUOTED) {
-        k.why = "quoted value";
-        return k;
-    }
-    if (simdsv__list_contains(&x->trues, s, n) || simdsv__list_contains(&x->falses, s, n)) {
+    const int quoted = (f->flags & SIMDSV_FIELD_QUOTED) != 0;
+    if (!quoted && (simdsv__list_contains(&x->trues, s, n) || simdsv__list_contains(&x->falses, s, n))) {
         k.type = SIMDSV_TYPE_BOOL;
         return k;
     }
-    int64_t i64;
-    if (simdsv__parse_int64(s, n, &i64)) {
-        if (has_leading_zero(s, n)) {
-            k.why = "leading zero";
-            return k;
-        }
-        k.type = SIMDSV_TYPE_INT64;
-        return k;
-    }
-    if (all_digits(s, n)) {
-        k.why = "integer does not fit int64";
-        return k;
-    }
+    simdsv__infer_reason why = SIMDSV__WHY_NONE;
+    k.type = (simdsv_type)simdsv__infer_field(s, n, f->flags, &why);
     double d;
-    if (x->r->opt.decimal_comma ? simdsv__parse_double_comma(s, n, &d) : simdsv__parse_double(s, n, &d)) {
-        if ((d > 1.7976931348623157e308 || d < -1.7976931348623157e308) && !spells_infinity(s, n)) {
-            k.why = "overflows float64";
-            return k;
-        }
+    if (k.type == SIMDSV_TYPE_BOOL && x->trues.count + x->falses.count && !simdsv__list_contains(&x->trues, s, n) &&
+        !simdsv__list_contains(&x->falses, s, n)) {
+        k.type = SIMDSV_TYPE_STRING; /* custom spellings replace the default ones */
+        why = SIMDSV__WHY_TEXT;
+    }
+    if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->r->opt.decimal_comma &&
+        simdsv__parse_double_comma(s, n, &d)) {
         k.type = SIMDSV_TYPE_FLOAT64;
-        return k;
+        why = SIMDSV__WHY_NONE;
     }
-    int32_t days;
-    if (simdsv__parse_date(s, n, &days)) {
-        k.type = SIMDSV_TYPE_DATE;
-        return k;
-    }
-    int64_t micros;
-    if (simdsv__parse_timestamp(s, n, &micros)) {
-        k.type = SIMDSV_TYPE_TIMESTAMP;
-        return k;
-    }
-    k.why = n >= 10 && s[4] == '-' && s[7] == '-' ? "invalid date" : "text";
+    k.why = k.type == SIMDSV_TYPE_STRING ? simdsv__infer_reason_text(why) : NULL;
     return k;
 }
 
-/* The lattice: null < bool < int64 < float64 < string, date < timestamp;
- * anything else meets at string. */
 static simdsv_type join(simdsv_type a, simdsv_type b)
 {
-    if (a == b || b == SIMDSV_TYPE_NULL)
-        return a;
-    if (a == SIMDSV_TYPE_NULL)
-        return b;
-    if ((a == SIMDSV_TYPE_INT64 && b == SIMDSV_TYPE_FLOAT64) || (a == SIMDSV_TYPE_FLOAT64 && b == SIMDSV_TYPE_INT64))
-        return SIMDSV_TYPE_FLOAT64;
-    if ((a == SIMDSV_TYPE_DATE && b == SIMDSV_TYPE_TIMESTAMP) || (a == SIMDSV_TYPE_TIMESTAMP && b == SIMDSV_TYPE_DATE))
-        return SIMDSV_TYPE_TIMESTAMP;
-    return SIMDSV_TYPE_STRING;
+    return (simdsv_type)simdsv__kind_join((simdsv_value_kind)a, (simdsv_value_kind)b);
 }
 
 /* The decoded text of a field (unescaped; lossy UTF-8 replaced). */

@@ -2,13 +2,15 @@
  * float.c — float64 fields, correctly rounded (bit for bit what glibc's
  * strtod returns in round-to-nearest mode).
  *
- * The literal is scanned once: the integer digits, the fraction digits (8 at
- * a time with SWAR while 8 remain) and the exponent; the first 19
+ * The literal is scanned once: the integer digits and the fraction digits a
+ * word at a time (SWAR: 8 digits, or the run of digits at the start of a
+ * word, converted with three multiplies), then the exponent; the first 19
  * significant digits become w and the value is w * 10^q.  Then, in order:
  *
  * 1. Clinger's fast path: w <= 2^53 and |q| <= 22.  w and 10^|q| are exact
  *    doubles, so one IEEE multiply or divide rounds correctly.  Only where
- *    double arithmetic is really double (FLT_EVAL_METHOD == 0).
+ *    double arithmetic is really double (FLT_EVAL_METHOD == 0, no
+ *    -ffast-math); elsewhere step 2 does the same work in integers.
  *
  * 2. The Eisel-Lemire method (el_round below).  With w normalised to
  *    [2^63, 2^64) and T(q) the 128-bit truncation of 5^q from
@@ -39,7 +41,6 @@
 #define SIGN_BIT 0x8000000000000000u
 #define INF_BITS EXP_MASK
 #define NAN_BITS 0x7FF8000000000000u
-#define HIDDEN_BIT ((uint64_t)1 << 52)
 
 /* floor(log2(5^q)) for |q| <= 342; gen_pow5.c checks the constant for
  * every q in the table. */
@@ -146,7 +147,9 @@ static bool el_round(uint64_t w, int64_t q, uint64_t *bits)
     return true;
 }
 
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+/* Not with x87 excess precision (double rounding), nor with -ffast-math
+ * (a division may become a multiplication by an inexact reciprocal). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
 #define SIMDSV__CLINGER 1
 /* Exact powers of ten as doubles. */
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -205,21 +208,26 @@ static bool parse_special(const unsigned char *p, size_t n, bool neg, double *ou
     return true;
 }
 
-/* Appends the digits at *pp to *w (mod 2^64); returns how many. */
-static size_t scan_digits(const unsigned char **pp, const unsigned char *end, uint64_t *w)
+/* Appends the digits at *pp to *w (mod 2^64); returns how many.  A word at
+ * a time: 8 digits, or the run of leading digits of a (partial) word. */
+static inline size_t scan_digits(const unsigned char **pp, const unsigned char *end, uint64_t *w)
 {
     const unsigned char *p = *pp, *start = p;
     uint64_t v = *w;
-    while (end - p >= 8) {
-        uint64_t chunk = simdsv__load_le64(p);
-        if (!simdsv__swar_8digits(chunk))
-            break;
-        v = v * 100000000u + simdsv__swar_8digits_value(chunk);
-        p += 8;
-    }
-    while (p < end && simdsv__is_digit(*p)) {
-        v = v * 10 + (unsigned)(*p - '0');
-        p++;
+    while (p < end) {
+        size_t rem = (size_t)(end - p);
+        uint64_t word = rem >= 8 ? simdsv__load_le64(p) : simdsv__load_partial(p, rem);
+        unsigned k = simdsv__leading_digits(word);
+        if (k == 8) {
+            v = v * 100000000u + simdsv__swar_8digits_value(word);
+            p += 8;
+            continue;
+        }
+        if (k) {
+            v = v * simdsv__pow10_u32[k] + simdsv__swar_digits_value_n(word, k);
+            p += k;
+        }
+        break;
     }
     *w = v;
     *pp = p;
@@ -266,7 +274,9 @@ static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
         if (p == end || !simdsv__is_digit(*p))
             return false;
         do {
-            if (ex < 100000000) /* beyond any double; keeps q in int64 */
+            /* saturate far beyond any double and any field length (a
+             * fraction of 10^17 zeros cannot bring it back), within int64 */
+            if (ex < 100000000000000000)
                 ex = ex * 10 + (*p - '0');
             p++;
         } while (p < end && simdsv__is_digit(*p));

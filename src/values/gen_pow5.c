@@ -19,8 +19,8 @@
  * is truncated to its top 128 bits; for q < 0, T = floor(2^(127 + b) / 5^-q)
  * where b is the bit length of 5^-q, by binary long division.  The program
  * also checks, for every q, that the closed form the parser uses for
- * floor(log2(5^q)) (simdsv__floor_log2_pow5 in float.c, repeated here) is
- * exact, and refuses to write the table otherwise.
+ * floor(log2(5^q)) (floor_log2_pow5 in float.c, repeated here) is exact,
+ * and refuses to write the table otherwise.
  */
 #ifdef SIMDSV_GEN_POW5_MAIN
 
@@ -118,7 +118,7 @@ static void big_take128(const big *a, int lo, uint64_t *hi64, uint64_t *lo64)
     }
 }
 
-/* The same closed form as simdsv__floor_log2_pow5 in float.c. */
+/* The same closed form as floor_log2_pow5 in float.c. */
 static int64_t floor_log2_pow5(int64_t q)
 {
     int64_t x = q * 1217359;

@@ -2,8 +2,9 @@
  * int.c — int64 fields: [+-]?[0-9]+, exact range check.
  *
  * Digits are consumed 8 at a time (one load, one digit check, three
- * multiplies; see simdsv__swar_8digits_value) while at least 8 remain, then
- * one at a time.  Leading zeros are skipped first, so at most 19 significant
+ * multiplies; see simdsv__swar_8digits_value) while more than 8 remain, and
+ * the last 1..8 as one partial word (two overlapping loads, one digit check,
+ * one conversion) — no loop over single bytes.  Leading zeros are skipped first, so at most 19 significant
  * digits are ever accumulated and the uint64 accumulator cannot wrap.
  */
 #include "values.h"
@@ -33,29 +34,21 @@ bool simdsv__parse_int64(const char *s, size_t n, int64_t *out)
             return false;
     }
 
-    uint64_t v = 0;
+    /* 1 to 19 digits: whole words, then the rest as one partial word */
     size_t len = (size_t)(end - p);
-    if (len >= 8) {
-        uint64_t w = simdsv__load_le64(p);
+    uint64_t v = 0, w;
+    while (len > 8) {
+        w = simdsv__load_le64(p);
         if (!simdsv__swar_8digits(w))
             return false;
-        v = simdsv__swar_8digits_value(w);
+        v = v * 100000000u + simdsv__swar_8digits_value(w);
         p += 8;
-        if (end - p >= 8) {
-            w = simdsv__load_le64(p);
-            if (!simdsv__swar_8digits(w))
-                return false;
-            v = v * 100000000u + simdsv__swar_8digits_value(w);
-            p += 8;
-        }
+        len -= 8;
     }
-    while (p < end) {
-        unsigned d = (unsigned)(*p - '0');
-        if (d > 9)
-            return false;
-        v = v * 10 + d;
-        p++;
-    }
+    w = simdsv__load_partial(p, len);
+    if (simdsv__leading_digits(w) != len)
+        return false;
+    v = v * simdsv__pow10_u32[len] + simdsv__swar_digits_value_n(w, (unsigned)len);
 
     /* v < 10^19 < 2^64 here. */
     if (neg) {

@@ -20,6 +20,9 @@
  *            round-to-nearest-even mode: -0.0 for "-0", subnormals, +-inf
  *            beyond DBL_MAX ("1e400"), 0 below half the smallest subnormal
  *            ("1e-400").  "-nan" is a NaN with the sign bit set, as glibc.
+ *            Any number of digits and any exponent are read exactly (time
+ *            linear in the length).  Assumes the default floating-point
+ *            rounding mode; do not build the library with -ffast-math.
  *            The _comma variant reads "," as the decimal separator (and
  *            then "." is an error); there is no thousands separator.
  *  bool      the caller's tokens, compared byte for byte; by default

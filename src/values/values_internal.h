@@ -61,6 +61,66 @@ static inline uint32_t simdsv__swar_8digits_value(uint64_t v)
     return (uint32_t)v;
 }
 
+/* Number of trailing zero bits of a nonzero value. */
+static inline unsigned simdsv__ctz64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1)) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* How many of the bytes of v, from the first (lowest), are ASCII digits
+ * before the first one that is not (0..8).  Per byte: x = b ^ '0' is 0..9
+ * exactly for digits; (x & 0x7F) + 0x76 sets bit 7 when the low 7 bits are
+ * 10 or more (and never carries into the next byte); x's own bit 7 catches
+ * bytes 0x80..0xFF. */
+static inline unsigned simdsv__leading_digits(uint64_t v)
+{
+    uint64_t x = v ^ SIMDSV__BYTES(0x30);
+    uint64_t bad = (((x & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | x) & SIMDSV__BYTES(0x80);
+    return bad ? simdsv__ctz64(bad) >> 3 : 8;
+}
+
+/* The len bytes at p (1 <= len <= 8) as a little-endian word, the bytes
+ * above len zero (and zero is not a digit).  Never reads outside p[0..len). */
+static inline uint64_t simdsv__load_partial(const unsigned char *p, size_t len)
+{
+    if (len >= 4) {
+        uint64_t lo = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+                      (uint64_t)p[3] << 24;
+        const unsigned char *q = p + len - 4;
+        uint64_t hi = (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 |
+                      (uint64_t)q[3] << 24;
+        return lo | hi << (8 * (len - 4)); /* the overlap holds the same bytes */
+    }
+    if (len >= 2) {
+        uint64_t lo = (uint64_t)p[0] | (uint64_t)p[1] << 8;
+        const unsigned char *q = p + len - 2;
+        uint64_t hi = (uint64_t)q[0] | (uint64_t)q[1] << 8;
+        return lo | hi << (8 * (len - 2));
+    }
+    return p[0];
+}
+
+/* The value of the first k (1..8) bytes of v, all ASCII digits: they are
+ * moved to the top of the word and the bytes below filled with '0'. */
+static inline uint32_t simdsv__swar_digits_value_n(uint64_t v, unsigned k)
+{
+    if (k < 8)
+        v = v << (8 * (8 - k)) | SIMDSV__BYTES(0x30) >> (8 * k);
+    return simdsv__swar_8digits_value(v);
+}
+
+static const uint32_t simdsv__pow10_u32[9] = {1,      10,      100,      1000,     10000,
+                                              100000, 1000000, 10000000, 100000000};
+
 static inline bool simdsv__is_digit(unsigned char c)
 {
     return (unsigned)(c - '0') < 10u;
@@ -104,7 +164,8 @@ static inline int simdsv__clz64(uint64_t v)
 
 /* A decimal literal as the float parser saw it: the digits before and after
  * the separator (either may be empty, not both) and the explicit exponent
- * (already clamped to a few million in magnitude). */
+ * (saturated at about 10^18 in magnitude, far beyond any double and any
+ * field length, so exponent minus digit counts never overflows). */
 typedef struct simdsv__decimal_text {
     const unsigned char *int_digits;
     size_t int_len;
