@@ -7,3 +7,7 @@ set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+# The host's zlib/libzstd are not aarch64 libraries: the cross-built CLI reads
+# plain input only.
+set(SIMDSV_CLI_ZLIB OFF CACHE BOOL "" FORCE)
+set(SIMDSV_CLI_ZSTD OFF CACHE BOOL "" FORCE)
