@@ -336,6 +336,10 @@ simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t
         r->fields_overflow = false;
     } else
         st = check_utf8(r, end, fields_in_buffer);
+    /* A record rejected for its size is not checked for UTF-8 either: the
+     * next check starts after it, not inside it. */
+    if (st != SIMDSV_OK && r->utf8_pos < end)
+        r->utf8_pos = end;
     r->rec_start = r->field_start = end;
     r->physical_records++;
     r->unescape_len = 0;
