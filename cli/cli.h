@@ -1,8 +1,16 @@
 /*
  * cli.h — what the subcommands of the simdsv command share: the common
- * dialect options, opening an input, reporting errors as
- * FILE:LINE:COL: error: ..., and a buffered standard output that ends quietly
- * on a broken pipe.  The CLI uses only the public header.
+ * dialect options, opening an input (files, standard input, gzip and zstd
+ * decoded as a stream), reporting errors as FILE:LINE:COL: error: ..., a
+ * buffered output (standard output or -o FILE through a temporary file) that
+ * ends quietly on a broken pipe, the CSV writer, column selectors and the
+ * progress line.  The CLI uses only the public header.
+ *
+ * Files: common.c (options, opening, reports), input.c (sources and
+ * decompression), output.c (buffered output, -o, CSV writer), progress.c,
+ * selector.c (column selectors), text.c (field text, display width),
+ * fast.c (the raw-byte fast path of select and search), main.c, and one
+ * cmd_NAME.c per command.
  */
 #ifndef SIMDSV_CLI_H
 #define SIMDSV_CLI_H
@@ -11,53 +19,244 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* Exit statuses, documented in the README and in --help. */
+/* Exit statuses, documented in the README, the man page and in --help. */
 enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+typedef struct cli_input cli_input;
 
 typedef struct cli_common {
     simdsv_options *opt;
-    const char *file;     /* "-" for standard input */
-    const char *display;  /* name used in messages */
+    const char *command;  /* "count", ... for messages */
+    const char *file;     /* the current FILE; "-" for standard input */
+    const char *display;  /* name used in messages ("<stdin>" for -) */
+    const char **files;   /* every FILE argument */
+    size_t nfiles;
+    const char **positional; /* leading non-FILE arguments (search: PATTERN) */
+    size_t npositional;
+    const char *output;   /* -o FILE, or NULL for standard output */
+    int out_delimiter;    /* --output-delimiter (default ,) */
+    int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
+    cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
 } cli_common;
 
-/* Result of offering argv[*i] to the common option parser. */
+/* Result of offering argv[*i] to an option parser. */
 typedef enum { ARG_TAKEN, ARG_NOT_MINE, ARG_BAD } arg_result;
+
+/* A subcommand's own options: same contract as cli_common_arg. */
+typedef arg_result (*cli_extra_arg)(void *ctx, int argc, char **argv, int *i);
+
+/* What a subcommand accepts besides the dialect options. */
+enum {
+    CLI_MANY_FILES = 1u, /* FILE... (else exactly one FILE) */
+    CLI_OUTPUT = 2u,     /* -o FILE */
+    CLI_CSV_OUT = 4u     /* --output-delimiter C */
+};
+
+typedef struct cli_spec {
+    const char *command;
+    const char *help;        /* the command's own help; the common help follows */
+    unsigned flags;
+    size_t positionals;      /* arguments before the FILEs (search: 1, the PATTERN) */
+    const char *positional_names; /* for the "missing ..." message, e.g. "PATTERN" */
+    cli_extra_arg extra;
+    void *ctx;
+} cli_spec;
+
+/* Parses a subcommand's arguments.  Returns -1 to go on, or the exit status
+ * (after printing help or a usage error).  c->opt is created here and freed
+ * by cli_common_free. */
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c);
+void cli_common_free(cli_common *c);
+/* Starts the progress line for c->files (their total size when known). */
+void cli_start(cli_common *c);
 
 /* Parses one common option at argv[*i] (advancing *i past its value). */
 arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i);
-/* Help text for the common options. */
-extern const char cli_common_help[];
 /* Value of an option given as --name VALUE or --name=VALUE; NULL if argv[*i] is not --name. */
 const char *cli_option_value(const char *name, int argc, char **argv, int *i, bool *missing);
 /* Parses a dialect byte: one character or an escape (\t \\ \xHH \0 ...). "" gives -1 (none). */
 bool cli_parse_byte(const char *text, int *out);
 bool cli_parse_u64(const char *text, unsigned long long *out);
+/* An unsigned option NAME: ARG_TAKEN with *out set, ARG_BAD, or ARG_NOT_MINE. */
+arg_result cli_u64_option(const char *name, int argc, char **argv, int *i, unsigned long long *out);
+int cli_usage_error(const char *command, const char *fmt, const char *arg);
+/* The value of an option of c->opt (0 if unknown). */
+int64_t cli_opt(const cli_common *c, simdsv_option id);
 
-/* A subcommand's own options: same contract as cli_common_arg. */
-typedef arg_result (*cli_extra_arg)(void *ctx, int argc, char **argv, int *i);
-/* Parses a subcommand's arguments (options and exactly one FILE).  Returns -1
- * to go on, or the exit status (after printing help or a usage error).
- * c->opt is created here and freed by cli_common_free. */
-int cli_parse(const char *command, const char *help, int argc, char **argv, cli_common *c, cli_extra_arg extra,
-              void *ctx);
-void cli_common_free(cli_common *c);
-
-/* Creates and opens the reader; prints a message and returns NULL on failure. */
+/* Creates a reader and opens c->file (decompressing gzip/zstd, with the
+ * progress line counting its bytes); prints a message and returns NULL on
+ * failure.  cli_close frees both. */
 simdsv_reader *cli_open(cli_common *c);
+/* A reader with these options; prints why not and returns NULL. */
+simdsv_reader *cli_new_reader(const simdsv_options *opt);
+/* Same as cli_open with other options (e.g. the header turned off). */
+simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt);
+void cli_close(cli_common *c, simdsv_reader *r);
 /* Prints FILE:LINE:COL: error: ... for the reader's last error. */
 void cli_report(const cli_common *c, const simdsv_reader *r);
-int cli_usage_error(const char *command, const char *fmt, const char *arg);
+/* Prints "simdsv: MESSAGE" on stderr (the progress line erased first). */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* The status after a loop over records ended with st: EXIT_OK for
+ * SIMDSV_END/OK, else the output is flushed, the error reported and EXIT_DATA. */
+int cli_end_of_records(cli_common *c, simdsv_reader *r, simdsv_status st);
+/* Reads the header (when the options have one): SIMDSV_OK with *rec set,
+ * SIMDSV_END for an empty input (rec->field_count 0), or an error (not
+ * reported yet: see cli_end_of_records). */
+simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bool *has_header);
 
-/* Buffered stdout. */
+/* ------------------------------------------------------------------ input */
+
+/* Opens path ("-" = standard input), detects gzip/zstd by their magic bytes.
+ * Prints "simdsv: FILE: ..." and returns NULL on failure. */
+cli_input *input_open(const char *path, const char *display);
+void input_close(cli_input *in);
+/* Decoded bytes: count, 0 at the end, -1 on error (input_error says why). */
+long long input_read(cli_input *in, void *buf, size_t size, int *os_errno);
+/* A simdsv_read_fn over input_read. */
+long long input_callback(void *ctx, void *buf, size_t size, int *os_errno);
+/* The decoder's message for the last failure, or NULL (then it was read()). */
+const char *input_error(const cli_input *in);
+/* File descriptor and size of an uncompressed regular file (for seeking); -1 otherwise. */
+int input_seekable_fd(const cli_input *in, uint64_t *size);
+/* Size of a path for the progress line (0 when unknown: pipes, standard input). */
+uint64_t input_path_size(const char *path);
+
+/* --------------------------------------------------------------- progress */
+
+/* mode: 1 forced, 0 never, -1 auto (stderr is a terminal and CI is not set).
+ * total: expected input bytes, 0 when unknown. */
+void progress_start(int mode, uint64_t total);
+void progress_add(uint64_t bytes);
+void progress_erase(void);  /* before writing anything else on stderr or a terminal */
+void progress_end(void);
+
+/* ----------------------------------------------------------------- output */
+
+/* Opens the output: standard output, or a temporary file next to path that
+ * out_finish renames (success) or removes (failure).  Returns false after
+ * printing a message. */
+bool out_open(const char *path);
+/* Flushes and closes; returns the final exit status (status, or EXIT_DATA
+ * when the output could not be written). */
+int out_finish(int status);
+/* 1 if the output is a terminal (no -o). */
+bool out_is_tty(void);
 void out_write(const void *data, size_t size);
 void out_byte(char c);
+/* Room for size bytes written directly (NULL if size exceeds the buffer);
+ * out_commit(n) then adds the n bytes written. */
+char *out_reserve(size_t size);
+void out_commit(size_t size);
+/* The same for many writes: [result, *end) is free (at least need bytes, or
+ * NULL when need exceeds the buffer); out_window_done(p) says the output
+ * now ends at p.  No other out_* call in between. */
+char *out_window(size_t need, char **end);
+void out_window_done(char *p);
 void out_str(const char *s);
 /* Flushes; returns false if the output could not be written (not for EPIPE, which exits quietly). */
 bool out_flush(void);
+/* Removes the temporary output file (called on the way out on errors and signals). */
+void out_abandon(void);
+
+/* One CSV field with minimal quoting (RFC 4180, like convert --to csv): quoted
+ * only when it holds the delimiter, a quote, CR or LF, or is the only, empty
+ * field of its record. */
+void out_csv_field(const char *s, size_t n, int delimiter, bool alone);
+
+typedef struct text_buffer text_buffer;
+/* A growable byte string. */
+typedef struct strbuf {
+    char *data;
+    size_t len, cap;
+} strbuf;
+bool sb_put(strbuf *sb, const void *data, size_t size);
+/* The record as a CSV line (like write_record) appended to sb. */
+bool sb_csv_record(strbuf *sb, text_buffer *tb, const simdsv_record *rec, int delimiter);
+/* true when a CSV field must be quoted (see out_csv_field). */
+bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone);
+
+/* ------------------------------------------------------------ field text */
+
+/* Field bytes as text: quotes/escapes decoded, and invalid UTF-8 replaced by
+ * U+FFFD in lossy mode.  Results stay valid until text_reset. */
+struct text_buffer {
+    char *data;
+    size_t cap, len;
+    int quote, escape;
+    char **retired; /* full buffers still pointed to by this record's results */
+    size_t nretired, cap_retired;
+};
+void text_init(text_buffer *tb, const cli_common *c);
+void text_reset(text_buffer *tb); /* call once per record */
+bool text_field(text_buffer *tb, const simdsv_record *rec, size_t i, const char **data, size_t *size);
+void text_free(text_buffer *tb);
+/* A record written as CSV (delimiter c->out_delimiter), LF-terminated.
+ * Missing fields (index >= field_count) are written empty. */
+bool write_record(text_buffer *tb, const simdsv_record *rec, const size_t *cols, size_t ncols, int delimiter);
+bool write_all_fields(text_buffer *tb, const simdsv_record *rec, int delimiter);
+
+/* Display width (terminal columns) of one code point: 0 for combining marks
+ * and zero-width characters, 2 for East Asian wide and fullwidth characters
+ * and most emoji, else 1. */
+int cp_width(uint32_t cp);
+/* Decodes one UTF-8 character at s[0..n) (n > 0); invalid bytes give
+ * U+FFFD and length 1. */
+uint32_t utf8_next(const unsigned char *s, size_t n, size_t *len);
+
+/* -------------------------------------------------------- column selectors */
+
+/* A header as owned strings. */
+typedef struct name_list {
+    char **names;
+    size_t *lens;
+    size_t count;
+} name_list;
+bool names_from_record(name_list *nl, text_buffer *tb, const simdsv_record *rec);
+void names_free(name_list *nl);
+
+/* Resolves a selector ("name", "3", "2-5", "!name", "name[2]", comma
+ * separated) against the header (NULL with --no-header: indexes only; then
+ * width is the field count of the first record).  Returns the 0-based
+ * columns in order, or NULL after printing a usage error (*status set). */
+size_t *selector_resolve(const char *command, const char *sel, const name_list *header, size_t width,
+                         size_t *count, int *status);
+
+/* ---------------------------------------------------------------- literals */
+
+/* A literal to find (search): SIMD prefilter on two bytes of the pattern,
+ * then a full comparison; icase folds ASCII letters only. */
+typedef struct literal {
+    const unsigned char *p;
+    size_t n;
+    bool icase, avx2;
+    size_t o1, o2;                /* offsets of the two anchor bytes (o1 <= o2) */
+    unsigned char a1, a2, b1, b2; /* the anchor bytes, both cases */
+} literal;
+void literal_init(literal *l, const char *pattern, size_t size, bool icase);
+/* Picks as anchors the two pattern bytes rarest in sample[0..size). */
+void literal_tune(literal *l, const char *sample, size_t size);
+/* The first occurrence in data[0..size), or NULL. */
+const char *literal_find(const literal *l, const char *data, size_t size);
+
+/* ------------------------------------------------------------- subcommands */
 
 int cmd_count(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_headers(int argc, char **argv);
+int cmd_head(int argc, char **argv);
+int cmd_tail(int argc, char **argv);
+int cmd_slice(int argc, char **argv);
+int cmd_select(int argc, char **argv);
+int cmd_search(int argc, char **argv);
+int cmd_frequency(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
 
 #endif

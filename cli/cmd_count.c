@@ -4,37 +4,55 @@
 #include <stdio.h>
 
 static const char help[] =
-    "usage: simdsv count [OPTIONS] FILE\n"
+    "usage: simdsv count [OPTIONS] FILE...\n"
     "Prints the number of data records (the header is not counted unless --no-header).\n"
     "Quoted line ends are handled; empty lines are not records.  Quoting is validated\n"
-    "(unless --lenient); UTF-8 is not: use 'simdsv check' for a full validation.\n\n";
+    "(unless --lenient); UTF-8 is not: use 'simdsv check' for a full validation.\n"
+    "With several files, prints 'N FILE' for each and 'N total'.\n\n";
 
 int cmd_count(int argc, char **argv)
 {
     cli_common c;
-    int status = cli_parse("count", help, argc, argv, &c, NULL, NULL);
-    if (status >= 0) {
+    const cli_spec spec = {"count", help, CLI_MANY_FILES | CLI_OUTPUT, 0, NULL, NULL, NULL};
+    int status = cli_parse(&spec, argc, argv, &c);
+    if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);
-        return status;
+        return status >= 0 ? status : EXIT_DATA;
     }
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
+    cli_start(&c);
+    status = EXIT_OK;
+    unsigned long long total = 0;
+    for (size_t f = 0; f < c.nfiles; f++) {
+        c.file = c.files[f];
+        simdsv_reader *r = cli_open(&c);
+        if (!r) {
+            status = EXIT_DATA;
+            continue;
+        }
+        uint64_t n = 0;
+        const simdsv_status st = simdsv_reader_count(r, &n);
+        if (st == SIMDSV_OK) {
+            char line[32];
+            const int len = snprintf(line, sizeof line, "%llu", (unsigned long long)n);
+            out_write(line, (size_t)len);
+            if (c.nfiles > 1) {
+                out_byte(' ');
+                out_str(c.display);
+            }
+            out_byte('\n');
+            total += n;
+        } else {
+            out_flush();
+            cli_report(&c, r);
+            status = EXIT_DATA;
+        }
+        cli_close(&c, r);
     }
-    uint64_t n = 0;
-    const simdsv_status st = simdsv_reader_count(r, &n);
-    if (st == SIMDSV_OK) {
-        char line[32];
-        const int len = snprintf(line, sizeof line, "%llu\n", (unsigned long long)n);
+    if (c.nfiles > 1) {
+        char line[40];
+        const int len = snprintf(line, sizeof line, "%llu total\n", total);
         out_write(line, (size_t)len);
-        out_flush();
-        status = EXIT_OK;
-    } else {
-        cli_report(&c, r);
-        status = EXIT_DATA;
     }
-    simdsv_reader_free(r);
     cli_common_free(&c);
     return status;
 }

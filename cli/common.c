@@ -1,10 +1,10 @@
-/* common.c — option parsing, input opening, error reports and output
- * buffering shared by every subcommand. */
+/* common.c — option parsing, opening an input as a reader, and error
+ * reports, shared by every subcommand. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +24,19 @@ const char cli_common_help[] =
     "  --kernel NAME      auto, scalar, sse42, avx2, avx512, neon (default auto; env SIMDSV_KERNEL)\n"
     "  --max-record-size N  fail on a record longer than N bytes (default 1 GiB; 0 = no limit)\n"
     "  --max-fields N     fail on a record with more than N fields (default 1048576; 0 = no limit)\n"
+    "  --progress, --no-progress  show (or never show) a progress line on stderr; by default\n"
+    "                     it appears after a second when stderr is a terminal and CI is not set\n"
     "  -h, --help         this help\n"
-    "FILE is a path or - for standard input.\n"
+    "FILE is a path or - for standard input; gzip and zstd input is decompressed.\n"
     "Exit status: 0 success, 1 a data or input problem, 2 a usage problem.\n";
+
+static const char output_help[] =
+    "Output options:\n"
+    "  -o, --output FILE  write to FILE (through a temporary file renamed at the end; a\n"
+    "                     failed run leaves no file) instead of standard output\n";
+static const char csv_output_help[] =
+    "  --output-delimiter C   delimiter of the CSV output (default ,); fields are quoted\n"
+    "                     only when needed, lines end with LF\n";
 
 const char *cli_option_value(const char *name, int argc, char **argv, int *i, bool *missing)
 {
@@ -201,36 +211,101 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
     return ARG_NOT_MINE;
 }
 
-simdsv_reader *cli_open(cli_common *c)
+arg_result cli_u64_option(const char *name, int argc, char **argv, int *i, unsigned long long *out)
+{
+    bool missing;
+    const char *v = cli_option_value(name, argc, argv, i, &missing);
+    if (missing)
+        return ARG_BAD;
+    if (!v)
+        return ARG_NOT_MINE;
+    return cli_parse_u64(v, out) ? ARG_TAKEN : ARG_BAD;
+}
+
+int64_t cli_opt(const cli_common *c, simdsv_option id)
+{
+    int64_t v = 0;
+    simdsv_options_get(c->opt, id, &v);
+    return v;
+}
+
+void cli_error(const char *fmt, ...)
+{
+    progress_erase();
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("simdsv: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+simdsv_reader *cli_new_reader(const simdsv_options *opt)
+{
+    simdsv_reader *r = NULL;
+    const simdsv_status st = simdsv_reader_new(&r, opt);
+    if (st == SIMDSV_OK)
+        return r;
+    progress_erase();
+    if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        fprintf(stderr, "simdsv: the requested kernel is not supported on this CPU (best available: %s)\n",
+                simdsv_kernel_name(simdsv_kernel_supported(SIMDSV_KERNEL_AVX2) ? SIMDSV_KERNEL_AVX2
+                                                                                  : SIMDSV_KERNEL_SCALAR));
+    else
+        fprintf(stderr, "simdsv: %s\n", simdsv_status_message(st));
+    return NULL;
+}
+
+simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
 {
     c->display = strcmp(c->file, "-") == 0 ? "<stdin>" : c->file;
-    simdsv_reader *r = NULL;
-    simdsv_status st = simdsv_reader_new(&r, c->opt);
-    if (st != SIMDSV_OK) {
-        if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
-            fprintf(stderr, "simdsv: the requested kernel is not supported on this CPU (best available: %s)\n",
-                    simdsv_kernel_name(simdsv_kernel_supported(SIMDSV_KERNEL_AVX2) ? SIMDSV_KERNEL_AVX2
-                                                                                      : SIMDSV_KERNEL_SCALAR));
-        else
-            fprintf(stderr, "simdsv: %s\n", simdsv_status_message(st));
+    c->in = NULL;
+    simdsv_reader *r = cli_new_reader(opt);
+    if (!r)
+        return NULL;
+    simdsv_status st;
+    c->in = input_open(c->file, c->display);
+    if (!c->in) {
+        simdsv_reader_free(r);
         return NULL;
     }
-    st = strcmp(c->file, "-") == 0 ? simdsv_reader_open_fd(r, STDIN_FILENO) : simdsv_reader_open_path(r, c->file);
+    st = simdsv_reader_open_callback(r, input_callback, c->in);
     if (st != SIMDSV_OK) {
-        const simdsv_error *e = simdsv_reader_error(r);
-        fprintf(stderr, "simdsv: %s: %s\n", c->display, e->os_errno ? strerror(e->os_errno) : simdsv_status_message(st));
-        simdsv_reader_free(r);
+        cli_error("%s: %s", c->display, simdsv_status_message(st));
+        cli_close(c, r);
         return NULL;
     }
     return r;
 }
 
+simdsv_reader *cli_open(cli_common *c)
+{
+    return cli_open_with(c, c->opt);
+}
+
+void cli_close(cli_common *c, simdsv_reader *r)
+{
+    simdsv_reader_free(r);
+    input_close(c->in);
+    c->in = NULL;
+}
+
 void cli_report(const cli_common *c, const simdsv_reader *r)
 {
+    progress_erase();
     const simdsv_error *e = simdsv_reader_error(r);
     if (e->code == SIMDSV_ERR_IO) {
+        const char *why = c->in ? input_error(c->in) : NULL;
+        if (why) {
+            fprintf(stderr, "%s: error: %s\n", c->display, why);
+            return;
+        }
         fprintf(stderr, "%s: error: %s%s%s\n", c->display, e->message, e->os_errno ? ": " : "",
                 e->os_errno ? strerror(e->os_errno) : "");
+        return;
+    }
+    if (e->code == SIMDSV_ERR_NOMEM) {
+        fprintf(stderr, "simdsv: out of memory\n");
         return;
     }
     fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", c->display,
@@ -238,100 +313,136 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
             (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
 }
 
-/* ------------------------------------------------------------------ output */
-
-static char out_buf[1 << 16];
-static size_t out_len;
-
-static void write_all(const char *p, size_t n)
+simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bool *has_header)
 {
-    while (n) {
-        const ssize_t w = write(STDOUT_FILENO, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EPIPE)
-                _exit(EXIT_OK); /* the reader went away (| head): end quietly */
-            fprintf(stderr, "simdsv: cannot write the output: %s\n", strerror(errno));
-            _exit(EXIT_DATA);
-        }
-        p += w;
-        n -= (size_t)w;
-    }
+    *has_header = cli_opt(c, SIMDSV_OPT_HEADER) != 0;
+    rec->field_count = 0;
+    if (!*has_header)
+        return SIMDSV_OK;
+    const simdsv_status st = simdsv_reader_header(r, rec);
+    if (st != SIMDSV_OK)
+        rec->field_count = 0;
+    return st;
 }
 
-void out_write(const void *data, size_t size)
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
 {
-    if (out_len + size > sizeof out_buf) {
-        write_all(out_buf, out_len);
-        out_len = 0;
-        if (size > sizeof out_buf) {
-            write_all(data, size);
-            return;
-        }
-    }
-    memcpy(out_buf + out_len, data, size);
-    out_len += size;
-}
-
-void out_byte(char c)
-{
-    if (out_len == sizeof out_buf) {
-        write_all(out_buf, out_len);
-        out_len = 0;
-    }
-    out_buf[out_len++] = c;
-}
-
-void out_str(const char *s)
-{
-    out_write(s, strlen(s));
-}
-
-bool out_flush(void)
-{
-    write_all(out_buf, out_len);
-    out_len = 0;
-    return true;
-}
-
-int cli_parse(const char *command, const char *help, int argc, char **argv, cli_common *c, cli_extra_arg extra,
-              void *ctx)
-{
+    const char *command = spec->command;
+    memset(c, 0, sizeof *c);
+    c->command = command;
+    c->out_delimiter = ',';
+    c->progress = -1;
     c->opt = simdsv_options_new(NULL);
-    c->file = NULL;
-    if (!c->opt) {
+    c->files = malloc(sizeof *c->files * (size_t)(argc > 0 ? argc : 1));
+    c->positional = malloc(sizeof *c->positional * (spec->positionals + 1));
+    if (!c->opt || !c->files || !c->positional) {
         fputs("simdsv: out of memory\n", stderr);
         return EXIT_DATA;
     }
+    bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            fputs(help, stdout);
+        if (!options_done && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
+            fputs(spec->help, stdout);
+            if (spec->flags & (CLI_OUTPUT | CLI_CSV_OUT)) {
+                fputs(output_help, stdout);
+                if (spec->flags & CLI_CSV_OUT)
+                    fputs(csv_output_help, stdout);
+            }
             fputs(cli_common_help, stdout);
             return EXIT_OK;
         }
-        if (arg[0] == '-' && arg[1] != '\0') {
-            arg_result res = extra ? extra(ctx, argc, argv, &i) : ARG_NOT_MINE;
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (!options_done && arg[0] == '-' && arg[1] != '\0') {
+            arg_result res = spec->extra ? spec->extra(spec->ctx, argc, argv, &i) : ARG_NOT_MINE;
             if (res == ARG_NOT_MINE)
                 res = cli_common_arg(c, argc, argv, &i);
+            if (res == ARG_NOT_MINE) {
+                bool missing = false;
+                const char *v;
+                if (strcmp(arg, "--progress") == 0) {
+                    c->progress = 1;
+                    res = ARG_TAKEN;
+                } else if (strcmp(arg, "--no-progress") == 0) {
+                    c->progress = 0;
+                    res = ARG_TAKEN;
+                } else if ((spec->flags & CLI_OUTPUT) &&
+                           ((v = cli_option_value("-o", argc, argv, &i, &missing)) || missing ||
+                            (v = cli_option_value("--output", argc, argv, &i, &missing)) || missing)) {
+                    res = missing || !*v ? ARG_BAD : ARG_TAKEN;
+                    if (res == ARG_TAKEN)
+                        c->output = strcmp(v, "-") == 0 ? NULL : v;
+                } else if ((spec->flags & CLI_CSV_OUT) &&
+                           ((v = cli_option_value("--output-delimiter", argc, argv, &i, &missing)) || missing)) {
+                    int d = -1;
+                    res = !missing && cli_parse_byte(v, &d) && d >= 0 && d != '"' && d != '\n' && d != '\r'
+                              ? ARG_TAKEN
+                              : ARG_BAD;
+                    c->out_delimiter = d;
+                }
+            }
             if (res == ARG_NOT_MINE)
                 return cli_usage_error(command, "unknown option '%s'", arg);
             if (res == ARG_BAD)
                 return cli_usage_error(command, "missing or invalid value for '%s'", arg);
             continue;
         }
-        if (c->file)
+        if (c->npositional < spec->positionals) {
+            c->positional[c->npositional++] = arg;
+            continue;
+        }
+        if (c->nfiles && !(spec->flags & CLI_MANY_FILES))
             return cli_usage_error(command, "unexpected argument '%s' (one FILE expected)", arg);
-        c->file = arg;
+        if (strcmp(arg, "-") == 0)
+            for (size_t k = 0; k < c->nfiles; k++)
+                if (strcmp(c->files[k], "-") == 0)
+                    return cli_usage_error(command, "%s", "standard input (-) can be read only once");
+        c->files[c->nfiles++] = arg;
     }
-    if (!c->file)
+    if (c->npositional < spec->positionals)
+        return cli_usage_error(command, "missing %s", spec->positional_names);
+    if (!c->nfiles)
         return cli_usage_error(command, "%s", "missing FILE (use - for standard input)");
+    c->file = c->files[0];
+    c->display = strcmp(c->file, "-") == 0 ? "<stdin>" : c->file;
     return -1;
 }
 
 void cli_common_free(cli_common *c)
 {
     simdsv_options_free(c->opt);
+    free(c->files);
+    free(c->positional);
     c->opt = NULL;
+    c->files = NULL;
+    c->positional = NULL;
+}
+
+void cli_start(cli_common *c)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const uint64_t n = input_path_size(c->files[i]);
+        if (!n) {
+            total = 0;
+            break;
+        }
+        total += n;
+    }
+    progress_start(c->progress, total);
+}
+
+int cli_end_of_records(cli_common *c, simdsv_reader *r, simdsv_status st)
+{
+    if (st == SIMDSV_END || st == SIMDSV_OK)
+        return EXIT_OK;
+    out_flush();
+    if (st == SIMDSV_ERR_NOMEM && simdsv_reader_error(r)->code != SIMDSV_ERR_NOMEM)
+        cli_error("out of memory");
+    else
+        cli_report(c, r);
+    return EXIT_DATA;
 }

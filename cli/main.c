@@ -7,15 +7,34 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: simdsv COMMAND [OPTIONS] FILE\n"
+    "usage: simdsv COMMAND [OPTIONS] FILE...\n"
     "\n"
     "Commands:\n"
-    "  count     count the data records (quote-aware, fields are not materialised)\n"
-    "  check     validate a file; report each problem as FILE:LINE:COL: error: ...\n"
-    "  convert   convert to JSON (array of arrays of strings) or normalised CSV\n"
+    "  count       count the data records (quote-aware, fields are not materialised)\n"
+    "  check       validate files; report each problem as FILE:LINE:COL: error: ...\n"
+    "  convert     convert to JSON (array of arrays of strings) or normalised CSV\n"
+    "  headers     the column names with their 1-based index\n"
+    "  head        the first records (-n N, default 10)\n"
+    "  tail        the last records (-n N, default 10); seeks in regular files\n"
+    "  slice       records --start A to --end B (0-based, end excluded)\n"
+    "  select      columns by name, index, range, exclusion, in any order\n"
+    "  search      records where a column matches a literal or a regular expression\n"
+    "  frequency   the most frequent values of each column\n"
+    "  table       aligned columns for reading on a terminal\n"
+    "  cat         concatenate files: 'cat rows' (same header) or 'cat columns'\n"
     "\n"
-    "Run 'simdsv COMMAND --help' for the options of a command.\n"
+    "Input may be gzip- or zstd-compressed.  Run 'simdsv COMMAND --help' for the\n"
+    "options of a command, 'man simdsv' for the manual.\n"
     "  simdsv --version    print the version and the kernel this CPU uses\n";
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"count", cmd_count},   {"check", cmd_check},         {"convert", cmd_convert}, {"headers", cmd_headers},
+    {"head", cmd_head},     {"tail", cmd_tail},           {"slice", cmd_slice},     {"select", cmd_select},
+    {"search", cmd_search}, {"frequency", cmd_frequency}, {"table", cmd_table},     {"cat", cmd_cat},
+};
 
 int main(int argc, char **argv)
 {
@@ -37,12 +56,13 @@ int main(int argc, char **argv)
                st == SIMDSV_OK ? simdsv_kernel_name(k) : simdsv_status_message(st));
         return EXIT_OK;
     }
-    if (strcmp(cmd, "count") == 0)
-        return cmd_count(argc - 1, argv + 1);
-    if (strcmp(cmd, "check") == 0)
-        return cmd_check(argc - 1, argv + 1);
-    if (strcmp(cmd, "convert") == 0)
-        return cmd_convert(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(cmd, commands[i].name) == 0) {
+            const int status = out_finish(commands[i].run(argc - 1, argv + 1));
+            progress_end();
+            return status;
+        }
+    }
     fprintf(stderr, "simdsv: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }

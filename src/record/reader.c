@@ -27,6 +27,19 @@ static uint64_t count_breaks(simdsv_reader *r, size_t from, size_t to)
     return r->kernel->count_lines(r->buf + from, to - from, &r->line_after_cr);
 }
 
+/* Characters in p[0..n): a valid UTF-8 sequence is one, and so is every
+ * byte that is not part of one. */
+static uint64_t count_chars(const uint8_t *p, size_t n)
+{
+    uint64_t chars = 0;
+    for (size_t i = 0; i < n; chars++) {
+        const uint8_t lead = p[i];
+        const size_t len = lead < 0x80 ? 1 : lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 0;
+        i += len && len <= n - i && simdsv__utf8_validate_scalar(p + i, len) == len ? len : 1;
+    }
+    return chars;
+}
+
 /* Fills line and column for buffer position pos (>= the record start). */
 static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
 {
@@ -37,14 +50,15 @@ static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
     }
     e->line = r->line_count + 1;
     /* A line starts after a line end; a stream buffer always starts at a
-     * record start, which is a line start, so the search stays inside it. */
+     * record start, which is a line start, so the search stays inside it.
+     * The BOM is not a column. */
+    size_t lower = r->bom_len > r->buf_origin ? (size_t)(r->bom_len - r->buf_origin) : 0;
+    if (lower > pos)
+        lower = pos;
     size_t line_start = pos;
-    while (line_start > 0 && r->buf[line_start - 1] != '\n' && r->buf[line_start - 1] != '\r')
+    while (line_start > lower && r->buf[line_start - 1] != '\n' && r->buf[line_start - 1] != '\r')
         line_start--;
-    uint64_t column = 1;
-    for (size_t i = line_start; i < pos; i++)
-        column += (r->buf[i] & 0xC0) != 0x80; /* UTF-8 continuation bytes add no column */
-    e->column = column;
+    e->column = 1 + count_chars(r->buf + line_start, pos - line_start);
 }
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail)
@@ -107,11 +121,15 @@ static void drop_consumed(simdsv_reader *r)
     }
 }
 
-static simdsv_status grow_buffer(simdsv_reader *r)
+static simdsv_status grow_buffer(simdsv_reader *r, bool limited)
 {
     if (r->cap > SIZE_MAX / 2)
         return fail(r, SIMDSV_ERR_NOMEM, 0);
-    const size_t new_cap = r->cap * 2;
+    size_t new_cap = r->cap * 2;
+    /* One byte past the record limit is enough to know a record exceeds it. */
+    const uint64_t max = r->opt.max_record_size;
+    if (limited && max && max < SIZE_MAX - 1 && new_cap > max + 1 && max + 1 > r->cap)
+        new_cap = (size_t)max + 1;
     uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
     if (!grown)
         return fail(r, SIMDSV_ERR_NOMEM, 0);
@@ -143,7 +161,7 @@ simdsv_status simdsv__slurp(simdsv_reader *r)
     drop_consumed(r);
     while (!r->eof) {
         simdsv_status st;
-        if (r->len == r->cap && (st = grow_buffer(r)) != SIMDSV_OK)
+        if (r->len == r->cap && (st = grow_buffer(r, false)) != SIMDSV_OK)
             return st;
         if ((st = read_some(r)) != SIMDSV_OK)
             return st;
@@ -165,14 +183,14 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
     drop_consumed(r);
     do {
         if (r->len == r->cap) {
-            /* Full of one unfinished record: it is longer than the buffer. */
-            if (r->opt.max_record_size && r->len >= r->opt.max_record_size) {
-                /* The record cannot be held, so it cannot be skipped either. */
+            /* Full of one unfinished record: its content is at least len. */
+            if (r->opt.max_record_size && r->len > r->opt.max_record_size) {
+                /* The record is not held: the next call skips the rest of it. */
                 simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, 0, r->nfields, NULL);
-                r->fatal = true;
+                r->skipping = true;
                 return SIMDSV_ERR_RECORD_TOO_LARGE;
             }
-            const simdsv_status st = grow_buffer(r);
+            const simdsv_status st = grow_buffer(r, true);
             if (st != SIMDSV_OK)
                 return st;
         }
@@ -278,11 +296,22 @@ static inline simdsv_status push_field(simdsv_reader *r, size_t start, size_t en
     return SIMDSV_OK;
 }
 
+/* Buffer position where field i of the current record starts (its opening
+ * quote for a quoted field).  Fields from the slow path live in a scratch
+ * buffer; it records their raw starts in slow_starts. */
+static size_t field_start_pos(const simdsv_reader *r, size_t i, bool fields_in_buffer)
+{
+    if (!fields_in_buffer)
+        return r->slow_starts ? r->slow_starts[i * 4 + 3] : r->rec_start;
+    const simdsv_field *f = &r->fields[i];
+    return (size_t)((const uint8_t *)f->data - r->buf) - ((f->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
+}
+
 /* The field of the current record that holds buffer position pos. */
-static uint64_t field_at(const simdsv_reader *r, size_t pos)
+static uint64_t field_at(const simdsv_reader *r, size_t pos, bool fields_in_buffer)
 {
     uint64_t i = 0;
-    while (i + 1 < r->nfields && (const char *)r->buf + pos >= r->fields[i + 1].data - 1)
+    while (i + 1 < r->nfields && pos >= field_start_pos(r, (size_t)i + 1, fields_in_buffer))
         i++;
     return i;
 }
@@ -291,7 +320,7 @@ static uint64_t field_at(const simdsv_reader *r, size_t pos)
  * scanned chunks, not per record, and stops at the first invalid byte. */
 static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buffer)
 {
-    if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos)
+    if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos || r->counting)
         return SIMDSV_OK;
     size_t limit = r->scan_pos > end ? r->scan_pos : end;
     if (limit > r->len)
@@ -305,7 +334,7 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
     }
     r->utf8_pos = end; /* resume after this record */
     if (r->opt.utf8 == SIMDSV_UTF8_STRICT) {
-        const uint64_t field = fields_in_buffer ? field_at(r, bad) : 0;
+        const uint64_t field = field_at(r, bad, fields_in_buffer);
         return simdsv__set_error(r, SIMDSV_ERR_INVALID_UTF8, bad, field, "invalid UTF-8 byte sequence");
     }
     for (size_t i = 0; i < r->nfields; i++) {
@@ -317,20 +346,21 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
 }
 
 /* Completes the record [rec_start, end) whose fields are in r->fields. */
-simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t end, bool fields_in_buffer)
+simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
+                                    bool fields_in_buffer)
 {
     const size_t start = r->rec_start;
-    const uint64_t max_fields = r->opt.max_fields;
-    simdsv_status st;
-    if (r->opt.max_record_size && end - start > r->opt.max_record_size) {
+    const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
+    simdsv_status st = SIMDSV_OK;
+    if (r->counting) {
+        /* counting checks quoting only (documented) */
+    } else if (r->opt.max_record_size && content_end - start > r->opt.max_record_size) {
         st = simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, start, 0, NULL);
     } else if (r->fields_overflow || (max_fields && r->nfields > max_fields)) {
-        /* Point at the first field past the limit when it is in the buffer. */
+        /* Point at the first field past the limit. */
         size_t pos = start;
-        if (fields_in_buffer && r->nfields > max_fields) {
-            const simdsv_field *f = &r->fields[max_fields];
-            pos = (size_t)((const uint8_t *)f->data - r->buf) - ((f->flags & SIMDSV_FIELD_QUOTED) ? 1 : 0);
-        }
+        if (r->nfields > max_fields)
+            pos = field_start_pos(r, (size_t)max_fields, fields_in_buffer);
         st = simdsv__set_error(r, SIMDSV_ERR_TOO_MANY_FIELDS, pos, max_fields,
                                "record with more fields than the configured maximum (--max-fields)");
         r->fields_overflow = false;
@@ -364,6 +394,7 @@ simdsv_status simdsv__start_input(simdsv_reader *r)
     size_t pos = 0;
     if (r->len >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
         pos = 3;
+    r->bom_len = pos;
     for (uint64_t skipped = 0; skipped < r->opt.skip_lines;) {
         if (pos >= r->len) {
             if (r->eof)
@@ -467,10 +498,52 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
     return SIMDSV_OK;
 }
 
+/* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream: drops the rest of that
+ * record without holding it (only the buffer's worth at a time), then
+ * reading resumes after its line end.  A quote that breaks RFC 4180 inside
+ * it is stepped over as if it closed any quoted field. */
+static simdsv_status skip_oversized(simdsv_reader *r)
+{
+    r->nfields = 0;
+    r->index_i = r->index_n = 0;
+    size_t end = SIZE_MAX;
+    while (end == SIZE_MAX) {
+        if (r->special_pending) {
+            r->special_pending = false;
+            r->scan_pos++;
+            scan_state_reset(&r->ss);
+            r->ss.after_term = 0;
+        }
+        if (!r->scanned_all && scan_more(r, false)) {
+            for (size_t i = 0; i < r->index_n && end == SIZE_MAX; i++)
+                if (r->index[i] & SCAN_TERM_BIT)
+                    end = r->index_base + (r->index[i] & SCAN_OFFSET_MASK) + 1;
+            continue;
+        }
+        if (r->scanned_all || r->eof) {
+            end = r->len; /* the record ran to the end of the input */
+            break;
+        }
+        r->rec_start = r->field_start = r->scan_pos; /* nothing of it is kept */
+        const simdsv_status st = simdsv__refill(r, false);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    r->skipping = false;
+    r->physical_records++;
+    if (r->utf8_pos < end)
+        r->utf8_pos = end;
+    r->scanned_all = r->scanned_all && end == r->len;
+    simdsv__restart_scan(r, end);
+    return SIMDSV_OK;
+}
+
 static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
 {
     simdsv_status st;
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
+        return st;
+    if (r->skipping && (st = skip_oversized(r)) != SIMDSV_OK)
         return st;
     r->nfields = 0;
     r->fields_overflow = false;
@@ -481,7 +554,7 @@ static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
             if ((st = consume_index(r, &end)) != SIMDSV_OK)
                 return st;
             if (end)
-                return simdsv__finish_record(r, rec, end, true);
+                return simdsv__finish_record(r, rec, end - 1, end, true);
             continue;
         }
         if (r->special_pending) {
@@ -505,7 +578,7 @@ static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
             r->ss.after_term = 1; /* the unterminated last record is taken: none pending */
             if ((st = push_field(r, r->field_start, r->len)) != SIMDSV_OK)
                 return st;
-            return simdsv__finish_record(r, rec, r->len, true);
+            return simdsv__finish_record(r, rec, r->len, r->len, true);
         }
         return SIMDSV_END;
     }
@@ -588,12 +661,15 @@ simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec)
     return read_record(r, rec);
 }
 
+static simdsv_status count_records(simdsv_reader *r, uint64_t *count);
+
 simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count)
 {
     simdsv_status st = ensure_usable(r);
     if (st != SIMDSV_OK || !count)
         return st != SIMDSV_OK ? st : SIMDSV_ERR_INVALID_ARGUMENT;
     *count = 0;
+    /* The header is read as usual (checked like any record); what follows is counted. */
     if (r->opt.header && !r->header_done) {
         st = read_header(r);
         if (st == SIMDSV_END)
@@ -601,6 +677,15 @@ simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count)
         if (st != SIMDSV_OK)
             return st;
     }
+    r->counting = true;
+    st = count_records(r, count);
+    r->counting = false;
+    return st;
+}
+
+static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
+{
+    simdsv_status st;
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
     /* Records already indexed go through the normal path; then the kernel

@@ -45,6 +45,10 @@ struct simdsv_reader {
     simdsv_field *fields;
     size_t nfields, fields_cap;
     bool fields_overflow; /* the record has more fields than SIMDSV_OPT_MAX_FIELDS */
+    const size_t *slow_starts; /* slow path: 4 entries per field, [3] = raw start position */
+    bool counting;        /* inside simdsv_reader_count: quoting is all that is checked */
+    bool skipping;        /* a stream record over the size limit is being skipped */
+    size_t bom_len;       /* 3 if the input started with a UTF-8 BOM */
     size_t record_bytes;  /* size of the last completed record */
     uint64_t records_emitted;
     uint64_t physical_records;
@@ -85,7 +89,10 @@ simdsv_status simdsv__start_input(simdsv_reader *r);
 /* 1-based line of buffer position pos (positions must not go backwards). */
 uint64_t simdsv__line_at(simdsv_reader *r, size_t pos);
 void simdsv__restart_scan(simdsv_reader *r, size_t pos);
-simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t end, bool fields_in_buffer);
+/* content_end: where the record's bytes end (before its line end); end:
+ * where the next record starts. */
+simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
+                                    bool fields_in_buffer);
 /* Parses the record at rec_start with the scalar state machine; restarts the
  * scan after it.  Returns OK (record), SIMDSV__AGAIN (comment skipped) or an
  * error (strict mode: the record is skipped, reading can continue). */

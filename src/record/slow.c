@@ -27,6 +27,8 @@ typedef struct slow_parse {
     size_t scratch_len;
     size_t nfields;    /* fields recorded in scratch_offsets (3 entries each) */
     size_t field_begin;
+    size_t raw_begin;  /* buffer position where the field starts */
+    size_t content_end;
     unsigned field_flags;
     bool fields_dropped;
     violation first;
@@ -53,28 +55,33 @@ static bool add_byte(simdsv_reader *r, slow_parse *sp, uint8_t c)
     return true;
 }
 
-static bool end_field(simdsv_reader *r, slow_parse *sp)
+/* Ends the current field; next_raw is where the next one starts. */
+static bool end_field(simdsv_reader *r, slow_parse *sp, size_t next_raw)
 {
-    if (r->opt.max_fields && sp->nfields > r->opt.max_fields) {
+    const uint64_t max = r->counting ? 0 : r->opt.max_fields;
+    if (max && sp->nfields > max) {
         sp->fields_dropped = true; /* counted, not stored: see grow_fields */
         sp->field_begin = sp->scratch_len;
         sp->field_flags = 0;
+        sp->raw_begin = next_raw;
         return true;
     }
-    const size_t need = (sp->nfields + 1) * 3;
+    const size_t need = (sp->nfields + 1) * 4;
     if (need > r->scratch_offsets_cap) {
         void *p = r->scratch_offsets;
         if (simdsv__grow(&r->opt.alloc, &p, &r->scratch_offsets_cap, need, sizeof(size_t)) != SIMDSV_OK)
             return false;
         r->scratch_offsets = p;
     }
-    size_t *slot = r->scratch_offsets + sp->nfields * 3;
+    size_t *slot = r->scratch_offsets + sp->nfields * 4;
     slot[0] = sp->field_begin;
     slot[1] = sp->scratch_len - sp->field_begin;
     slot[2] = sp->field_flags;
+    slot[3] = sp->raw_begin;
     sp->nfields++;
     sp->field_begin = sp->scratch_len;
     sp->field_flags = 0;
+    sp->raw_begin = next_raw;
     return true;
 }
 
@@ -100,6 +107,7 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
     const size_t n = r->len;
     const scan_dialect *d = &r->dialect;
     memset(sp, 0, sizeof *sp);
+    sp->raw_begin = p;
     parse_state state = START_FIELD;
     size_t quote_pos = 0;
     for (; p < n; p++) {
@@ -114,14 +122,15 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
                 continue;
             }
             if (c == d->delimiter) {
-                if (!end_field(r, sp))
+                if (!end_field(r, sp, p + 1))
                     return SLOW_NOMEM;
                 state = START_FIELD;
                 continue;
             }
             if (is_line_end(c)) {
-                if (!end_field(r, sp))
+                if (!end_field(r, sp, p + 1))
                     return SLOW_NOMEM;
+                sp->content_end = p;
                 *end = p + 1;
                 return SLOW_RECORD;
             }
@@ -148,14 +157,15 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
                 break;
             }
             if (c == d->delimiter) {
-                if (!end_field(r, sp))
+                if (!end_field(r, sp, p + 1))
                     return SLOW_NOMEM;
                 state = START_FIELD;
                 continue;
             }
             if (is_line_end(c)) {
-                if (!end_field(r, sp))
+                if (!end_field(r, sp, p + 1))
                     return SLOW_NOMEM;
+                sp->content_end = p;
                 *end = p + 1;
                 return SLOW_RECORD;
             }
@@ -170,8 +180,9 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
         return SLOW_NEED_MORE;
     if (state == IN_QUOTED || state == ESCAPE_IN_QUOTED)
         note(sp, SIMDSV_ERR_UNTERMINATED_QUOTE, quote_pos);
-    if (!end_field(r, sp))
+    if (!end_field(r, sp, n))
         return SLOW_NOMEM;
+    sp->content_end = n;
     *end = n;
     return SLOW_RECORD;
 }
@@ -249,15 +260,17 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
         return SIMDSV__AGAIN;
     }
     bool limit_hit = false;
-    if (sp.fields_dropped || (r->opt.max_fields && sp.nfields > r->opt.max_fields)) {
-        /* The limit outranks quoting problems and applies in lenient mode too. */
+    const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
+    if (sp.fields_dropped || (max_fields && sp.nfields > max_fields)) {
+        /* The limit outranks quoting problems and applies in lenient mode too;
+         * like the fast path, it points at the first field past the limit. */
         sp.first.code = SIMDSV_ERR_TOO_MANY_FIELDS;
-        sp.first.pos = r->rec_start;
-        sp.first.field = r->opt.max_fields;
+        sp.first.pos = r->scratch_offsets[max_fields * 4 + 3];
+        sp.first.field = max_fields;
         limit_hit = true;
     }
     if (sp.first.code != SIMDSV_OK && !limit_hit && !r->opt.lenient && r->opt.utf8 == SIMDSV_UTF8_STRICT &&
-        sp.first.pos > r->rec_start) {
+        !r->counting && sp.first.pos > r->rec_start) {
         /* Report the earliest problem: invalid UTF-8 before the quoting one. */
         const size_t from = r->utf8_pos > r->rec_start ? r->utf8_pos : r->rec_start;
         if (from < sp.first.pos) {
@@ -265,6 +278,9 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
             if (bad < sp.first.pos) {
                 sp.first.code = SIMDSV_ERR_INVALID_UTF8;
                 sp.first.pos = bad;
+                sp.first.field = 0;
+                while (sp.first.field + 1 < sp.nfields && bad >= r->scratch_offsets[(sp.first.field + 1) * 4 + 3])
+                    sp.first.field++;
             }
         }
     }
@@ -282,13 +298,15 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
         return nomem(r);
     r->fields = fields;
     for (size_t i = 0; i < sp.nfields; i++) {
-        const size_t *slot = r->scratch_offsets + i * 3;
+        const size_t *slot = r->scratch_offsets + i * 4;
         r->fields[i].data = r->scratch ? r->scratch + slot[0] : "";
         r->fields[i].size = slot[1];
         r->fields[i].flags = (unsigned)slot[2];
     }
     r->nfields = sp.nfields;
-    const simdsv_status st = simdsv__finish_record(r, rec, end, false);
+    r->slow_starts = r->scratch_offsets;
+    const simdsv_status st = simdsv__finish_record(r, rec, sp.content_end, end, false);
+    r->slow_starts = NULL;
     simdsv__restart_scan(r, end);
     return st;
 }

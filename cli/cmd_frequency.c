@@ -1,0 +1,236 @@
+/* cmd_frequency.c — simdsv frequency: the most frequent values per column. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: simdsv frequency [OPTIONS] FILE\n"
+    "Counts the values of each column and writes, as CSV with the header\n"
+    "field,value,count, the most frequent ones of each column (most frequent first,\n"
+    "ties in byte order of the value).  Columns are named by the header, or by their\n"
+    "1-based index with --no-header.\n"
+    "  --limit N          values per column (default 10; 0 = all)\n"
+    "  --select SEL       only these columns (a selection, as for 'simdsv select')\n\n";
+
+typedef struct freq_args {
+    unsigned long long limit;
+    const char *select;
+} freq_args;
+
+static arg_result freq_arg(void *ctx, int argc, char **argv, int *i)
+{
+    freq_args *a = ctx;
+    arg_result res = cli_u64_option("--limit", argc, argv, i, &a->limit);
+    if (res != ARG_NOT_MINE)
+        return res;
+    bool missing;
+    const char *v = cli_option_value("--select", argc, argv, i, &missing);
+    if (missing)
+        return ARG_BAD;
+    if (!v)
+        return ARG_NOT_MINE;
+    a->select = v;
+    return ARG_TAKEN;
+}
+
+/* One column's values: open addressing over entries, bytes in an arena. */
+typedef struct entry {
+    uint64_t hash;
+    size_t offset, len;
+    uint64_t count;
+} entry;
+
+typedef struct table {
+    entry *slots;  /* cap slots, count used (len == SIZE_MAX: empty) */
+    size_t cap, count;
+    strbuf arena;
+} table;
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+}
+
+static bool table_grow(table *t)
+{
+    const size_t cap = t->cap ? t->cap * 2 : 64;
+    entry *slots = malloc(cap * sizeof *slots);
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < cap; i++)
+        slots[i].len = SIZE_MAX;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slots[i].len == SIZE_MAX)
+            continue;
+        size_t j = (size_t)t->slots[i].hash & (cap - 1);
+        while (slots[j].len != SIZE_MAX)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return true;
+}
+
+static bool table_add(table *t, const char *s, size_t n)
+{
+    if ((t->count + 1) * 4 > t->cap * 3 && !table_grow(t))
+        return false;
+    const uint64_t h = hash_bytes(s, n);
+    size_t j = (size_t)h & (t->cap - 1);
+    for (;; j = (j + 1) & (t->cap - 1)) {
+        entry *e = &t->slots[j];
+        if (e->len == SIZE_MAX)
+            break;
+        if (e->hash == h && e->len == n && memcmp(t->arena.data + e->offset, s, n) == 0) {
+            e->count++;
+            return true;
+        }
+    }
+    entry *e = &t->slots[j];
+    e->hash = h;
+    e->offset = t->arena.len;
+    e->len = n;
+    e->count = 1;
+    t->count++;
+    return n == 0 || sb_put(&t->arena, s, n);
+}
+
+static const char *sort_arena;
+
+static int by_count(const void *pa, const void *pb)
+{
+    const entry *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    const size_t n = a->len < b->len ? a->len : b->len;
+    const int c = n ? memcmp(sort_arena + a->offset, sort_arena + b->offset, n) : 0;
+    if (c)
+        return c;
+    return (a->len > b->len) - (a->len < b->len);
+}
+
+int cmd_frequency(int argc, char **argv)
+{
+    cli_common c;
+    freq_args args = {10, NULL};
+    const cli_spec spec = {"frequency", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, freq_arg, &args};
+    int status = cli_parse(&spec, argc, argv, &c);
+    if (status >= 0 || !out_open(c.output)) {
+        cli_common_free(&c);
+        return status >= 0 ? status : EXIT_DATA;
+    }
+    cli_start(&c);
+    simdsv_reader *r = cli_open(&c);
+    if (!r) {
+        cli_common_free(&c);
+        return EXIT_DATA;
+    }
+    text_buffer tb;
+    text_init(&tb, &c);
+    name_list names = {0};
+    size_t *cols = NULL, ncols = 0;
+    table *tables = NULL;
+    simdsv_record rec;
+    bool has_header, have_first = false;
+    simdsv_status st = cli_header(&c, r, &rec, &has_header);
+    if (st == SIMDSV_OK && !has_header) {
+        st = simdsv_reader_next(r, &rec);
+        have_first = true;
+    }
+    if (st == SIMDSV_OK) {
+        if (has_header && !names_from_record(&names, &tb, &rec)) {
+            st = SIMDSV_ERR_NOMEM;
+        } else {
+            if (args.select) {
+                cols = selector_resolve("frequency", args.select, has_header ? &names : NULL, rec.field_count, &ncols,
+                                        &status);
+                if (!cols)
+                    goto done;
+            } else {
+                ncols = rec.field_count;
+                cols = malloc(ncols * sizeof *cols);
+                for (size_t k = 0; cols && k < ncols; k++)
+                    cols[k] = k;
+            }
+            tables = cols ? calloc(ncols, sizeof *tables) : NULL;
+            if (!tables)
+                st = SIMDSV_ERR_NOMEM;
+        }
+    }
+    for (bool first = have_first; st == SIMDSV_OK; first = false) {
+        if (!first && (st = simdsv_reader_next(r, &rec)) != SIMDSV_OK)
+            break;
+        text_reset(&tb);
+        for (size_t k = 0; k < ncols && st == SIMDSV_OK; k++) {
+            const char *data = "";
+            size_t size = 0;
+            if (cols[k] < rec.field_count && !text_field(&tb, &rec, cols[k], &data, &size))
+                st = SIMDSV_ERR_NOMEM;
+            else if (!table_add(&tables[k], data, size))
+                st = SIMDSV_ERR_NOMEM;
+        }
+    }
+    status = cli_end_of_records(&c, r, st);
+    if (status == EXIT_OK && tables) {
+        const int d = c.out_delimiter;
+        out_csv_field("field", 5, d, false);
+        out_byte((char)d);
+        out_csv_field("value", 5, d, false);
+        out_byte((char)d);
+        out_str("count\n");
+        for (size_t k = 0; k < ncols; k++) {
+            table *t = &tables[k];
+            size_t n = 0;
+            for (size_t i = 0; i < t->cap; i++)
+                if (t->slots[i].len != SIZE_MAX)
+                    t->slots[n++] = t->slots[i];
+            sort_arena = t->arena.data;
+            qsort(t->slots, n, sizeof *t->slots, by_count);
+            if (args.limit && n > args.limit)
+                n = (size_t)args.limit;
+            char num[32];
+            for (size_t i = 0; i < n; i++) {
+                if (has_header) {
+                    out_csv_field(names.names[cols[k]], names.lens[cols[k]], d, false);
+                } else {
+                    const int len = snprintf(num, sizeof num, "%zu", cols[k] + 1);
+                    out_write(num, (size_t)len);
+                }
+                out_byte((char)d);
+                out_csv_field(t->arena.data ? t->arena.data + t->slots[i].offset : "", t->slots[i].len, d, false);
+                const int len = snprintf(num, sizeof num, "%c%llu\n", d, (unsigned long long)t->slots[i].count);
+                out_write(num, (size_t)len);
+            }
+        }
+    }
+done:
+    if (tables)
+        for (size_t k = 0; k < ncols; k++) {
+            free(tables[k].slots);
+            free(tables[k].arena.data);
+        }
+    free(tables);
+    free(cols);
+    names_free(&names);
+    text_free(&tb);
+    cli_close(&c, r);
+    cli_common_free(&c);
+    return status;
+}

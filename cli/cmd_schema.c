@@ -1,0 +1,59 @@
+/* cmd_schema.c — simdsv schema: column names, inferred (or given) types and
+ * the reason for each type, from the inference sample. */
+#include "typed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: simdsv schema [OPTIONS] FILE\n"
+    "Prints each column's 1-based index, name, type and why that type was chosen,\n"
+    "e.g. \"string: leading zero in `00501` at line 17\".  Types come from a sample of\n"
+    "the start, the middle and the end of the file (--infer-rows; all rows with\n"
+    "--infer-rows all); --schema fixes them.\n\n" CLI_TYPED_HELP;
+
+int cmd_schema(int argc, char **argv)
+{
+    cli_common c;
+    const cli_spec spec = {"schema", help, CLI_OUTPUT, 0, NULL, cli_typed_arg, &c};
+    int status = cli_parse(&spec, argc, argv, &c);
+    if (status >= 0 || !out_open(c.output)) {
+        cli_common_free(&c);
+        return status >= 0 ? status : EXIT_DATA;
+    }
+    cli_start(&c);
+    simdsv_table *t = cli_read_table(&c, 1, &status);
+    if (t) {
+        size_t name_width = 4, type_width = 4;
+        const size_t n = simdsv_table_columns(t);
+        for (size_t i = 0; i < n; i++) {
+            simdsv_column_info info;
+            simdsv_table_column(t, i, &info);
+            const size_t len = strlen(info.name);
+            name_width = len > name_width ? len : name_width;
+            const size_t tl = strlen(simdsv_type_name(info.type));
+            type_width = tl > type_width ? tl : type_width;
+        }
+        char line[512];
+        int m = snprintf(line, sizeof line, "%3s  %-*s  %-*s  %s\n", "#", (int)name_width, "name", (int)type_width,
+                         "type", "reason");
+        out_write(line, (size_t)m);
+        for (size_t i = 0; i < n; i++) {
+            simdsv_column_info info;
+            simdsv_table_column(t, i, &info);
+            m = snprintf(line, sizeof line, "%3zu  ", i + 1);
+            out_write(line, (size_t)m);
+            out_str(info.name);
+            for (size_t pad = strlen(info.name); pad < name_width; pad++)
+                out_byte(' ');
+            m = snprintf(line, sizeof line, "  %-*s  ", (int)type_width, simdsv_type_name(info.type));
+            out_write(line, (size_t)m);
+            out_str(info.reason);
+            out_byte('\n');
+        }
+        simdsv_table_free(t);
+    }
+    status = out_finish(status);
+    cli_common_free(&c);
+    return status;
+}

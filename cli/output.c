@@ -1,0 +1,224 @@
+/* output.c — the command's output: buffered writes to standard output or,
+ * with -o FILE, to a temporary file in FILE's folder that is renamed over
+ * FILE only when the command succeeds (a failed or interrupted run leaves no
+ * file behind); a broken pipe ends the run quietly; and the CSV writer shared
+ * by every command that writes CSV. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char out_buf[1 << 16];
+static size_t out_len;
+static int out_fd = STDOUT_FILENO;
+static int out_tty = -1;        /* -1: not known yet */
+static char *temp_path;         /* the temporary file while -o is being written */
+static char *final_path;
+
+void out_abandon(void)
+{
+    /* Also called from signal handlers: only async-signal-safe calls. */
+    if (temp_path)
+        unlink(temp_path);
+}
+
+static void on_signal(int sig)
+{
+    out_abandon();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+bool out_is_tty(void)
+{
+    if (out_tty < 0)
+        out_tty = !temp_path && isatty(out_fd);
+    return out_tty == 1;
+}
+
+static void write_all(const char *p, size_t n)
+{
+    if (n && out_is_tty())
+        progress_erase();
+    while (n) {
+        const ssize_t w = write(out_fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EPIPE) {
+                progress_end();
+                _exit(EXIT_OK); /* the reader went away (| head): end quietly */
+            }
+            progress_erase();
+            fprintf(stderr, "simdsv: cannot write the output%s%s: %s\n", final_path ? " " : "",
+                    final_path ? final_path : "", strerror(errno));
+            out_abandon();
+            _exit(EXIT_DATA);
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+void out_write(const void *data, size_t size)
+{
+    if (out_len + size > sizeof out_buf) {
+        write_all(out_buf, out_len);
+        out_len = 0;
+        if (size > sizeof out_buf) {
+            write_all(data, size);
+            return;
+        }
+    }
+    memcpy(out_buf + out_len, data, size);
+    out_len += size;
+}
+
+char *out_reserve(size_t size)
+{
+    if (out_len + size > sizeof out_buf) {
+        write_all(out_buf, out_len);
+        out_len = 0;
+    }
+    return size <= sizeof out_buf ? out_buf + out_len : NULL;
+}
+
+void out_commit(size_t size)
+{
+    out_len += size;
+}
+
+char *out_window(size_t need, char **end)
+{
+    char *p = out_reserve(need);
+    *end = out_buf + sizeof out_buf;
+    return p;
+}
+
+void out_window_done(char *p)
+{
+    out_len = (size_t)(p - out_buf);
+}
+
+void out_byte(char c)
+{
+    if (out_len == sizeof out_buf) {
+        write_all(out_buf, out_len);
+        out_len = 0;
+    }
+    out_buf[out_len++] = c;
+}
+
+void out_str(const char *s)
+{
+    out_write(s, strlen(s));
+}
+
+bool out_flush(void)
+{
+    write_all(out_buf, out_len);
+    out_len = 0;
+    return true;
+}
+
+bool out_open(const char *path)
+{
+    if (!path)
+        return true;
+    const char *slash = strrchr(path, '/');
+    const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const size_t n = strlen(path);
+    temp_path = malloc(n + 32);
+    final_path = malloc(n + 1);
+    if (!temp_path || !final_path) {
+        cli_error("out of memory");
+        return false;
+    }
+    memcpy(final_path, path, n + 1);
+    /* .NAME.simdsv-XXXXXX in the same folder, so that rename() is atomic. */
+    memcpy(temp_path, path, dir_len);
+    snprintf(temp_path + dir_len, n + 32 - dir_len, ".%s.simdsv-XXXXXX", path + dir_len);
+    const int fd = mkstemp(temp_path);
+    if (fd < 0) {
+        cli_error("%s: cannot create the output: %s", path, strerror(errno));
+        free(temp_path);
+        temp_path = NULL;
+        return false;
+    }
+    /* The mode a plain "> FILE" would give (mkstemp makes it 0600). */
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+    out_fd = fd;
+    out_tty = 0;
+    return true;
+}
+
+int out_finish(int status)
+{
+    if (out_len) {
+        if (status == EXIT_OK || !temp_path)
+            out_flush();
+        out_len = 0;
+    }
+    if (!temp_path)
+        return status;
+    if (status == EXIT_OK) {
+        if (close(out_fd) != 0) {
+            cli_error("cannot write the output %s: %s", final_path, strerror(errno));
+            status = EXIT_DATA;
+        } else if (rename(temp_path, final_path) != 0) {
+            cli_error("%s: cannot rename the output into place: %s", final_path, strerror(errno));
+            status = EXIT_DATA;
+        }
+    } else {
+        close(out_fd);
+    }
+    if (status != EXIT_OK)
+        unlink(temp_path);
+    free(temp_path);
+    temp_path = NULL;
+    out_fd = STDOUT_FILENO;
+    return status;
+}
+
+bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone)
+{
+    if (n == 0)
+        return alone; /* a lone empty field would read back as an empty line */
+    for (size_t i = 0; i < n; i++) {
+        const char c = s[i];
+        if (c == '"' || c == '\n' || c == '\r' || (unsigned char)c == delimiter)
+            return true;
+    }
+    return false;
+}
+
+void out_csv_field(const char *s, size_t n, int delimiter, bool alone)
+{
+    if (!csv_needs_quotes(s, n, delimiter, alone)) {
+        out_write(s, n);
+        return;
+    }
+    out_byte('"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') {
+            out_write(s + run, i + 1 - run);
+            out_byte('"');
+            run = i + 1;
+        }
+    }
+    out_write(s + run, n - run);
+    out_byte('"');
+}

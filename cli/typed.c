@@ -1,0 +1,93 @@
+/* typed.c — typed-reader options and reading a table for the CLI. */
+#include "typed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static arg_result set_string(cli_common *c, simdsv_string_option id, const char *v)
+{
+    return simdsv_options_set_string(c->opt, id, v) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+}
+
+static arg_result set_value(cli_common *c, simdsv_option id, int64_t v)
+{
+    return simdsv_options_set(c->opt, id, v) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+}
+
+arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
+{
+    cli_common *c = ctx;
+    static const struct {
+        const char *name;
+        simdsv_string_option id;
+    } strings[] = {{"--columns", SIMDSV_OPT_COLUMNS},
+                   {"--schema", SIMDSV_OPT_SCHEMA},
+                   {"--null-values", SIMDSV_OPT_NULL_VALUES},
+                   {"--true-values", SIMDSV_OPT_TRUE_VALUES},
+                   {"--false-values", SIMDSV_OPT_FALSE_VALUES}};
+    bool missing;
+    const char *v;
+    for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++) {
+        if ((v = cli_option_value(strings[k].name, argc, argv, i, &missing)) || missing)
+            return missing ? ARG_BAD : set_string(c, strings[k].id, v);
+    }
+    unsigned long long n;
+    arg_result res;
+    if ((res = cli_u64_option("--threads", argc, argv, i, &n)) != ARG_NOT_MINE)
+        return res == ARG_TAKEN ? set_value(c, SIMDSV_OPT_THREADS, (int64_t)(n > 1024 ? 1024 : n)) : res;
+    if ((res = cli_u64_option("--row-limit", argc, argv, i, &n)) != ARG_NOT_MINE)
+        return res == ARG_TAKEN ? set_value(c, SIMDSV_OPT_ROW_LIMIT, (int64_t)n) : res;
+    if ((v = cli_option_value("--infer-rows", argc, argv, i, &missing)) || missing) {
+        if (missing)
+            return ARG_BAD;
+        if (strcmp(v, "all") == 0)
+            return set_value(c, SIMDSV_OPT_INFER_ROWS, -1);
+        return cli_parse_u64(v, &n) && n > 0 && n < INT64_MAX ? set_value(c, SIMDSV_OPT_INFER_ROWS, (int64_t)n)
+                                                                : ARG_BAD;
+    }
+    static const struct {
+        const char *name, *a, *b;
+        simdsv_option id;
+        int64_t va, vb;
+    } choices[] = {{"--on-error", "fail", "null", SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_FAIL, SIMDSV_ON_ERROR_NULL},
+                   {"--short-rows", "pad", "error", SIMDSV_OPT_SHORT_ROWS, SIMDSV_RAGGED_PAD, SIMDSV_RAGGED_ERROR},
+                   {"--long-rows", "error", "truncate", SIMDSV_OPT_LONG_ROWS, SIMDSV_RAGGED_ERROR,
+                    SIMDSV_RAGGED_TRUNCATE}};
+    for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++) {
+        if ((v = cli_option_value(choices[k].name, argc, argv, i, &missing)) || missing) {
+            if (missing)
+                return ARG_BAD;
+            if (strcmp(v, choices[k].a) == 0)
+                return set_value(c, choices[k].id, choices[k].va);
+            if (strcmp(v, choices[k].b) == 0)
+                return set_value(c, choices[k].id, choices[k].vb);
+            return ARG_BAD;
+        }
+    }
+    if (strcmp(argv[*i], "--decimal-comma") == 0)
+        return set_value(c, SIMDSV_OPT_DECIMAL_COMMA, 1);
+    return ARG_NOT_MINE;
+}
+
+simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
+{
+    simdsv_reader *r = cli_open(c);
+    if (!r) {
+        *status = EXIT_DATA;
+        return NULL;
+    }
+    simdsv_table *t = NULL;
+    const simdsv_status st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
+    if (st != SIMDSV_OK) {
+        const simdsv_error *e = simdsv_reader_error(r);
+        if (st == SIMDSV_ERR_INVALID_ARGUMENT && e->message[0])
+            cli_error("%s: %s", c->command, e->message);
+        else
+            cli_report(c, r);
+        *status = st == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
+    } else {
+        *status = EXIT_OK;
+    }
+    cli_close(c, r);
+    return t;
+}

@@ -1,0 +1,39 @@
+/*
+ * typed.h — the options of the commands that read typed columns (schema,
+ * stats, convert --to jsonl), spelled as the README gives them:
+ * --threads N, --columns a,b,c, --schema name:type,..., --null-values LIST,
+ * --true-values LIST, --false-values LIST, --infer-rows N|all,
+ * --on-error fail|null, --short-rows pad|error, --long-rows error|truncate,
+ * --decimal-comma, --row-limit N.
+ */
+#ifndef SIMDSV_CLI_TYPED_H
+#define SIMDSV_CLI_TYPED_H
+
+#include "cli.h"
+
+#define CLI_TYPED_HELP                                                                                       \
+    "Typed options:\n"                                                                                       \
+    "  --threads N          worker threads (default: all cores; 1 = no threads)\n"                           \
+    "  --columns LIST       only these columns (names or 1-based indexes), in this order\n"                  \
+    "  --schema SPEC        name:type,... (bool int64 float64 date timestamp string); *:string for all\n"    \
+    "  --null-values LIST   tokens read as null, e.g. NA,NULL,\\\\N; name=TOKEN for one column\n"            \
+    "                       (an empty unquoted field is always null)\n"                                     \
+    "  --true-values LIST / --false-values LIST   bool spellings\n"                                         \
+    "  --infer-rows N|all   rows sampled for inference (start, middle, end; default 10000)\n"               \
+    "  --on-error fail|null a value that does not fit a --schema type: error (default) or null\n"           \
+    "  --short-rows pad|error   rows with fewer fields than the header (default pad)\n"                     \
+    "  --long-rows error|truncate   rows with more fields (default error)\n"                                \
+    "  --decimal-comma      floats use , as the decimal separator\n"                                        \
+    "  --row-limit N        read at most N rows\n\n"
+/* An extra-argument parser (cli_spec.extra) for the typed options; ctx is
+ * the cli_common whose options they set. */
+arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
+/* Reads the whole input as a typed table; prints the error and returns NULL
+ * on failure (*status = the exit status). */
+simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
+int cmd_schema(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+/* convert --to jsonl: the whole table as JSON lines on the output. */
+int convert_jsonl(cli_common *c);
+
+#endif

@@ -1,0 +1,406 @@
+#!/bin/sh
+# tests/cli/run.sh — golden tests of the simdsv command.
+#
+#   sh tests/cli/run.sh PATH/TO/simdsv          run every test
+#   UPDATE=1 sh tests/cli/run.sh PATH/TO/simdsv  (re)write missing expectations
+#
+# A golden case runs `simdsv ARGS...` in tests/cli/data/ (so file names in
+# messages are stable) and compares stdout, stderr and the exit status with
+# tests/cli/expected/NAME.out, NAME.err and NAME.rc, byte for byte.  Other
+# checks (compressed input, -o on failure, the progress line) are written out
+# below.  The last line is "N passed, N failed"; the exit status is 1 if any
+# test failed.
+set -u
+
+BIN=${1:?usage: run.sh PATH/TO/simdsv}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+DATA=$HERE/data
+EXP=$HERE/expected
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/simdsv-cli-test.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+# Deterministic environment: no progress line, no color, C locale.
+unset CI NO_COLOR SIMDSV_KERNEL
+export LC_ALL=C
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+}
+
+# compare NAME KIND ACTUAL: compares ACTUAL with expected/NAME.KIND
+compare() {
+    if [ -f "$EXP/$1.$2" ]; then
+        cmp -s "$EXP/$1.$2" "$3" && return 0
+        echo "--- $1.$2: expected vs actual"
+        diff "$EXP/$1.$2" "$3" | head -20
+        return 1
+    fi
+    if [ "${UPDATE:-}" = 1 ]; then
+        cp "$3" "$EXP/$1.$2"
+        echo "wrote $EXP/$1.$2"
+        return 0
+    fi
+    echo "--- $1.$2: no expectation"
+    return 1
+}
+
+# run NAME STDIN ARGS...: one golden case (STDIN is a file under data/ or /dev/null)
+run() {
+    name=$1
+    input=$2
+    shift 2
+    (cd "${RUN_DIR:-$DATA}" && "$BIN" "$@" <"$input" >"$TMP/out" 2>"$TMP/err")
+    echo $? >"$TMP/rc"
+    r=0
+    compare "$name" out "$TMP/out" || r=1
+    compare "$name" err "$TMP/err" || r=1
+    compare "$name" rc "$TMP/rc" || r=1
+    if [ $r = 0 ]; then ok; else bad "$name: simdsv $*"; fi
+}
+t() { # t NAME ARGS...
+    n=$1
+    shift
+    run "$n" /dev/null "$@"
+}
+
+# same_output DESCRIPTION CMD1 CMD2: both shell commands give the same stdout,
+# stderr and status (run in data/)
+same_output() {
+    d=$1
+    (cd "$DATA" && eval "$2" >"$TMP/a.out" 2>"$TMP/a.err"; echo $? >"$TMP/a.rc")
+    (cd "$DATA" && eval "$3" >"$TMP/b.out" 2>"$TMP/b.err"; echo $? >"$TMP/b.rc")
+    if cmp -s "$TMP/a.out" "$TMP/b.out" && cmp -s "$TMP/a.err" "$TMP/b.err" && cmp -s "$TMP/a.rc" "$TMP/b.rc"; then
+        ok
+    else
+        bad "$d: '$2' and '$3' differ"
+        diff "$TMP/a.out" "$TMP/b.out" | head -5
+        diff "$TMP/a.err" "$TMP/b.err" | head -5
+    fi
+}
+
+S=$BIN
+
+# ------------------------------------------------------------------ general
+t main_help --help
+t main_none
+t main_unknown frobnicate x.csv
+
+# -------------------------------------------------------------- count, check, convert
+t count_cities count cities.csv
+t count_stdin_dash count -
+run count_stdin cities.csv count -
+t count_no_header count --no-header cities.csv
+t count_broken count broken.csv
+t count_lenient count --lenient broken.csv
+t count_missing count nope.csv
+t count_dir count .
+t count_nofile count
+t count_badopt count --bogus cities.csv
+t count_badvalue count --delimiter ab cities.csv
+t count_empty count empty.csv
+t count_crlf count crlf.csv
+t count_many count cities.csv fruit.csv crlf.csv
+t count_many_error count cities.csv broken.csv nope.csv fruit.csv
+t count_stdin_twice count - -
+t count_help count --help
+t check_cities check cities.csv
+t check_broken check broken.csv
+t check_broken_max1 check --max-errors 1 broken.csv
+t check_bad_utf8 check bad_utf8.csv
+t check_many check cities.csv broken.csv fruit.csv
+t check_help check --help
+t convert_json convert --to json cities.csv
+t convert_csv convert --to csv cities.csv
+t convert_csv_tab convert --to csv --output-delimiter '\t' cities.csv
+t convert_json_semicolon convert --to json --delimiter ';' bom_semicolon.csv
+t convert_csv_tsv convert --to csv --delimiter '\t' tab.tsv
+t convert_crlf convert --to csv crlf.csv
+t convert_no_to convert cities.csv
+t convert_broken convert --to csv broken.csv
+t convert_lossy convert --to csv --utf8 lossy bad_utf8.csv
+t convert_bad_utf8 convert --to json bad_utf8.csv
+t convert_empty convert --to json empty.csv
+t convert_two_files convert --to csv cities.csv fruit.csv
+t convert_help convert --help
+
+# ------------------------------------------------------------------ headers
+t headers_staff headers staff.csv
+t headers_just_names headers --just-names cities.csv
+t headers_no_header headers --no-header fruit.csv
+t headers_semicolon headers --delimiter ';' bom_semicolon.csv
+t headers_empty headers empty.csv
+t headers_help headers --help
+
+# ---------------------------------------------------------- head, tail, slice
+t head_default head fruit.csv
+t head_n2 head -n 2 cities.csv
+t head_n0 head -n 0 fruit.csv
+t head_no_header head --no-header -n 2 fruit.csv
+t head_tab head -n 3 --output-delimiter '\t' notes.csv
+t head_broken head -n 5 broken.csv
+t head_bad_n head -n x fruit.csv
+t head_help head --help
+t tail_default tail fruit.csv
+t tail_n3 tail -n 3 cities.csv
+t tail_n0 tail -n 0 fruit.csv
+t tail_more tail -n 50 notes.csv
+t tail_no_header tail --no-header -n 2 ragged.csv
+run tail_stdin notes.csv tail -n 2 -
+t tail_broken tail -n 1 broken.csv
+t tail_help tail --help
+t slice_1_3 slice --start 1 --end 3 fruit.csv
+t slice_start slice --start 10 fruit.csv
+t slice_end slice --end 2 notes.csv
+t slice_empty slice --start 5 --end 5 fruit.csv
+t slice_bad slice --start 5 --end 2 fruit.csv
+t slice_help slice --help
+
+# ------------------------------------------------------------------ select
+t select_names select city,id cities.csv
+t select_dup select 'name[2],name' staff.csv
+t select_range select 2-4 cities.csv
+t select_name_range select dept-name[2] staff.csv
+t select_reverse select 3-1 staff.csv
+t select_open select -- -2 staff.csv
+t select_open_end select 4- staff.csv
+t select_exclude select '!salary,!start' staff.csv
+t select_mixed select '1-4,!2' staff.csv
+t select_repeat select 2,2,1 fruit.csv
+t select_quoted_name select '"word",id' fruit.csv
+t select_unknown select nope staff.csv
+t select_out_of_range select 9 staff.csv
+t select_all_excluded select '!1-5' staff.csv
+t select_bad_k select 'name[3]' staff.csv
+t select_no_header select --no-header 2,1 fruit.csv
+t select_no_header_name select --no-header word fruit.csv
+t select_ragged select 3,1 ragged.csv
+t select_single_empty select 3 ragged.csv
+t select_outdelim select --output-delimiter ';' when,what notes.csv
+t select_crlf select 2 crlf.csv
+t select_bom select --delimiter ';' note,id bom_semicolon.csv
+t select_broken select 2 broken.csv
+t select_missing_sel select
+t select_help select --help
+
+# ------------------------------------------------------------------ search
+t search_literal search apple fruit.csv
+t search_icase search -i apple fruit.csv
+t search_invert search -v -i apple fruit.csv
+t search_column search -c word e fruit.csv
+t search_column_index search --column 1 1 fruit.csv
+t search_regex search --regex '^[a-c]' fruit.csv
+t search_regex_icase search -r -i '^b' fruit.csv
+t search_regex_column search -r -c 2 'e$' fruit.csv
+t search_bad_regex search -r '(' fruit.csv
+t search_quote search '"D"' staff.csv
+t search_newline search 'one
+line' notes.csv
+t search_delim search 'x,y' notes.csv
+t search_none search zzz fruit.csv
+t search_dash search -- -01-0 notes.csv
+t search_unicode search 東 cities.csv
+t search_outdelim search --output-delimiter '|' -c what o notes.csv
+t search_no_header search --no-header -c 1 1 fruit.csv
+t search_bad_column search -c nope x fruit.csv
+t search_missing search
+t search_help search --help
+
+# --------------------------------------------------------------- frequency
+t freq_staff frequency staff.csv
+t freq_limit frequency --limit 1 --select dept,salary staff.csv
+t freq_all frequency --limit 0 --select 2 staff.csv
+t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
+t freq_empty frequency empty.csv
+t freq_help frequency --help
+
+# ------------------------------------------------------------------- table
+t table_unicode table unicode.csv
+t table_width table --width 8 cities.csv
+t table_narrow table --width 1 fruit.csv
+t table_no_header table --no-header ragged.csv
+t table_empty table empty.csv
+t table_bad_width table --width 0 fruit.csv
+t table_help table --help
+
+# --------------------------------------------------------------------- cat
+t cat_rows cat rows rows_a.csv rows_b.csv rows_a.csv
+t cat_rows_mismatch cat rows rows_a.csv rows_b.csv rows_other.csv
+t cat_rows_empty cat rows empty.csv rows_a.csv rows_header_only.csv rows_b.csv
+t cat_rows_no_header cat rows --no-header rows_a.csv rows_other.csv
+run cat_rows_stdin rows_b.csv cat rows rows_a.csv -
+run cat_rows_stdin_mismatch rows_other.csv cat rows rows_a.csv -
+t cat_columns cat columns cols_left.csv cols_right.csv rows_b.csv
+t cat_columns_no_header cat columns --no-header cols_right.csv cols_left.csv
+t cat_columns_outdelim cat columns --output-delimiter ';' notes.csv cols_right.csv
+t cat_bad_mode cat sideways a.csv
+t cat_no_mode cat
+t cat_help cat --help
+
+# ---------------------------------------------------- compressed input
+# gzip and zstd input (files and standard input) give what the plain file gives.
+compressed() { # compressed TOOL EXT
+    tool=$1
+    ext=$2
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "skip: $tool not installed (compressed $ext input not tested)"
+        return
+    fi
+    # Compressed copies under the same names, so that messages match.
+    z=$TMP/$ext
+    mkdir -p "$z"
+    for f in cities.csv notes.csv fruit.csv broken.csv; do
+        "$tool" -c <"$DATA/$f" >"$z/$f"
+    done
+    for args in "count" "check" "headers" "head -n 2" "tail -n 2" "select 2,1" "search -i e" "frequency" \
+        "table" "convert --to json"; do
+        for f in cities.csv notes.csv broken.csv; do
+            same_output "$tool: $args $f" "$S $args $f" "cd $z && $S $args $f"
+            same_output "$tool: $args - <$f" "$S $args - <$f" "$S $args - <$z/$f"
+        done
+    done
+    same_output "$tool: cat rows" "$S cat rows fruit.csv fruit.csv" "cd $z && $S cat rows fruit.csv $DATA/fruit.csv"
+    same_output "$tool: count several" "$S count cities.csv notes.csv" "cd $z && $S count cities.csv notes.csv"
+    # Two members / frames one after the other are one stream.
+    cat "$z/fruit.csv" "$z/fruit.csv" >"$TMP/twice.$ext"
+    same_output "$tool: concatenated" "cat fruit.csv fruit.csv | $S count -" "$S count - <$TMP/twice.$ext"
+    # Truncated data is an input error.
+    head -c 40 "$z/cities.csv" >"$TMP/short.$ext"
+    (cd "$DATA" && "$S" count - <"$TMP/short.$ext" >"$TMP/out" 2>"$TMP/err")
+    rc=$?
+    if [ $rc = 1 ] && grep -q "^<stdin>: error: the $tool data is \(truncated\|corrupt\)" "$TMP/err"; then ok; else
+        bad "$tool truncated: status $rc, stderr: $(cat "$TMP/err")"
+    fi
+}
+compressed gzip gz
+compressed zstd zst
+if command -v gzip >/dev/null 2>&1; then
+    (gzip -c "$DATA/fruit.csv"; printf 'junk') >"$TMP/junk.gz"
+    RUN_DIR=$TMP run gzip_trailing_junk /dev/null count junk.gz
+    printf '\037\213\010\000\000\000\000\000\000\003garbage-garbage' >"$TMP/corrupt.gz"
+    (cd "$DATA" && "$S" count - <"$TMP/corrupt.gz" >"$TMP/out" 2>"$TMP/err")
+    rc=$?
+    if [ $rc = 1 ] && grep -q "^<stdin>: error: the gzip data is corrupt" "$TMP/err"; then ok; else
+        bad "corrupt gzip: status $rc, stderr: $(cat "$TMP/err")"
+    fi
+fi
+
+# ------------------------------------------------------------- -o FILE
+out=$TMP/out.csv
+(cd "$DATA" && "$S" select -o "$out" 2,1 fruit.csv >"$TMP/stdout" 2>"$TMP/err")
+rc=$?
+(cd "$DATA" && "$S" select 2,1 fruit.csv >"$TMP/expected")
+if [ $rc = 0 ] && cmp -s "$out" "$TMP/expected" && [ ! -s "$TMP/stdout" ] && [ ! -s "$TMP/err" ]; then ok; else
+    bad "-o: status $rc, or the file differs from standard output"
+fi
+[ "$(ls -a "$TMP" | grep -c simdsv-)" = 0 ] && ok || bad "-o left a temporary file"
+# A failed run leaves neither the file nor a temporary file.
+rm -f "$out"
+(cd "$DATA" && "$S" convert --to csv -o "$out" broken.csv >/dev/null 2>"$TMP/err")
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$out" ] && [ "$(ls -a "$TMP" | grep -c simdsv-)" = 0 ]; then ok; else
+    bad "-o after a data error: status $rc, file or temporary file left"
+fi
+# ... and keeps an existing file as it was.
+echo "precious" >"$out"
+(cd "$DATA" && "$S" search -o "$out" x broken.csv >/dev/null 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ "$(cat "$out")" = precious ] && [ "$(ls -a "$TMP" | grep -c simdsv-)" = 0 ]; then ok; else
+    bad "-o after an error replaced the existing file (status $rc)"
+fi
+(cd "$DATA" && "$S" head -o "$out" -n 1 fruit.csv)
+[ "$(cat "$out")" = "id,word
+1,apple" ] && ok || bad "-o did not replace the file on success"
+# The output file may be the input file.
+cp "$DATA/fruit.csv" "$TMP/self.csv"
+"$S" select -o "$TMP/self.csv" word "$TMP/self.csv" && [ "$(head -n 2 "$TMP/self.csv")" = "word
+apple" ] && ok || bad "-o onto the input file"
+run output_bad_dir /dev/null select -o /nonexistent/dir/x.csv 1 fruit.csv
+run output_empty_name /dev/null select -o '' 1 fruit.csv
+
+# -------------------------------------------------------- progress line
+(cd "$DATA" && "$S" count --progress fruit.csv >"$TMP/out" 2>"$TMP/err")
+if grep -q "$(printf '\r')" "$TMP/err" && [ "$(cat "$TMP/out")" = 12 ]; then ok; else bad "--progress: no \\r on stderr"; fi
+tr -d '\r' <"$TMP/err" | grep -q 'simdsv: .* of 119 B (' && ok || bad "--progress: no 'N of 119 B (P%)' in the line"
+(cd "$DATA" && "$S" count fruit.csv 2>"$TMP/err" >/dev/null)
+[ ! -s "$TMP/err" ] && ok || bad "progress on a pipe without --progress"
+(cd "$DATA" && "$S" select --progress --no-progress 1 fruit.csv 2>"$TMP/err" >/dev/null)
+[ ! -s "$TMP/err" ] && ok || bad "--no-progress (last wins) still shows a line"
+if command -v script >/dev/null 2>&1 && script -qfec true /dev/null >/dev/null 2>&1; then
+    # Under a pseudo-terminal, work lasting more than a second shows the
+    # line; here the input arrives in two parts 1.3 s apart.
+    awk 'BEGIN { print "a,b"; for (i = 0; i < 20000; i++) print i "," i * 2 }' >"$TMP/slow.csv"
+    cmd="(cat '$TMP/slow.csv'; sleep 1.3; cat '$TMP/slow.csv') | '$S' count -"
+    env -u CI script -qfec "$cmd" /dev/null >"$TMP/tty" 2>&1
+    if grep -q "simdsv: .* read" "$TMP/tty" && grep -q "$(printf '\r\033\\[K')" "$TMP/tty" && grep -q 40001 "$TMP/tty"; then
+        ok
+    else
+        bad "no progress line on a terminal: $(od -c "$TMP/tty" | head -5)"
+    fi
+    CI=true script -qfec "$cmd" /dev/null >"$TMP/tty" 2>&1
+    if ! grep -q "simdsv: .* read" "$TMP/tty" && grep -q 40001 "$TMP/tty"; then ok; else bad "progress line with CI set"; fi
+    # Bold header on a terminal, none with NO_COLOR.
+    env -u NO_COLOR script -qfec "'$S' table '$DATA/fruit.csv'" /dev/null >"$TMP/tty" 2>&1
+    grep -q "$(printf '\033\\[1mid')" "$TMP/tty" && ok || bad "table: no bold header on a terminal"
+    NO_COLOR=1 script -qfec "'$S' table '$DATA/fruit.csv'" /dev/null >"$TMP/tty" 2>&1
+    if grep -q "$(printf '\033')" "$TMP/tty"; then bad "table: escape sequences with NO_COLOR"; else ok; fi
+else
+    echo "skip: util-linux script not available (terminal tests)"
+fi
+
+# ------------------------------------------------------------ broken pipe
+awk 'BEGIN { print "a,b"; for (i = 0; i < 300000; i++) print i "," i }' >"$TMP/big.csv"
+for args in "select 2" "convert --to csv" "search 1" "head -n 200000" "cat rows $TMP/big.csv"; do
+    { "$S" $args "$TMP/big.csv" 2>"$TMP/err"; echo $? >"$TMP/rc"; } | head -n 1 >/dev/null
+    if [ "$(cat "$TMP/rc")" = 0 ] && [ ! -s "$TMP/err" ]; then ok; else
+        bad "broken pipe ($args): status $(cat "$TMP/rc"), stderr $(cat "$TMP/err")"
+    fi
+done
+
+# ------------------------------------------- big inputs: fast path and tail
+# Regions of plain records (select, search) and tail's seek must give what a
+# full read through the library gives (SIMDSV_CLI_NO_FAST_PATH=1), also for
+# the same bytes on standard input.
+awk 'BEGIN { srand(7); print "id,name,note,n";
+    for (i = 0; i < 60000; i++) {
+        q = (i % 997 == 0) ? "\"multi\nline, \"\"quoted\"\"\"" : "w" i % 13;
+        if (i % 4001 == 0) print "";
+        print i ",name" i % 101 "," q "," int(rand() * 1000) } }' >"$TMP/gen.csv"
+awk 'BEGIN { print "id,name,note,n"; for (i = 0; i < 60000; i++) print i ",name" i % 101 ",w" i % 13 "," i % 7 }' >"$TMP/plain.csv"
+for f in gen.csv plain.csv; do
+    for args in "select 2,1" "select 3" "select !1" "select 4,4,1" "select --output-delimiter=: 3,2" "search name7" \
+        "search -c note w1" "search -v 5" "search -i NAME1" "search -r ^1.*5$" "count" "tail -n 7" "tail -n 1" \
+        "slice --start 59990"; do
+        same_output "fast path: $args $f" "SIMDSV_CLI_NO_FAST_PATH=1 $S $args $TMP/$f" "$S $args $TMP/$f"
+        same_output "stdin: $args $f" "$S $args $TMP/$f" "$S $args - <$TMP/$f 2>&1 | sed 's|<stdin>|$TMP/$f|'"
+    done
+done
+# tail: the end of the file is one quoted field with line ends and quotes in
+# it (both readings of the first line end parse, or the part has no record
+# boundary): tail reads more or everything, and must still be right.
+awk 'BEGIN { print "a,b"; for (i = 0; i < 5000; i++) print i ",x"; printf "last,\"";
+    for (i = 0; i < 30000; i++) printf "\"\",\n"; print "end\"" }' >"$TMP/tailq.csv"
+same_output "tail: a long quoted field at the end" "$S tail -n 2 - <$TMP/tailq.csv" "$S tail -n 2 $TMP/tailq.csv"
+awk 'BEGIN { print "a,b"; for (i = 0; i < 50000; i++) printf "%d,\"q\"\"%d\nsecond line\"\n", i, i }' >"$TMP/tailm.csv"
+same_output "tail: quoted line ends" "$S tail -n 3 - <$TMP/tailm.csv" "$S tail -n 3 $TMP/tailm.csv"
+same_output "tail: more records than the first part" "$S tail -n 3000 - <$TMP/tailm.csv" "$S tail -n 3000 $TMP/tailm.csv"
+same_output "tail: lenient" "$S tail --lenient -n 3 - <$TMP/tailm.csv" "$S tail --lenient -n 3 $TMP/tailm.csv"
+# Errors deep in a big file: same position as a full read.
+{ cat "$TMP/plain.csv"; printf '1,2,bad"quote,4\n'; cat "$TMP/plain.csv"; } >"$TMP/bad.csv"
+for args in "select 1" "search name" "search -v name" "tail -n 1"; do
+    same_output "error position: $args" "SIMDSV_CLI_NO_FAST_PATH=1 $S $args $TMP/bad.csv" "$S $args $TMP/bad.csv"
+done
+RUN_DIR=$TMP run error_position /dev/null search ZZZ bad.csv
+# ------------------------------------------------------------- man page
+if command -v groff >/dev/null 2>&1; then
+    warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)
+    [ -z "$warnings" ] && ok || bad "docs/simdsv.1: $warnings"
+else
+    echo "skip: groff not installed (man page not checked)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
