@@ -9,7 +9,7 @@ BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all build demo test sanitize test-sanitize cross-aarch64 bench clean
+.PHONY: all build demo test sanitize tsan cross-aarch64 bench clean
 
 all: build
 
@@ -36,6 +36,13 @@ sanitize:
 	@$(MAKE) --no-print-directory test BUILD=build-asan \
 	  CMAKE_ARGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DSIMDSV_SANITIZE=address,undefined -DSIMDSV_BUILD_BENCH=OFF"
 
+# ThreadSanitizer over the tests that use threads (the typed reader).
+tsan:
+	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSIMDSV_SANITIZE=thread -DSIMDSV_BUILD_TESTS=ON -DSIMDSV_BUILD_BENCH=OFF > /dev/null
+	@cmake --build build-tsan -j $(JOBS) --target test_table
+	@cd build-tsan && ctest --output-on-failure -R '^test_table'
+
 # aarch64: cross-compiled with Debian's gcc, tests run under qemu-user.
 cross-aarch64:
 	@cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
@@ -44,10 +51,10 @@ cross-aarch64:
 	@cd build-aarch64 && QEMU_LD_PREFIX=/usr/aarch64-linux-gnu ctest --output-on-failure -j $(JOBS) -E 'test_cli'
 
 bench: build
-	@bench/run.sh
+	@BUILD=$(BUILD) bench/run.sh
 
 clean:
-	rm -rf build build-asan build-aarch64
+	rm -rf build build-asan build-aarch64 build-tsan build-fuzz
 
 # Fuzzing (clang + libFuzzer + ASan/UBSan).  fuzz-short: every target for
 # FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.
