@@ -499,42 +499,47 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
 }
 
 /* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream: drops the rest of that
- * record without holding it (only the buffer's worth at a time), then
- * reading resumes after its line end.  A quote that breaks RFC 4180 inside
- * it is stepped over as if it closed any quoted field. */
+ * record without holding it, then reading resumes after its line end.  The
+ * record ends where the slow path's state machine would end it (the same
+ * lenient rules), so a stream and a whole input agree on what follows. */
 static simdsv_status skip_oversized(simdsv_reader *r)
 {
-    r->nfields = 0;
-    r->index_i = r->index_n = 0;
-    size_t end = SIZE_MAX;
-    while (end == SIZE_MAX) {
-        if (r->special_pending) {
-            r->special_pending = false;
-            r->scan_pos++;
-            scan_state_reset(&r->ss);
-            r->ss.after_term = 0;
-        }
-        if (!r->scanned_all && scan_more(r, false)) {
-            for (size_t i = 0; i < r->index_n && end == SIZE_MAX; i++)
-                if (r->index[i] & SCAN_TERM_BIT)
-                    end = r->index_base + (r->index[i] & SCAN_OFFSET_MASK) + 1;
+    enum { FIELD_START, UNQUOTED, QUOTED, ESCAPED, QUOTE_IN_QUOTED } state = FIELD_START;
+    const scan_dialect *d = &r->dialect;
+    size_t p = r->rec_start;
+    for (;;) {
+        if (p == r->len) {
+            if (r->eof)
+                break;
+            r->rec_start = r->field_start = p; /* nothing of it is kept */
+            const simdsv_status st = simdsv__refill(r, false);
+            if (st != SIMDSV_OK)
+                return st;
+            p = r->rec_start;
             continue;
         }
-        if (r->scanned_all || r->eof) {
-            end = r->len; /* the record ran to the end of the input */
+        const uint8_t c = r->buf[p++];
+        const int line_end = c == '\n' || c == '\r';
+        if (state == QUOTED) {
+            state = d->has_escape && c == d->escape ? ESCAPED : c == d->quote ? QUOTE_IN_QUOTED : QUOTED;
+        } else if (state == ESCAPED) {
+            state = QUOTED;
+        } else if (line_end) {
             break;
+        } else if (c == d->delimiter) {
+            state = FIELD_START;
+        } else if (state == QUOTE_IN_QUOTED && c == d->quote) {
+            state = QUOTED;
+        } else {
+            state = state == FIELD_START && d->has_quote && c == d->quote ? QUOTED : UNQUOTED;
         }
-        r->rec_start = r->field_start = r->scan_pos; /* nothing of it is kept */
-        const simdsv_status st = simdsv__refill(r, false);
-        if (st != SIMDSV_OK)
-            return st;
     }
     r->skipping = false;
     r->physical_records++;
-    if (r->utf8_pos < end)
-        r->utf8_pos = end;
-    r->scanned_all = r->scanned_all && end == r->len;
-    simdsv__restart_scan(r, end);
+    if (r->utf8_pos < p)
+        r->utf8_pos = p;
+    r->scanned_all = false;
+    simdsv__restart_scan(r, p);
     return SIMDSV_OK;
 }
 

@@ -235,6 +235,8 @@ static const char *violation_message(simdsv_status code)
         return "record with more fields than the configured maximum (--max-fields)";
     case SIMDSV_ERR_INVALID_UTF8:
         return "invalid UTF-8 byte sequence";
+    case SIMDSV_ERR_RECORD_TOO_LARGE:
+        return simdsv_status_message(code);
     default:
         return simdsv_status_message(code);
     }
@@ -261,7 +263,14 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
     }
     bool limit_hit = false;
     const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
-    if (sp.fields_dropped || (max_fields && sp.nfields > max_fields)) {
+    if (!r->counting && r->opt.max_record_size && sp.content_end - r->rec_start > r->opt.max_record_size) {
+        /* Limits outrank quoting problems (a stream hits them first, while
+         * reading; a whole input must report the same). */
+        sp.first.code = SIMDSV_ERR_RECORD_TOO_LARGE;
+        sp.first.pos = r->rec_start;
+        sp.first.field = 0;
+        limit_hit = true;
+    } else if (sp.fields_dropped || (max_fields && sp.nfields > max_fields)) {
         /* The limit outranks quoting problems and applies in lenient mode too;
          * like the fast path, it points at the first field past the limit. */
         sp.first.code = SIMDSV_ERR_TOO_MANY_FIELDS;
