@@ -1,23 +1,27 @@
 /* cmd_convert.c — simdsv convert: JSON (array of arrays of strings) or
  * normalised RFC 4180 CSV (minimal quoting, LF line ends). */
-#include "cli.h"
+#include "typed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
-    "usage: simdsv convert --to json|csv [OPTIONS] FILE\n"
+    "usage: simdsv convert --to json|csv|jsonl [OPTIONS] FILE\n"
     "  --to json          an array of arrays of strings, one per record, the header first\n"
     "  --to csv           RFC 4180 CSV: minimal quoting, LF line ends\n"
-    "The header, when there is one, is written as the first record either way;\n"
+    "  --to jsonl         typed JSON lines: one object per row, header names as keys,\n"
+    "                     numbers as numbers, null as null, true/false, dates and\n"
+    "                     timestamps as ISO 8601 strings (the typed options apply)\n"
+    "For json and csv the header, when there is one, is written as the first record;\n"
     "with --no-header it is read as an ordinary record.  Stops at the first error\n"
-    "(exit status 1) unless --lenient.\n\n";
+    "(exit status 1) unless --lenient.\n\n" CLI_TYPED_HELP;
 
-typedef enum { TO_NONE, TO_JSON, TO_CSV } target;
+typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL } target;
 
 typedef struct convert_args {
     target to;
+    cli_common *common; /* for the typed options */
 } convert_args;
 
 static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
@@ -28,35 +32,13 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
     if (missing)
         return ARG_BAD;
     if (v) {
-        a->to = strcmp(v, "json") == 0 ? TO_JSON : strcmp(v, "csv") == 0 ? TO_CSV : TO_NONE;
+        a->to = strcmp(v, "json") == 0    ? TO_JSON
+                : strcmp(v, "csv") == 0   ? TO_CSV
+                : strcmp(v, "jsonl") == 0 ? TO_JSONL
+                                          : TO_NONE;
         return a->to == TO_NONE ? ARG_BAD : ARG_TAKEN;
     }
-    return ARG_NOT_MINE;
-}
-
-static void json_string(const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    out_byte('"');
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        out_write(s + run, i - run);
-        run = i + 1;
-        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        switch (c) {
-        case '"': out_write("\\\"", 2); break;
-        case '\\': out_write("\\\\", 2); break;
-        case '\n': out_write("\\n", 2); break;
-        case '\r': out_write("\\r", 2); break;
-        case '\t': out_write("\\t", 2); break;
-        default: out_write(esc, 6); break;
-        }
-    }
-    out_write(s + run, n - run);
-    out_byte('"');
+    return cli_typed_arg(a->common, argc, argv, i);
 }
 
 static bool convert_record(const simdsv_record *rec, const convert_args *a, int delimiter, bool *first,
@@ -75,7 +57,7 @@ static bool convert_record(const simdsv_record *rec, const convert_args *a, int 
             return false;
         if (i)
             out_byte(',');
-        json_string(data, size);
+        out_json_string(data, size);
     }
     out_byte(']');
     *first = false;
@@ -85,16 +67,21 @@ static bool convert_record(const simdsv_record *rec, const convert_args *a, int 
 int cmd_convert(int argc, char **argv)
 {
     cli_common c;
-    convert_args args = {TO_NONE};
+    convert_args args = {TO_NONE, &c};
     const cli_spec spec = {"convert", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, convert_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && args.to == TO_NONE)
-        status = cli_usage_error("convert", "%s", "missing --to json|csv");
+        status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl");
     if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);
         return status >= 0 ? status : EXIT_DATA;
     }
     cli_start(&c);
+    if (args.to == TO_JSONL) {
+        status = out_finish(convert_jsonl(&c));
+        cli_common_free(&c);
+        return status;
+    }
     simdsv_reader *r = cli_open(&c);
     if (!r) {
         cli_common_free(&c);

@@ -29,7 +29,7 @@ int cmd_schema(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             simdsv_column_info info;
             simdsv_table_column(t, i, &info);
-            const size_t len = strlen(info.name);
+            const size_t len = cli_display_width(info.name);
             name_width = len > name_width ? len : name_width;
             const size_t tl = strlen(simdsv_type_name(info.type));
             type_width = tl > type_width ? tl : type_width;
@@ -44,7 +44,7 @@ int cmd_schema(int argc, char **argv)
             m = snprintf(line, sizeof line, "%3zu  ", i + 1);
             out_write(line, (size_t)m);
             out_str(info.name);
-            for (size_t pad = strlen(info.name); pad < name_width; pad++)
+            for (size_t pad = cli_display_width(info.name); pad < name_width; pad++)
                 out_byte(' ');
             m = snprintf(line, sizeof line, "  %-*s  ", (int)type_width, simdsv_type_name(info.type));
             out_write(line, (size_t)m);

@@ -171,14 +171,14 @@ static void compute(const struct ArrowSchema *s, const struct ArrowArray *a, col
     }
 }
 
-/* A cell padded to width (bytes; names and strings may be wider on screen). */
+/* A cell padded to width terminal columns. */
 static void cell(const char *s, size_t width, int right)
 {
-    const size_t n = strlen(s);
+    const size_t n = cli_display_width(s);
     if (right)
         for (size_t i = n; i < width; i++)
             out_byte(' ');
-    out_write(s, n);
+    out_str(s);
     if (!right)
         for (size_t i = n; i < width; i++)
             out_byte(' ');
@@ -220,10 +220,11 @@ int cmd_stats(int argc, char **argv)
         simdsv_column_info info;
         simdsv_table_column(t, i, &info);
         char num[32];
-        const size_t w[7] = {strlen(s.children[i]->name), strlen(simdsv_type_name(info.type)),
+        const size_t w[7] = {cli_display_width(s.children[i]->name), strlen(simdsv_type_name(info.type)),
                              (size_t)snprintf(num, sizeof num, "%" PRId64, stats[i].count),
-                             (size_t)snprintf(num, sizeof num, "%" PRId64, stats[i].nulls), strlen(stats[i].min),
-                             strlen(stats[i].max), strlen(stats[i].mean)};
+                             (size_t)snprintf(num, sizeof num, "%" PRId64, stats[i].nulls),
+                             cli_display_width(stats[i].min), cli_display_width(stats[i].max),
+                             strlen(stats[i].mean)};
         for (int k = 0; k < 7; k++)
             widths[k] = w[k] > widths[k] ? w[k] : widths[k];
     }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void json_text(const char *s, size_t n)
+void out_json_string(const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     out_byte('"');
@@ -122,12 +122,12 @@ static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64
     }
     case 'u': {
         const int32_t *off = a->buffers[1];
-        json_text((const char *)a->buffers[2] + off[i], (size_t)(off[i + 1] - off[i]));
+        out_json_string((const char *)a->buffers[2] + off[i], (size_t)(off[i + 1] - off[i]));
         return;
     }
     case 'U': {
         const int64_t *off = a->buffers[1];
-        json_text((const char *)a->buffers[2] + off[i], (size_t)(off[i + 1] - off[i]));
+        out_json_string((const char *)a->buffers[2] + off[i], (size_t)(off[i + 1] - off[i]));
         return;
     }
     default:
@@ -153,7 +153,7 @@ int convert_jsonl(cli_common *c)
         for (int64_t col = 0; col < a.n_children; col++) {
             if (col)
                 out_byte(',');
-            json_text(s.children[col]->name, strlen(s.children[col]->name));
+            out_json_string(s.children[col]->name, strlen(s.children[col]->name));
             out_byte(':');
             value(s.children[col], a.children[col], i);
         }

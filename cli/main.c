@@ -1,6 +1,7 @@
 /* main.c — the simdsv command: dispatches to the subcommands. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "typed.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@ static const char usage[] =
     "Commands:\n"
     "  count       count the data records (quote-aware, fields are not materialised)\n"
     "  check       validate files; report each problem as FILE:LINE:COL: error: ...\n"
-    "  convert     convert to JSON (array of arrays of strings) or normalised CSV\n"
+    "  convert     convert to JSON (array of arrays of strings), normalised CSV, or typed JSON lines\n"
     "  headers     the column names with their 1-based index\n"
     "  head        the first records (-n N, default 10)\n"
     "  tail        the last records (-n N, default 10); seeks in regular files\n"
@@ -22,6 +23,8 @@ static const char usage[] =
     "  frequency   the most frequent values of each column\n"
     "  table       aligned columns for reading on a terminal\n"
     "  cat         concatenate files: 'cat rows' (same header) or 'cat columns'\n"
+    "  schema      column types (inferred over the start, middle and end) and why\n"
+    "  stats       typed read: per column count, nulls, min, max, mean\n"
     "\n"
     "Input may be gzip- or zstd-compressed.  Run 'simdsv COMMAND --help' for the\n"
     "options of a command, 'man simdsv' for the manual.\n"
@@ -34,6 +37,7 @@ static const struct {
     {"count", cmd_count},   {"check", cmd_check},         {"convert", cmd_convert}, {"headers", cmd_headers},
     {"head", cmd_head},     {"tail", cmd_tail},           {"slice", cmd_slice},     {"select", cmd_select},
     {"search", cmd_search}, {"frequency", cmd_frequency}, {"table", cmd_table},     {"cat", cmd_cat},
+    {"schema", cmd_schema}, {"stats", cmd_stats},
 };
 
 int main(int argc, char **argv)

@@ -14,6 +14,19 @@ static arg_result set_value(cli_common *c, simdsv_option id, int64_t v)
     return simdsv_options_set(c->opt, id, v) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
 }
 
+size_t cli_display_width(const char *s)
+{
+    size_t width = 0;
+    const size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t len;
+        const uint32_t cp = utf8_next((const unsigned char *)s + i, n - i, &len);
+        width += (size_t)cp_width(cp);
+        i += len;
+    }
+    return width;
+}
+
 arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
 {
     cli_common *c = ctx;

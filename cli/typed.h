@@ -33,6 +33,11 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
 int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+/* Terminal columns of a UTF-8 string (wide characters count 2). */
+size_t cli_display_width(const char *s);
+/* A JSON string literal (quotes, backslash and control characters escaped;
+ * other bytes as they are). */
+void out_json_string(const char *s, size_t n);
 /* convert --to jsonl: the whole table as JSON lines on the output. */
 int convert_jsonl(cli_common *c);
 

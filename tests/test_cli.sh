@@ -462,5 +462,51 @@ Try 'simdsv count --help'.
 EOF
 done_case "unknown option message"
 
+# ------------------------------------------------------------ typed commands
+
+printf 'zip,n,day,ok,price\n00501,1,2024-02-29,true,1.5\n12345,x,2024-03-01,false,\n' >typed.csv
+
+run "$SIMDSV" schema typed.csv
+want_status 0
+want_stdout <<'EOF'
+  #  name   type     reason
+  1  zip    string   string: leading zero in `00501` at line 2
+  2  n      string   string: not a number, bool, date or timestamp in `x` at line 3
+  3  day    date     date: every non-null sampled value (2)
+  4  ok     bool     bool: every non-null sampled value (2)
+  5  price  float64  float64: every non-null sampled value (1)
+EOF
+want_no_stderr
+done_case "schema"
+
+run "$SIMDSV" stats --schema n:int64 --on-error null --columns n,price typed.csv
+want_status 0
+want_stdout <<'EOF'
+2 rows, 2 columns
+column  type     count  nulls  min  max  mean
+n       int64        1      1  1    1    1   
+price   float64      1      1  1.5  1.5  1.5 
+rejected: line 3, column 1 (n): `x`: not a valid int64
+EOF
+done_case "stats with a schema, projection and rejects"
+
+run "$SIMDSV" stats --schema n:int64 typed.csv
+want_status 1
+want_stderr <<'EOF'
+typed.csv:3:7: error: value does not fit column `n` of type int64 (use --on-error null to make it null) (byte 53, record 3, field 2)
+EOF
+done_case "stats: a value that does not fit the schema"
+
+run "$SIMDSV" convert --to jsonl --null-values x typed.csv
+want_status 0
+want_stdout <<'EOF'
+{"zip":"00501","n":1,"day":"2024-02-29","ok":true,"price":1.5}
+{"zip":"12345","n":null,"day":"2024-03-01","ok":false,"price":null}
+EOF
+done_case "convert --to jsonl"
+
+usage_error "bad --on-error" stats --on-error maybe typed.csv
+usage_error "bad --schema type" schema --schema n:decimal typed.csv
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

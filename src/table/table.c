@@ -605,11 +605,13 @@ typedef struct chunk {
     simdsv_status code;      /* the recorded error, if any */
     size_t err_pos;
     uint64_t err_field;
+    uint64_t err_row;        /* data row of the error, within the chunk */
     char msg[256];
 } chunk;
 
 static simdsv_status record_error(chunk *k, simdsv_status code, size_t pos, uint64_t field, const char *msg)
 {
+    k->err_row = k->x.t->rows;
     k->code = code;
     k->err_pos = pos;
     k->err_field = field;
@@ -812,10 +814,13 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
     return st;
 }
 
-/* Reports a chunk's recorded error on the main reader (with line/column). */
-static simdsv_status report(simdsv_reader *r, const chunk *k)
+/* Reports a chunk's recorded error on the main reader (with line/column);
+ * rows_before: data rows of the chunks before it. */
+static simdsv_status report(simdsv_reader *r, const chunk *k, uint64_t rows_before)
 {
-    return simdsv__set_error(r, k->code, k->err_pos, k->err_field, k->msg);
+    const simdsv_status st = simdsv__set_error(r, k->code, k->err_pos, k->err_field, k->msg);
+    r->err.record = rows_before + k->err_row + (r->opt.header ? 1 : 0); /* physical record, header = 0 */
+    return st;
 }
 
 /* Rejects were recorded with buffer positions: now, in input order, their
@@ -852,7 +857,7 @@ static simdsv_status convert_single(typed_ctx *x)
     x->text = k.x.text; /* the scratch may have grown */
     x->text_cap = k.x.text_cap;
     if (k.code != SIMDSV_OK)
-        return report(r, &k);
+        return report(r, &k, 0);
     return st;
 }
 
@@ -1114,10 +1119,12 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
     int misfit = 0;
     for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
         misfit |= jobs[i].k.misfit;
+    uint64_t rows_before = 0;
     for (size_t i = 0; i < n && st == SIMDSV_OK && !misfit; i++) {
         const chunk *k = &jobs[i].k;
+        rows_before += i ? jobs[i - 1].own.rows : 0;
         if (k->code != SIMDSV_OK) {
-            st = report(r, k); /* the first error in input order */
+            st = report(r, k, rows_before); /* the first error in input order */
             *done = 1;
         } else if (k->status != SIMDSV_OK) {
             st = k->status;
