@@ -186,7 +186,7 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
             /* Full of one unfinished record: its content is at least len. */
             if (r->opt.max_record_size && r->len > r->opt.max_record_size) {
                 /* The record is not held: the next call skips the rest of it. */
-                simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, 0, r->nfields, NULL);
+                simdsv__set_error(r, SIMDSV_ERR_RECORD_TOO_LARGE, 0, 0, NULL); /* about the record: field 0 */
                 r->skipping = true;
                 return SIMDSV_ERR_RECORD_TOO_LARGE;
             }
