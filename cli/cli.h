@@ -9,8 +9,9 @@
  * Files: common.c (options, opening, reports), input.c (sources and
  * decompression), output.c (buffered output, -o, CSV writer), progress.c,
  * selector.c (column selectors), text.c (field text, display width),
- * fast.c (the raw-byte fast path of select and search), main.c, and one
- * cmd_NAME.c per command.
+ * literal.c (SIMD literal search), fast.c/fast.h (the raw-byte fast path of
+ * select and search; select_walk.h is select's part of it), search.h,
+ * main.c, and one cmd_NAME.c per command.
  */
 #ifndef SIMDSV_CLI_H
 #define SIMDSV_CLI_H

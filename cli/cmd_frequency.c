@@ -98,7 +98,7 @@ static bool table_add(table *t, const char *s, size_t n)
         entry *e = &t->slots[j];
         if (e->len == SIZE_MAX)
             break;
-        if (e->hash == h && e->len == n && memcmp(t->arena.data + e->offset, s, n) == 0) {
+        if (e->hash == h && e->len == n && (n == 0 || memcmp(t->arena.data + e->offset, s, n) == 0)) {
             e->count++;
             return true;
         }
@@ -202,7 +202,8 @@ int cmd_frequency(int argc, char **argv)
                 if (t->slots[i].len != SIZE_MAX)
                     t->slots[n++] = t->slots[i];
             sort_arena = t->arena.data;
-            qsort(t->slots, n, sizeof *t->slots, by_count);
+            if (n > 1)
+                qsort(t->slots, n, sizeof *t->slots, by_count);
             if (args.limit && n > args.limit)
                 n = (size_t)args.limit;
             char num[32];

@@ -158,63 +158,9 @@ static inline __attribute__((always_inline)) void emit_line(select_run *s, const
     s->o = o;
 }
 
-/* The lines of a plain region.  For each line (found from the line-feed
- * bitmask) only the delimiters that bound a selected field are located:
- * whole 64-byte words of delimiters are skipped by their popcount, and the
- * r-th delimiter within a word is found with PDEP where the CPU has BMI2
- * (else by clearing the lower bits).  The ranks needed are s->ranks. */
-#define PLAIN_WALK(NAME, ATTR, POPCOUNT, SELECT)                                                                    \
-    ATTR static void NAME(select_run *s, const char *data, size_t size, size_t words, const uint64_t *dm,          \
-                          const uint64_t *lm)                                                                      \
-    {                                                                                                              \
-        const size_t *ranks = s->ranks, nranks = s->nranks, maxcol = s->maxcol;                                    \
-        size_t *ends = s->ends;                                                                                    \
-        const char *limit = data + size;                                                                           \
-        size_t ls = 0;                                                                                             \
-        for (size_t w = 0; w <= words; w++) {                                                                      \
-            uint64_t l = w < words ? lm[w] : 0;                                                                    \
-            for (;;) {                                                                                             \
-                size_t le;                                                                                         \
-                if (l) {                                                                                           \
-                    le = w * 64 + (size_t)__builtin_ctzll(l);                                                      \
-                    l &= l - 1;                                                                                    \
-                } else if (w == words && ls < size) {                                                              \
-                    le = size; /* the last line, without a line feed */                                           \
-                } else {                                                                                           \
-                    break;                                                                                         \
-                }                                                                                                  \
-                if (le > ls) {                                                                                     \
-                    size_t wi = ls >> 6;                                                                           \
-                    const size_t wlast = le >> 6;                                                                  \
-                    const uint64_t last_mask = (1ull << (le & 63)) - 1;                                            \
-                    uint64_t bits = dm[wi] & (~0ull << (ls & 63));                                                 \
-                    if (wi == wlast)                                                                               \
-                        bits &= last_mask;                                                                         \
-                    size_t k = 0, known = maxcol + 1;                                                              \
-                    for (size_t ri = 0; ri < nranks; ri++) {                                                       \
-                        const size_t r = ranks[ri];                                                                \
-                        size_t c;                                                                                  \
-                        while (r >= k + (c = (size_t)POPCOUNT(bits))) {                                            \
-                            if (wi == wlast) {                                                                     \
-                                known = k + c + 1; /* fields in the line; the last ends there */                   \
-                                ends[known - 1] = le;                                                              \
-                                goto line_done;                                                                    \
-                            }                                                                                      \
-                            k += c;                                                                                \
-                            bits = dm[++wi];                                                                       \
-                            if (wi == wlast)                                                                       \
-                                bits &= last_mask;                                                                 \
-                        }                                                                                          \
-                        ends[r] = wi * 64 + SELECT(bits, r - k);                                                   \
-                    }                                                                                              \
-                line_done:                                                                                         \
-                    emit_line(s, data, ls, le, known, limit);                                                          \
-                }                                                                                                  \
-                ls = le + 1;                                                                                       \
-            }                                                                                                      \
-        }                                                                                                          \
-    }
-
+/* The walk over a plain region's lines (select_walk.h), compiled twice:
+ * with BMI2 (PDEP finds the r-th delimiter of a word in one instruction)
+ * and without. */
 static inline size_t select_clear(uint64_t bits, size_t n)
 {
     for (; n; n--)
@@ -222,12 +168,19 @@ static inline size_t select_clear(uint64_t bits, size_t n)
     return (size_t)__builtin_ctzll(bits);
 }
 
-PLAIN_WALK(walk_generic, , __builtin_popcountll, select_clear)
+#define WALK_NAME walk_generic
+#define WALK_ATTR
+#define WALK_POPCOUNT(x) ((size_t)__builtin_popcountll(x))
+#define WALK_SELECT(bits, n) select_clear((bits), (n))
+#include "select_walk.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-#define SELECT_PDEP(bits, n) ((size_t)__builtin_ctzll(_pdep_u64(1ull << (n), (bits))))
-PLAIN_WALK(walk_bmi2, __attribute__((target("bmi,bmi2,popcnt"))), _mm_popcnt_u64, SELECT_PDEP)
+#define WALK_NAME walk_bmi2
+#define WALK_ATTR __attribute__((target("bmi,bmi2,popcnt")))
+#define WALK_POPCOUNT(x) ((size_t)_mm_popcnt_u64(x))
+#define WALK_SELECT(bits, n) ((size_t)__builtin_ctzll(_pdep_u64(1ull << (n), (bits))))
+#include "select_walk.h"
 #endif
 
 static int on_plain(void *ctx, const fast_region *region)

@@ -304,10 +304,6 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
                 e->os_errno ? strerror(e->os_errno) : "");
         return;
     }
-    if (e->code == SIMDSV_ERR_NOMEM) {
-        fprintf(stderr, "simdsv: out of memory\n");
-        return;
-    }
     fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", c->display,
             (unsigned long long)e->line, (unsigned long long)e->column, e->message, (unsigned long long)e->byte_offset,
             (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);

@@ -1,12 +1,13 @@
 /* fast.c — the raw-byte fast path of select and search.
  *
- * The input is cut into regions of whole records (up to 512 KiB), each
+ * The input is cut into regions of whole records (256 KiB), each
  * classified in one SIMD pass: a region with no quote byte, no CR, valid
  * UTF-8 and within the limits is *plain*: its records are its non-empty
  * lines and its fields are split by the delimiter, so the command can work
  * on the raw bytes (search looks for its literal in the whole region, select
  * splits lines with bitmasks).  Any other region is parsed by the library,
- * opened on the region's bytes.
+ * opened on the bytes of the region, which then grows to what the buffer
+ * holds (up to 1 MiB: fewer readers to create).
  *
  * Region ends.  A region ends after a line feed.  In a region with quotes, a
  * line feed ends a record only outside quotes; for input that follows RFC
@@ -27,7 +28,7 @@
  * UTF-8 byte-order mark to strip from a field that happens to start with
  * one).
  *
- * Input is read() into a 2 MiB buffer that grows only for a record longer
+ * Input is read() into a 1 MiB buffer that grows only for a record longer
  * than it.  (Mapping regular files was measured: the page-table work costs
  * as much system time as read()'s copy, and the first pass then reads from
  * memory instead of a buffer hot in the cache, so read() is faster.) */
@@ -44,7 +45,7 @@
 #define FAST_X86 1
 #endif
 
-enum { REGION = 64 * 1024, STREAM_BUFFER = 256 * 1024 };
+enum { REGION = 256 * 1024, LIBRARY_REGION = 1024 * 1024, STREAM_BUFFER = 1024 * 1024 };
 
 
 /* ------------------------------------------------------------ classifying */
@@ -209,18 +210,68 @@ static void classify(const char *data, size_t n, int quote, int delimiter, uint6
     else
         classify_sse2(p, n, quote, delimiter, dm, lm, s);
 #else
+    (void)lit; /* candidates are found by the search itself */
     classify_tail(p, n, 0, quote, delimiter, dm, lm, s);
 #endif
 }
 
-/* Line ends (LF, CRLF, lone CR) in p[0..n), for positions after a region
- * the library parsed. */
-static uint64_t count_line_ends(const char *p, size_t n)
+/* For regions the library parses: the quote bytes (their parity places the
+ * region's end) and the line ends (LF, CRLF and lone CR, for the positions
+ * of later errors) in p[0..n). */
+static void count_scalar(const unsigned char *p, size_t n, int quote, uint64_t *quotes, uint64_t *lines)
 {
-    uint64_t lines = 0;
-    for (size_t i = 0; i < n; i++)
-        lines += p[i] == '\n' || (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n'));
-    return lines;
+    for (size_t i = 0; i < n; i++) {
+        *quotes += (int)p[i] == quote;
+        *lines += p[i] == '\n' || (p[i] == '\r' && (i + 1 == n || p[i + 1] != '\n'));
+    }
+}
+
+#ifdef FAST_X86
+__attribute__((target("avx2,popcnt"))) static void count_avx2(const unsigned char *p, size_t n, int quote,
+                                                              uint64_t *quotes, uint64_t *lines)
+{
+    const __m256i q = _mm256_set1_epi8((char)(quote >= 0 ? quote : '\n'));
+    const __m256i cr = _mm256_set1_epi8('\r'), lf = _mm256_set1_epi8('\n');
+    uint64_t nq = 0, nl = 0, pending_cr = 0;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(p + i + 32));
+        const uint64_t qm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, q)) |
+                            ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, q)) << 32);
+        const uint64_t cm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, cr)) |
+                            ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, cr)) << 32);
+        const uint64_t lm = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, lf)) |
+                            ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, lf)) << 32);
+        nq += (uint64_t)_mm_popcnt_u64(qm);
+        /* a CR is a line end of its own unless a LF follows it */
+        nl += (uint64_t)_mm_popcnt_u64(lm) + (pending_cr & ~lm & 1) +
+              (uint64_t)_mm_popcnt_u64(cm & ~(lm >> 1) & ~(1ull << 63));
+        pending_cr = cm >> 63;
+    }
+    if (pending_cr && (i == n || p[i] != '\n'))
+        nl++;
+    *quotes += quote >= 0 ? nq : 0;
+    *lines += nl;
+    count_scalar(p + i, n - i, quote, quotes, lines);
+}
+#endif
+
+static void count_for_library(const char *data, size_t n, int quote, uint64_t *quotes, uint64_t *lines)
+{
+    *quotes = *lines = 0;
+    const unsigned char *p = (const unsigned char *)data;
+#ifdef FAST_X86
+    if (have_avx2 < 0) {
+        __builtin_cpu_init();
+        have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    }
+    if (have_avx2) {
+        count_avx2(p, n, quote, quotes, lines);
+        return;
+    }
+#endif
+    count_scalar(p, n, quote, quotes, lines);
 }
 
 /* ---------------------------------------------------------------- splitting */
@@ -282,6 +333,7 @@ typedef struct source {
     uint64_t *dm, *lm;  /* bitmasks of the region being classified (ops->masks) */
     size_t mask_words;
     size_t literal_from; /* of the region being classified (ops->prefilter) */
+    uint64_t region_lines; /* line ends in a region for the library */
 } source;
 
 /* Reads more input after compacting; false at the end or on an error
@@ -337,10 +389,6 @@ static void report_region_error(source *s, const simdsv_reader *r, size_t region
 {
     const simdsv_error *e = simdsv_reader_error(r);
     progress_erase();
-    if (e->code == SIMDSV_ERR_NOMEM) {
-        cli_error("out of memory");
-        return;
-    }
     fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", s->c->display,
             (unsigned long long)(s->lines_before + e->line - (prefixed ? 1 : 0)), (unsigned long long)e->column,
             e->message, (unsigned long long)(s->origin + region_start + e->byte_offset),
@@ -384,7 +432,7 @@ static int library_region(source *s, size_t end)
         return EXIT_DATA;
     }
     simdsv_reader_free(r);
-    s->lines_before += count_line_ends(s->data + s->pos, end - s->pos);
+    s->lines_before += s->region_lines;
     s->records_before += records;
     s->pos = end;
     return -1;
@@ -442,39 +490,50 @@ static bool choose_region(source *s, size_t *end_out, bool *plain)
     if (ok && s->first_done) {
         s->lines_before += info.lines;
         s->records_before += info.lines - info.empty;
-    } else if (info.quote) {
-        /* Cut where the quotes since pos are balanced: backwards first. */
+        *end_out = end;
+        return true;
+    }
+    /* For the library: as much as the buffer holds (fewer readers to make),
+     * up to the last line feed. */
+    if (!ok && end < len) {
+        size_t i = len - pos > LIBRARY_REGION ? pos + LIBRARY_REGION : len;
+        while (i > end && d[i - 1] != '\n')
+            i--;
+        end = i;
+    }
+    uint64_t quotes, lines;
+    count_for_library(d + pos, end - pos, s->quote, &quotes, &lines);
+    if (quotes & 1) {
+        /* Cut where the quotes since pos are balanced: backwards first
+         * (parity: of the quotes in [pos, i)). */
         const char q = (char)s->quote;
-        unsigned odd = 0;
-        for (size_t i = pos; i < end; i++)
-            odd ^= d[i] == q;
-        if (odd) {
-            size_t cut = 0;
-            unsigned parity = odd;
-            for (size_t i = end - 1; i > pos; i--) {
+        size_t cut = 0;
+        unsigned parity = 1;
+        for (size_t i = end; i > pos + 1; i--) {
+            parity ^= d[i - 1] == q;
+            if (d[i - 2] == '\n' && !parity) {
+                cut = i - 1;
+                break;
+            }
+        }
+        if (!cut) {
+            /* Forwards, past the end. */
+            parity = 1;
+            for (size_t i = end; i < len && !cut; i++) {
+                if (d[i] == '\n' && !parity)
+                    cut = i + 1;
                 parity ^= d[i] == q;
-                if (d[i - 1] == '\n' && !(parity ^ (d[i - 1] == q))) {
-                    cut = i;
-                    break;
-                }
             }
             if (!cut) {
-                /* Forwards, past the end of the region. */
-                parity = odd;
-                for (size_t i = end; i < len && !cut; i++) {
-                    if (d[i] == '\n' && !parity)
-                        cut = i + 1;
-                    parity ^= d[i] == q;
-                }
-                if (!cut) {
-                    if (!s->eof)
-                        return false;
-                    cut = len;
-                }
+                if (!s->eof)
+                    return false;
+                cut = len;
             }
-            end = cut;
         }
+        end = cut;
+        count_for_library(d + pos, end - pos, s->quote, &quotes, &lines);
     }
+    s->region_lines = lines;
     *end_out = end;
     return true;
 }

@@ -287,6 +287,8 @@ int cp_width(uint32_t cp)
 
 bool sb_put(strbuf *sb, const void *data, size_t size)
 {
+    if (size == 0)
+        return true;
     if (sb->cap - sb->len < size) {
         size_t cap = sb->cap ? sb->cap * 2 : 64;
         while (cap - sb->len < size)
