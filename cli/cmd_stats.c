@@ -20,49 +20,6 @@ static int valid(const struct ArrowArray *a, int64_t i)
     return (((const uint8_t *)a->buffers[0])[i / 8] >> (i % 8)) & 1;
 }
 
-/* Civil date of a day count (days since 1970-01-01), proleptic Gregorian. */
-static void civil(int64_t days, int64_t *y, unsigned *m, unsigned *d)
-{
-    days += 719468;
-    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    const unsigned doe = (unsigned)(days - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
-}
-
-static void format_date(char *out, size_t size, int64_t days)
-{
-    int64_t y;
-    unsigned m, d;
-    civil(days, &y, &m, &d);
-    snprintf(out, size, "%04" PRId64 "-%02u-%02u", y, m, d);
-}
-
-static void format_timestamp(char *out, size_t size, int64_t micros)
-{
-    int64_t secs = micros / 1000000, frac = micros % 1000000;
-    if (frac < 0) {
-        frac += 1000000;
-        secs--;
-    }
-    int64_t days = secs / 86400, rem = secs % 86400;
-    if (rem < 0) {
-        rem += 86400;
-        days--;
-    }
-    char date[32];
-    format_date(date, sizeof date, days);
-    if (frac)
-        snprintf(out, size, "%sT%02d:%02d:%02d.%06dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60),
-                 (int)frac);
-    else
-        snprintf(out, size, "%sT%02d:%02d:%02dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
-}
-
 typedef struct column_stats {
     int64_t count, nulls;
     char min[96], max[96], mean[48];
@@ -106,11 +63,11 @@ static void compute(const struct ArrowSchema *s, const struct ArrowArray *a, col
             snprintf(st->max, sizeof st->max, "%" PRId64, hi);
             snprintf(st->mean, sizeof st->mean, "%.6Lg", sum / st->count);
         } else if (f[1] == 'd') {
-            format_date(st->min, sizeof st->min, lo);
-            format_date(st->max, sizeof st->max, hi);
+            cli_format_date(st->min, sizeof st->min, lo);
+            cli_format_date(st->max, sizeof st->max, hi);
         } else {
-            format_timestamp(st->min, sizeof st->min, lo);
-            format_timestamp(st->max, sizeof st->max, hi);
+            cli_format_timestamp(st->min, sizeof st->min, lo);
+            cli_format_timestamp(st->max, sizeof st->max, hi);
         }
     } else if (strcmp(f, "g") == 0) {
         double lo = 0, hi = 0;

@@ -48,19 +48,6 @@ static int format_double(char *out, size_t size, double v)
     return n;
 }
 
-static void civil(int64_t days, int64_t *y, unsigned *m, unsigned *d)
-{
-    days += 719468;
-    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    const unsigned doe = (unsigned)(days - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
-}
-
 static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i)
 {
     const char *f = s->format;
@@ -94,30 +81,11 @@ static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64
         return;
     }
     case 't': {
-        int64_t y;
-        unsigned m, d;
-        if (f[1] == 'd') {
-            civil(((const int32_t *)a->buffers[1])[i], &y, &m, &d);
-            n = snprintf(buf, sizeof buf, "\"%04" PRId64 "-%02u-%02u\"", y, m, d);
-        } else {
-            const int64_t us = ((const int64_t *)a->buffers[1])[i];
-            int64_t secs = us / 1000000, frac = us % 1000000;
-            if (frac < 0) {
-                frac += 1000000;
-                secs--;
-            }
-            int64_t days = secs / 86400, rem = secs % 86400;
-            if (rem < 0) {
-                rem += 86400;
-                days--;
-            }
-            civil(days, &y, &m, &d);
-            n = frac ? snprintf(buf, sizeof buf, "\"%04" PRId64 "-%02u-%02uT%02d:%02d:%02d.%06dZ\"", y, m, d,
-                                (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60), (int)frac)
-                     : snprintf(buf, sizeof buf, "\"%04" PRId64 "-%02u-%02uT%02d:%02d:%02dZ\"", y, m, d,
-                                (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
-        }
+        out_byte('"');
+        n = f[1] == 'd' ? cli_format_date(buf, sizeof buf, ((const int32_t *)a->buffers[1])[i])
+                        : cli_format_timestamp(buf, sizeof buf, ((const int64_t *)a->buffers[1])[i]);
         out_write(buf, (size_t)n);
+        out_byte('"');
         return;
     }
     case 'u': {

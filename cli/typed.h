@@ -35,6 +35,10 @@ int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 /* Terminal columns of a UTF-8 string (wide characters count 2). */
 size_t cli_display_width(const char *s);
+/* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
+ * the length as snprintf does. */
+int cli_format_date(char *out, size_t size, int64_t days);
+int cli_format_timestamp(char *out, size_t size, int64_t micros);
 /* A JSON string literal (quotes, backslash and control characters escaped;
  * other bytes as they are). */
 void out_json_string(const char *s, size_t n);
