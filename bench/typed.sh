@@ -10,11 +10,11 @@ REPEAT=${REPEAT:-5}
 BUILD=${BUILD:-build}
 PEERS_DIR=${PEERS_DIR:-/tmp/peers}
 COL=${COL:-1}
-stats() { sort -n | awk '{a[NR]=$1} END {m=a[int((NR+1)/2)]; printf "%.3f %.3f", m, a[1]}'; }
+stats() { sort -n | awk '{a[NR]=$1} END {m=a[int((NR+1)/2)]; printf "%.3f %.3f\n", m, a[1]}'; }
 for f in "$@"; do
   bytes=$(stat -c %s "$f")
   cat "$f" > /dev/null
-  printf '%s (%.1f MB)\n' "$f" "$(echo "$bytes/1000000" | bc -l)"
+  awk -v f="$f" -v b="$bytes" 'BEGIN { printf "%s (%.1f MB)\n", f, b / 1e6 }'
   printf '  %-8s %-5s %3s %9s %9s %9s\n' reader op thr median_s best_s MB/s
   for threads in 1 2; do
     for op in read read1; do
@@ -32,7 +32,7 @@ for f in "$@"; do
       for who in simdsv polars; do
         if [ $who = simdsv ]; then read -r med best < <(printf '%s\n' "${s_times[@]}" | stats)
         else read -r med best < <(printf '%s\n' "${p_times[@]}" | stats); fi
-        printf '  %-8s %-5s %3s %9s %9s %9.0f\n' $who $op "$threads" "$med" "$best" "$(echo "$bytes/1000000/$med" | bc -l)"
+        awk -v w=$who -v o=$op -v t="$threads" -v m="$med" -v b="$best" -v n="$bytes" 'BEGIN { printf "  %-8s %-5s %3s %9s %9s %9.0f\n", w, o, t, m, b, n / 1e6 / m }'
       done
     done
   done
