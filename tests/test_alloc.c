@@ -7,22 +7,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "simdsv.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                                              \
-    do {                                                                                                         \
-        if (cond) {                                                                                              \
-            passed++;                                                                                            \
-        } else {                                                                                                 \
-            failed++;                                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                             \
-        }                                                                                                        \
-    } while (0)
 
 typedef struct failing {
     long calls;     /* allocations so far (alloc and realloc) */
@@ -181,6 +171,5 @@ int main(void)
         return 77;
     run("stream", stream_scenario);
     run("table", table_scenario);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

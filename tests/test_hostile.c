@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "simdsv.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,17 +25,6 @@
 #define UNDER_SANITIZER 0
 #endif
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                                              \
-    do {                                                                                                         \
-        if (cond) {                                                                                              \
-            passed++;                                                                                            \
-        } else {                                                                                                 \
-            failed++;                                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                             \
-        }                                                                                                        \
-    } while (0)
 
 /* Counts live bytes so that bounded memory can be asserted. */
 typedef struct counting {
@@ -330,6 +320,5 @@ int main(void)
     test_endless_stream();
     test_million_fields();
     test_huge_field();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

@@ -5,23 +5,13 @@
  * counts, release semantics).  Runs once per kernel (SIMDSV_KERNEL).
  */
 #include "simdsv.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                                              \
-    do {                                                                                                         \
-        if (cond) {                                                                                              \
-            passed++;                                                                                            \
-        } else {                                                                                                 \
-            failed++;                                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                             \
-        }                                                                                                        \
-    } while (0)
 
 typedef struct opt_kv {
     simdsv_option id;
@@ -479,6 +469,5 @@ int main(void)
     test_projection_and_nulls();
     test_ragged();
     test_empty_and_limits();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }
