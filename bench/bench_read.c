@@ -22,6 +22,46 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Bytes of the exported buffers (what an Arrow consumer holds). */
+static uint64_t arrow_bytes(const struct ArrowSchema *s, const struct ArrowArray *a)
+{
+    uint64_t total = 0;
+    for (int64_t c = 0; c < a->n_children; c++) {
+        const struct ArrowArray *x = a->children[c];
+        const char *f = s->children[c]->format;
+        const uint64_t n = (uint64_t)x->length;
+        if (x->n_buffers == 0)
+            continue;
+        total += (n + 7) / 8; /* validity */
+        if (strcmp(f, "b") == 0)
+            total += (n + 7) / 8;
+        else if (strcmp(f, "tdD") == 0)
+            total += 4 * n;
+        else if (strcmp(f, "u") == 0)
+            total += 4 * (n + 1) + (uint64_t)((const int32_t *)x->buffers[1])[n];
+        else if (strcmp(f, "U") == 0)
+            total += 8 * (n + 1) + (uint64_t)((const int64_t *)x->buffers[1])[n];
+        else
+            total += 8 * n;
+    }
+    return total;
+}
+
+/* Anonymous (not file-backed) resident memory now, from /proc: the mapped
+ * input is file-backed and not counted. */
+static long rss_anon_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "RssAnon: %ld", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -65,7 +105,7 @@ int main(int argc, char **argv)
         simdsv_table_column(t, (size_t)i, &info);
         printf("%s%s", i ? "," : "", simdsv_type_name(info.type));
     }
-    printf("\n");
+    printf(" arrow_bytes=%llu rss_anon_kb=%ld\n", (unsigned long long)arrow_bytes(&schema, &array), rss_anon_kb());
     array.release(&array);
     schema.release(&schema);
     simdsv_table_free(t);
