@@ -259,8 +259,10 @@ SIMDSV_API simdsv_status simdsv_reader_open_callback(simdsv_reader *r, simdsv_re
 /* The next data record: SIMDSV_OK and *rec filled, SIMDSV_END at the end, or
  * an error (details in simdsv_reader_error).  After a data error (quote,
  * UTF-8, limits) the reader stays usable: the next call continues with the
- * record after the offending one, so a validator can list every problem.
- * I/O and memory errors are final. */
+ * record after the offending one, so a validator can list every problem (a
+ * stream record over SIMDSV_OPT_MAX_RECORD_SIZE is skipped without being
+ * held, up to where the lenient rules end it).  Record sizes exclude the
+ * line end.  I/O and memory errors are final. */
 SIMDSV_API simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec);
 
 /* The header record (SIMDSV_OPT_HEADER=1): reads it if not read yet.  Returns
@@ -269,7 +271,9 @@ SIMDSV_API simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec
 SIMDSV_API simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec);
 
 /* Counts the remaining data records without materialising fields (quote
- * aware; validates quoting in strict mode).  *count receives the records
+ * aware; validates quoting in strict mode, but neither UTF-8 nor the field
+ * limit: use simdsv_reader_next for a full check).  The header, when there
+ * is one, is read and checked as usual first.  *count receives the records
  * counted so far even when an error stops the count. */
 SIMDSV_API simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count);
 
