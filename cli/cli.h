@@ -86,6 +86,11 @@ int cli_usage_error(const char *command, const char *fmt, const char *arg);
 /* The value of an option of c->opt (0 if unknown). */
 int64_t cli_opt(const cli_common *c, simdsv_option id);
 
+/* The usual start of a command after cli_parse returned *status: on -1,
+ * opens the output, starts the progress line and opens the reader.
+ * Returns NULL (options freed, *status = the exit status) when the command
+ * must end here. */
+simdsv_reader *cli_begin(cli_common *c, int *status);
 /* Creates a reader and opens c->file (decompressing gzip/zstd, with the
  * progress line counting its bytes); prints a message and returns NULL on
  * failure.  cli_close frees both. */

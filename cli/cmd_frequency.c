@@ -132,16 +132,9 @@ int cmd_frequency(int argc, char **argv)
     freq_args args = {10, NULL};
     const cli_spec spec = {"frequency", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, freq_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
-    if (status >= 0 || !out_open(c.output)) {
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
-    }
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
     text_buffer tb;
     text_init(&tb, &c);
     name_list names = {0};

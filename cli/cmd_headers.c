@@ -27,16 +27,9 @@ int cmd_headers(int argc, char **argv)
     bool just_names = false;
     const cli_spec spec = {"headers", help, CLI_OUTPUT, 0, NULL, headers_arg, &just_names};
     int status = cli_parse(&spec, argc, argv, &c);
-    if (status >= 0 || !out_open(c.output)) {
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
-    }
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
     simdsv_record rec;
     const simdsv_status st =
         cli_opt(&c, SIMDSV_OPT_HEADER) ? simdsv_reader_header(r, &rec) : simdsv_reader_next(r, &rec);

@@ -40,16 +40,9 @@ static int run_range(int argc, char **argv, range_args *a, const char *name, con
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && a->end < a->start)
         status = cli_usage_error(name, "%s", "--end must not be before --start");
-    if (status >= 0 || !out_open(c.output)) {
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
-    }
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
     text_buffer tb;
     text_init(&tb, &c);
     simdsv_record rec;

@@ -188,16 +188,9 @@ int cmd_table(int argc, char **argv)
     unsigned long long max_width = 40;
     const cli_spec spec = {"table", help, CLI_OUTPUT, 0, NULL, table_arg, &max_width};
     int status = cli_parse(&spec, argc, argv, &c);
-    if (status >= 0 || !out_open(c.output)) {
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
-    }
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
     text_buffer tb;
     text_init(&tb, &c);
     rows t;

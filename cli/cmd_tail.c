@@ -193,16 +193,9 @@ int cmd_tail(int argc, char **argv)
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && n > SIZE_MAX / sizeof(strbuf))
         status = cli_usage_error("tail", "%s", "-n is too large");
-    if (status >= 0 || !out_open(c.output)) {
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
-    }
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
     text_buffer tb;
     text_init(&tb, &c);
     ring g;

@@ -442,3 +442,19 @@ int cli_end_of_records(cli_common *c, simdsv_reader *r, simdsv_status st)
         cli_report(c, r);
     return EXIT_DATA;
 }
+
+simdsv_reader *cli_begin(cli_common *c, int *status)
+{
+    if (*status >= 0 || !out_open(c->output)) {
+        cli_common_free(c);
+        *status = *status >= 0 ? *status : EXIT_DATA;
+        return NULL;
+    }
+    cli_start(c);
+    simdsv_reader *r = cli_open(c);
+    if (!r) {
+        cli_common_free(c);
+        *status = EXIT_DATA;
+    }
+    return r;
+}
