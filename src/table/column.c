@@ -63,16 +63,6 @@ static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need
     return 1;
 }
 
-/* Bit i of a bitmap whose bits past i are not yet written. */
-static inline void set_bit(uint8_t *bitmap, uint64_t i, int value)
-{
-    const uint8_t mask = (uint8_t)(1u << (i % 8));
-    if (i % 8 == 0)
-        bitmap[i / 8] = value ? mask : 0;
-    else if (value)
-        bitmap[i / 8] |= mask;
-}
-
 simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows)
 {
     void *v = c->validity;
@@ -94,6 +84,15 @@ simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint6
         c->offsets_cap = cap_bytes / sizeof(int64_t);
         c->offsets[0] = 0;
     }
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra)
+{
+    void *p = c->chars;
+    if (!reserve(a, &p, &c->chars_cap, c->chars_len + extra))
+        return SIMDSV_ERR_NOMEM;
+    c->chars = p;
     return SIMDSV_OK;
 }
 
@@ -126,93 +125,121 @@ static int grow_slot(const simdsv_allocator *a, column *c)
 
 static void finish_slot(column *c, int valid)
 {
-    set_bit(c->validity, c->length, valid);
+    simdsv__set_bit(c->validity, c->length, valid);
     c->null_count += !valid;
     c->length++;
-    if (c->type == SIMDSV_TYPE_STRING)
-        c->offsets[c->length] = (int64_t)c->chars_len;
+}
+
+/* A timestamp field: a timestamp, or a date (its midnight, UTC). */
+static int parse_timestamp_or_date(const char *s, size_t n, int64_t *v)
+{
+    int32_t days;
+    if (simdsv__parse_timestamp(s, n, v))
+        return 1;
+    if (!simdsv__parse_date(s, n, &days))
+        return 0;
+    *v = (int64_t)days * 86400 * 1000000;
+    return 1;
+}
+
+/* One loop per type, so that the type is decided once per run. */
+size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, size_t count, const value_rules *rules)
+{
+    size_t i = 0;
+    switch (c->type) {
+    case SIMDSV_TYPE_NULL:
+        for (; i < count && !texts[i].s; i++) {
+        }
+        return i; /* a null column holds only nulls */
+    case SIMDSV_TYPE_BOOL:
+        for (; i < count; i++) {
+            int value = 0;
+            if (texts[i].s) {
+                if (simdsv__list_contains(rules->true_values, texts[i].s, texts[i].n))
+                    value = 1;
+                else if (!simdsv__list_contains(rules->false_values, texts[i].s, texts[i].n))
+                    return i;
+            }
+            simdsv__set_bit(c->values, at + i, value);
+        }
+        return i;
+    case SIMDSV_TYPE_INT64: {
+        int64_t *out = (int64_t *)(void *)c->values + at;
+        for (; i < count; i++) {
+            out[i] = 0;
+            if (texts[i].s && !simdsv__parse_int64(texts[i].s, texts[i].n, &out[i]))
+                return i;
+        }
+        return i;
+    }
+    case SIMDSV_TYPE_FLOAT64: {
+        double *out = (double *)(void *)c->values + at;
+        const int comma = rules && rules->decimal_comma; /* no rules: nulls only */
+        for (; i < count; i++) {
+            out[i] = 0;
+            if (texts[i].s && !(comma ? simdsv__parse_double_comma(texts[i].s, texts[i].n, &out[i])
+                                      : simdsv__parse_double(texts[i].s, texts[i].n, &out[i])))
+                return i;
+        }
+        return i;
+    }
+    case SIMDSV_TYPE_DATE: {
+        int32_t *out = (int32_t *)(void *)c->values + at;
+        for (; i < count; i++) {
+            out[i] = 0;
+            if (texts[i].s && !simdsv__parse_date(texts[i].s, texts[i].n, &out[i]))
+                return i;
+        }
+        return i;
+    }
+    case SIMDSV_TYPE_TIMESTAMP: {
+        int64_t *out = (int64_t *)(void *)c->values + at;
+        for (; i < count; i++) {
+            out[i] = 0;
+            if (texts[i].s && !parse_timestamp_or_date(texts[i].s, texts[i].n, &out[i]))
+                return i;
+        }
+        return i;
+    }
+    case SIMDSV_TYPE_STRING: {
+        int64_t *offsets = c->offsets + at + 1;
+        char *chars = c->chars;
+        size_t len = c->chars_len;
+        for (; i < count; i++) {
+            if (texts[i].s) {
+                memcpy(chars + len, texts[i].s, texts[i].n);
+                len += texts[i].n;
+            }
+            offsets[i] = (int64_t)len;
+        }
+        c->chars_len = len;
+        return i;
+    }
+    }
+    return 0;
 }
 
 simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c)
 {
     if (!grow_slot(a, c))
         return SIMDSV_ERR_NOMEM;
-    if (c->type == SIMDSV_TYPE_BOOL)
-        set_bit(c->values, c->length, 0); /* keeps the bitmap's bytes defined */
+    const slot_text null = {NULL, 0};
+    simdsv__column_put_run(c, c->length, &null, 1, NULL);
     finish_slot(c, 0);
     return SIMDSV_OK;
 }
 
-int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n, int decimal_comma,
-                               const string_list *true_values, const string_list *false_values, int *nomem)
+int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n,
+                               const value_rules *rules, int *nomem)
 {
     *nomem = 0;
-    if (!grow_slot(a, c)) {
+    if (!grow_slot(a, c) || (c->type == SIMDSV_TYPE_STRING && simdsv__column_reserve_chars(a, c, n) != SIMDSV_OK)) {
         *nomem = 1;
         return 0;
     }
-    const uint64_t i = c->length;
-    switch (c->type) {
-    case SIMDSV_TYPE_NULL:
-        return 0; /* a null column holds only nulls */
-    case SIMDSV_TYPE_BOOL: {
-        int value;
-        if (simdsv__list_contains(true_values, s, n))
-            value = 1;
-        else if (simdsv__list_contains(false_values, s, n))
-            value = 0;
-        else
-            return 0;
-        set_bit(c->values, i, value);
-        break;
-    }
-    case SIMDSV_TYPE_INT64: {
-        int64_t v;
-        if (!simdsv__parse_int64(s, n, &v))
-            return 0;
-        memcpy(c->values + 8 * i, &v, 8);
-        break;
-    }
-    case SIMDSV_TYPE_FLOAT64: {
-        double v;
-        if (!(decimal_comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v)))
-            return 0;
-        memcpy(c->values + 8 * i, &v, 8);
-        break;
-    }
-    case SIMDSV_TYPE_DATE: {
-        int32_t v;
-        if (!simdsv__parse_date(s, n, &v))
-            return 0;
-        memcpy(c->values + 4 * i, &v, 4);
-        break;
-    }
-    case SIMDSV_TYPE_TIMESTAMP: {
-        int64_t v;
-        int32_t days;
-        if (simdsv__parse_timestamp(s, n, &v)) {
-            /* as is */
-        } else if (simdsv__parse_date(s, n, &days)) {
-            v = (int64_t)days * 86400 * 1000000; /* a date is its midnight, UTC */
-        } else {
-            return 0;
-        }
-        memcpy(c->values + 8 * i, &v, 8);
-        break;
-    }
-    case SIMDSV_TYPE_STRING: {
-        void *p = c->chars;
-        if (!reserve(a, &p, &c->chars_cap, c->chars_len + n)) {
-            *nomem = 1;
-            return 0;
-        }
-        c->chars = p;
-        if (n)
-            memcpy(c->chars + c->chars_len, s, n);
-        c->chars_len += n;
-        break;
-    }
-    }
+    const slot_text text = {s ? s : "", n};
+    if (simdsv__column_put_run(c, c->length, &text, 1, rules) != 1)
+        return 0;
     finish_slot(c, 1);
     return 1;
 }

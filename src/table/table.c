@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "table.h"
+#include "../record/batch.h"
 #include "../record/reader.h"
 #include "../values/values.h"
 
@@ -31,6 +32,7 @@ typedef struct typed_ctx {
     const uint8_t *data; /* the input's data rows (after the header), whole in memory */
     size_t size;
     size_t header_fields; /* fields per row the header promises (0 without header) */
+    size_t row_fields;    /* fields of a regular row: the header's, or the widest sampled row's */
     string_list nulls, trues, falses;
     char *text;           /* decode scratch */
     size_t text_cap;
@@ -532,7 +534,8 @@ static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
         return 0;
     if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED)) {
         int nomem;
-        const int ok = simdsv__column_append_text(a, c, s, n, x->r->opt.decimal_comma, &x->trues, &x->falses, &nomem);
+        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma};
+        const int ok = simdsv__column_append_text(a, c, s, n, &rules, &nomem);
         return nomem ? -1 : ok;
     }
     return 0; /* a quoted value only fits a string column (inferred types) */
@@ -607,6 +610,11 @@ typedef struct chunk {
     uint64_t err_field;
     uint64_t err_row;        /* data row of the error, within the chunk */
     char msg[256];
+    /* column-major batches (convert_chunk) */
+    uint32_t *pos;           /* field starts of the batch's rows (batch.h) */
+    simdsv_field *fields;    /* one row's fields, for a batch converted row by row */
+    struct column_mark *marks; /* each column's state before the batch */
+    slot_text *texts;        /* one run of a column's slots */
 } chunk;
 
 static simdsv_status record_error(chunk *k, simdsv_status code, size_t pos, uint64_t field, const char *msg)
@@ -683,6 +691,149 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
     return SIMDSV_OK;
 }
 
+/* ---------------------------------------------------- column-major batches */
+
+/* Entries of a chunk's field-start array: a few thousand rows of a narrow
+ * file, enough for one scan window (64 KiB) of rows of 8+ bytes. */
+#define BATCH_POS_CAP ((size_t)32768)
+/* Slots whose texts are gathered before their column's type loop runs. */
+#define BATCH_RUN ((size_t)512)
+
+/* Regular rows taken from the index at once (src/record/batch.h). */
+typedef struct batch_view {
+    const char *origin;   /* buffer address the positions are relative to */
+    const uint32_t *pos;
+    size_t rows, stride;  /* stride: fields per row + 1 */
+    uint64_t byte_offset; /* input offset of origin (the source reader's) */
+} batch_view;
+
+typedef struct column_mark {
+    uint64_t length, null_count;
+    size_t chars_len;
+} column_mark;
+
+/* Field j of batch row i without its quotes, and its flags (as the record
+ * path would set them). */
+static inline simdsv_field batch_field(const batch_view *b, const scan_dialect *d, size_t i, size_t j)
+{
+    const uint32_t *p = b->pos + i * b->stride + j;
+    simdsv_field f = {b->origin + p[0], p[1] - 1 - p[0], 0};
+    if (f.size && d->has_quote && (unsigned char)f.data[0] == d->quote) {
+        f.data++;
+        f.size -= 2;
+        f.flags = SIMDSV_FIELD_QUOTED;
+        if (memchr(f.data, d->quote, f.size) || (d->has_escape && memchr(f.data, d->escape, f.size)))
+            f.flags |= SIMDSV_FIELD_NEEDS_UNESCAPE;
+    }
+    return f;
+}
+
+/* Converts column c's field of every row of the batch into the slots after
+ * its last one.  Returns the batch row of the first value that does not fit
+ * (b->rows when all fit; rows before it are written), or -1 when out of
+ * memory.  The rules of append_field, minus ragged rows (a batch has none):
+ * here the null and quote rules pick each slot's text, a run at a time, and
+ * the column's type loop converts the run. */
+static long batch_column(chunk *k, column *c, const batch_view *b)
+{
+    typed_ctx *x = &k->x;
+    const simdsv_allocator *a = &x->t->alloc;
+    const scan_dialect *d = &k->source->dialect;
+    if (simdsv__column_reserve(a, c, c->length + b->rows) != SIMDSV_OK ||
+        (c->type == SIMDSV_TYPE_STRING &&
+         simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1]) != SIMDSV_OK))
+        return -1; /* a string column's bytes fit in the batch's span */
+    const int listed_nulls = x->nulls.count || c->nulls.count;
+    const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text */
+    const int check_zeros = !c->user_type && c->type == SIMDSV_TYPE_INT64;   /* and so is "00501" */
+    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma};
+    size_t done = 0;
+    slot_text *texts = k->texts;
+    while (done < b->rows) {
+        const size_t run = b->rows - done < BATCH_RUN ? b->rows - done : BATCH_RUN;
+        const uint64_t at = c->length;
+        uint8_t *validity = c->validity; /* locals: byte stores may alias anything */
+        uint64_t nulls = 0;
+        size_t i = 0;
+        for (; i < run; i++) {
+            simdsv_field f = batch_field(b, d, done + i, c->source);
+            const char *s = f.data;
+            size_t n = f.size;
+            if ((f.flags & SIMDSV_FIELD_NEEDS_UNESCAPE) && !field_text(x, &f, &s, &n))
+                return -1;
+            const int null = !(f.flags & SIMDSV_FIELD_QUOTED) &&
+                             (n == 0 || (listed_nulls && is_null_token(x, c, &f, s, n)));
+            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED)) || (check_zeros && has_leading_zero(s, n))))
+                break;
+            texts[i].s = null ? NULL : s;
+            texts[i].n = n;
+            simdsv__set_bit(validity, at + i, !null);
+            nulls += (uint64_t)null;
+        }
+        c->null_count += nulls;
+        const size_t fit = simdsv__column_put_run(c, at, texts, i, &rules);
+        c->length += fit;
+        done += fit;
+        if (fit < run)
+            break;
+    }
+    return (long)done;
+}
+
+/* Puts c back to a mark: the slots after it are written again. */
+static void column_rewind(column *c, const column_mark *m)
+{
+    c->length = m->length;
+    c->null_count = m->null_count;
+    c->chars_len = m->chars_len;
+    if (m->length % 8) { /* bits past the mark in its byte are ORed into later */
+        const uint8_t keep = (uint8_t)((1u << (m->length % 8)) - 1);
+        c->validity[m->length / 8] &= keep;
+        if (c->type == SIMDSV_TYPE_BOOL)
+            c->values[m->length / 8] &= keep;
+    }
+}
+
+/* The rows of a batch one by one through convert_record: for a batch with a
+ * value that does not fit (widening, rejects and errors keep their rules). */
+static simdsv_status batch_rows(chunk *k, const batch_view *b)
+{
+    simdsv_table *t = k->x.t;
+    const size_t fields = b->stride - 1;
+    for (size_t i = 0; i < b->rows; i++) {
+        for (size_t j = 0; j < fields; j++)
+            k->fields[j] = batch_field(b, &k->source->dialect, i, j);
+        const simdsv_record rec = {k->fields, fields, t->rows, b->byte_offset + b->pos[i * b->stride]};
+        const simdsv_status st = convert_record(k, &rec, t->rows);
+        if (st != SIMDSV_OK)
+            return st;
+        t->rows++;
+    }
+    return SIMDSV_OK;
+}
+
+/* A batch column by column: each column's loop stays on one type. */
+static simdsv_status convert_batch(chunk *k, const batch_view *b)
+{
+    simdsv_table *t = k->x.t;
+    for (size_t j = 0; j < t->ncols; j++) {
+        const column *c = &t->cols[j];
+        k->marks[j] = (column_mark){c->length, c->null_count, c->chars_len};
+    }
+    for (size_t j = 0; j < t->ncols; j++) {
+        const long done = batch_column(k, &t->cols[j], b);
+        if (done < 0)
+            return SIMDSV_ERR_NOMEM;
+        if ((size_t)done < b->rows) {
+            for (size_t m = 0; m <= j; m++)
+                column_rewind(&t->cols[m], &k->marks[m]);
+            return batch_rows(k, b);
+        }
+    }
+    t->rows += b->rows;
+    return SIMDSV_OK;
+}
+
 static simdsv_status reserve_rows(simdsv_table *t, uint64_t rows)
 {
     simdsv_status st = SIMDSV_OK;
@@ -691,14 +842,60 @@ static simdsv_status reserve_rows(simdsv_table *t, uint64_t rows)
     return st;
 }
 
-/* Rows of the chunk's source into its columns. */
-static simdsv_status convert_chunk(chunk *k)
+/* Batches need room for two rows of field starts. */
+static int batch_usable(const chunk *k)
+{
+    return k->x.row_fields && k->x.t->ncols && k->x.row_fields < BATCH_POS_CAP / 2 - 1;
+}
+
+static simdsv_status batch_alloc(chunk *k)
+{
+    const simdsv_allocator *a = &k->x.t->alloc;
+    k->pos = simdsv__alloc(a, BATCH_POS_CAP * sizeof *k->pos);
+    k->fields = simdsv__alloc(a, k->x.row_fields * sizeof *k->fields);
+    k->marks = simdsv__alloc(a, k->x.t->ncols * sizeof *k->marks);
+    k->texts = simdsv__alloc(a, BATCH_RUN * sizeof *k->texts);
+    return k->pos && k->fields && k->marks && k->texts ? SIMDSV_OK : SIMDSV_ERR_NOMEM;
+}
+
+static void batch_free(chunk *k)
+{
+    const simdsv_allocator *a = &k->x.t->alloc;
+    simdsv__free(a, k->pos, BATCH_POS_CAP * sizeof *k->pos);
+    simdsv__free(a, k->fields, k->x.row_fields * sizeof *k->fields);
+    simdsv__free(a, k->marks, k->x.t->ncols * sizeof *k->marks);
+    simdsv__free(a, k->texts, BATCH_RUN * sizeof *k->texts);
+    k->texts = NULL;
+    k->pos = NULL;
+    k->fields = NULL;
+    k->marks = NULL;
+}
+
+/* Rows of the chunk's source into its columns: regular rows in batches,
+ * column by column; any other row (ragged, irregular quoting, invalid UTF-8,
+ * at a scan-window edge) by itself through the record path. */
+static simdsv_status convert_rows(chunk *k)
 {
     simdsv_table *t = k->x.t;
+    simdsv_reader *src = k->source;
     const uint64_t limit = k->worker ? 0 : k->x.r->opt.row_limit;
     simdsv_record rec;
     simdsv_status st = SIMDSV_OK;
-    while ((limit == 0 || t->rows < limit) && (st = simdsv_reader_next(k->source, &rec)) == SIMDSV_OK) {
+    while (limit == 0 || t->rows < limit) {
+        if (k->pos) {
+            size_t origin;
+            const size_t rows = simdsv__reader_batch(src, k->x.row_fields, limit ? (size_t)(limit - t->rows) : SIZE_MAX,
+                                                     k->pos, BATCH_POS_CAP, &origin);
+            if (rows) {
+                const batch_view b = {(const char *)src->buf + origin, k->pos, rows, k->x.row_fields + 1,
+                                      src->buf_origin + origin};
+                if ((st = convert_batch(k, &b)) != SIMDSV_OK)
+                    return st;
+                continue;
+            }
+        }
+        if ((st = simdsv_reader_next(src, &rec)) != SIMDSV_OK)
+            break;
         if ((st = convert_record(k, &rec, t->rows)) != SIMDSV_OK)
             return st;
         t->rows++;
@@ -710,6 +907,15 @@ static simdsv_status convert_chunk(chunk *k)
         return record_error(k, st, (size_t)(k->shift + (int64_t)e->byte_offset), e->field, e->message);
     }
     return st; /* the main reader reported it already */
+}
+
+static simdsv_status convert_chunk(chunk *k)
+{
+    simdsv_status st = batch_usable(k) ? batch_alloc(k) : SIMDSV_OK;
+    if (st == SIMDSV_OK)
+        st = convert_rows(k);
+    batch_free(k);
+    return st;
 }
 static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x)
 {
@@ -760,6 +966,7 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x)
         if (st != SIMDSV_OK)
             return st;
     }
+    x->row_fields = nfields;
     if ((st = build_schema(x, names, nfields)) != SIMDSV_OK)
         return st;
     /* Inference: start, middle and end of the data rows. */

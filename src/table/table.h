@@ -46,13 +46,45 @@ struct simdsv_table {
     size_t nrejects, rejects_cap;
 };
 
+/* Bit i of a bitmap whose bits past i are not yet written (new bytes are
+ * not cleared: a byte is written whole when its first bit is set). */
+static inline void simdsv__set_bit(uint8_t *bitmap, uint64_t i, int value)
+{
+    const uint8_t mask = (uint8_t)(1u << (i % 8));
+    if (i % 8 == 0)
+        bitmap[i / 8] = value ? mask : 0;
+    else if (value)
+        bitmap[i / 8] |= mask;
+}
+
 /* Builders. */
 simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c);
 /* Capacity for rows slots (an estimate: appending past it still grows). */
 simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows);
+/* How text becomes a value: the bool spellings and the decimal separator. */
+typedef struct value_rules {
+    const string_list *true_values, *false_values;
+    int decimal_comma;
+} value_rules;
+
 /* Appends the text as a value of c->type; returns 0 when it does not fit. */
-int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n, int decimal_comma,
-                               const string_list *true_values, const string_list *false_values, int *nomem);
+int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n,
+                               const value_rules *rules, int *nomem);
+
+/* The text of one slot; s == NULL: a null. */
+typedef struct slot_text {
+    const char *s;
+    size_t n;
+} slot_text;
+
+/* Writes texts[0..count) as values of c->type into slots at.. (capacity
+ * reserved, string bytes included).  Returns count when every one fits,
+ * else the index of the first that does not (those before it are written).
+ * Validity bits, the length and the null count are the caller's. */
+size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, size_t count,
+                              const value_rules *rules);
+/* Capacity for extra more string bytes. */
+simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra);
 void simdsv__column_free_data(const simdsv_allocator *a, column *c);
 
 #endif
