@@ -183,7 +183,8 @@ typedef enum simdsv_option {
     SIMDSV_OPT_ON_ERROR = 18,       /* simdsv_on_error: a value that does not fit a user-given type */
     SIMDSV_OPT_SHORT_ROWS = 19,     /* simdsv_ragged: rows with fewer fields than the header; default PAD (nulls) */
     SIMDSV_OPT_LONG_ROWS = 20,      /* simdsv_ragged: rows with more fields; default ERROR */
-    SIMDSV_OPT_DECIMAL_COMMA = 21   /* 1: floats use ',' as the decimal separator; default 0 */
+    SIMDSV_OPT_DECIMAL_COMMA = 21,  /* 1: floats use ',' as the decimal separator; default 0 */
+    SIMDSV_OPT_BATCH_ROWS = 22      /* rows per record batch of simdsv_table_stream(), 1..2^31-1; default 65536 */
 } simdsv_option;
 
 /* Default limits: far above real data (the widest real tables have tens of
@@ -457,6 +458,28 @@ SIMDSV_API const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_
  * says).  The table keeps its schema information but holds no rows after
  * this.  The top-level array has format "+s", one child per column. */
 SIMDSV_API simdsv_status simdsv_table_export(simdsv_table *t, struct ArrowSchema *schema, struct ArrowArray *array);
+
+/* Reads the remaining records as an Arrow C stream of record batches, in
+ * bounded memory: each get_next() returns a "+s" array of at most
+ * SIMDSV_OPT_BATCH_ROWS rows (fewer when a string column reaches 1 GiB),
+ * then an array with release == NULL at the end.  The schema is fixed
+ * before the first batch: user-given types, the rest inferred from the first
+ * 8 MiB of data rows (start, middle and end of that window, at most
+ * SIMDSV_OPT_INFER_ROWS rows).  An inferred type cannot widen afterwards: a
+ * later value that does not fit it is an error naming its line, column and
+ * byte (get_next returns EINVAL, get_last_error() says where and why), or a
+ * null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
+ * EIO are returned as such; after an error every call returns it again.
+ * Ownership: on SIMDSV_OK the stream owns r (out->release frees it; do not
+ * free r yourself); on failure the caller still owns r and *out is
+ * untouched.  Every array and schema handed out owns its memory and has its
+ * own release; stream calls are not to be made concurrently. */
+SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArrayStream *out);
+/* The values made null so far (SIMDSV_ON_ERROR_NULL), rows counted from the
+ * stream's first data row; 0 / NULL for a stream not made by simdsv_table_stream.
+ * Valid until the stream is released. */
+SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
+SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include "simdsv.h"
 #include "check.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,50 @@ static simdsv_status table_scenario(const simdsv_allocator *a)
     return st;
 }
 
+/* An Arrow stream of record batches (2 rows each) over the same input. */
+static simdsv_status arrow_stream_scenario(const simdsv_allocator *a)
+{
+    simdsv_options *o = simdsv_options_new(a);
+    if (!o)
+        return SIMDSV_ERR_NOMEM;
+    simdsv_options_set(o, SIMDSV_OPT_LENIENT, 1);
+    simdsv_options_set(o, SIMDSV_OPT_BATCH_ROWS, 2);
+    simdsv_options_set(o, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL);
+    simdsv_status st = simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "qty:int64");
+    simdsv_reader *r = NULL;
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_new(&r, o);
+    simdsv_options_free(o);
+    if (st != SIMDSV_OK)
+        return st;
+    struct ArrowArrayStream stream;
+    st = simdsv_reader_open_memory(r, sample, sizeof sample - 1);
+    if (st == SIMDSV_OK)
+        st = simdsv_table_stream(r, &stream);
+    if (st != SIMDSV_OK) {
+        simdsv_reader_free(r);
+        return st;
+    }
+    struct ArrowSchema schema;
+    int rc = stream.get_schema(&stream, &schema);
+    if (rc == 0)
+        schema.release(&schema);
+    int64_t rows = 0;
+    while (rc == 0) {
+        struct ArrowArray batch;
+        rc = stream.get_next(&stream, &batch);
+        if (rc != 0 || !batch.release)
+            break;
+        rows += batch.length;
+        batch.release(&batch);
+    }
+    const size_t rejects = simdsv_table_stream_reject_count(&stream);
+    stream.release(&stream);
+    if (rc == ENOMEM)
+        return SIMDSV_ERR_NOMEM;
+    return rc == 0 && rows == 4 && rejects == 1 ? SIMDSV_OK : SIMDSV_ERR_INVALID_ARGUMENT;
+}
+
 static void run(const char *name, scenario fn)
 {
     failing counter = {0, 0, 0};
@@ -171,5 +216,6 @@ int main(void)
         return 77;
     run("stream", stream_scenario);
     run("table", table_scenario);
+    run("arrow stream", arrow_stream_scenario);
     return check_summary();
 }

@@ -4,13 +4,16 @@
  * and every exported Arrow array validated (lengths, offsets, bitmaps, null
  * counts, release semantics).  Runs once per kernel (SIMDSV_KERNEL).
  */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include "simdsv.h"
 #include "check.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 typedef struct opt_kv {
@@ -360,38 +363,49 @@ static void test_empty_and_limits(void)
     simdsv_options_free(o);
 }
 
-/* Compares two exported struct arrays slot by slot (valid slots' values). */
-static int same_arrays(const struct ArrowSchema *s, const struct ArrowArray *a, const struct ArrowArray *b)
+/* Compares rows [a_from, a_from + n) of struct array a with rows [b_from,
+ * b_from + n) of b, slot by slot (valid slots' values). */
+static int same_rows(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t a_from,
+                     const struct ArrowArray *b, int64_t b_from, int64_t n)
 {
-    if (a->length != b->length || a->n_children != b->n_children)
+    if (a->n_children != b->n_children || a_from + n > a->length || b_from + n > b->length)
         return 0;
     for (int64_t c = 0; c < a->n_children; c++) {
         const struct ArrowArray *x = a->children[c], *y = b->children[c];
         const char *f = s->children[c]->format;
-        if (x->null_count != y->null_count)
-            return 0;
-        for (int64_t i = 0; i < a->length; i++) {
-            const int vx = bit(x->buffers[0], i), vy = bit(y->buffers[0], i);
+        for (int64_t k = 0; k < n; k++) {
+            const int64_t i = a_from + k, j = b_from + k;
+            const int vx = bit(x->buffers[0], i), vy = bit(y->buffers[0], j);
             if (vx != vy)
                 return 0;
             if (!vx)
                 continue;
             if (strcmp(f, "u") == 0) {
                 size_t nx, ny;
-                const char *px = string_at(x, i, &nx), *py = string_at(y, i, &ny);
+                const char *px = string_at(x, i, &nx), *py = string_at(y, j, &ny);
                 if (nx != ny || memcmp(px, py, nx) != 0)
                     return 0;
             } else if (strcmp(f, "b") == 0) {
-                if (bit(x->buffers[1], i) != bit(y->buffers[1], i))
+                if (bit(x->buffers[1], i) != bit(y->buffers[1], j))
                     return 0;
             } else {
                 const size_t w = strcmp(f, "tdD") == 0 ? 4 : 8;
-                if (memcmp((const char *)x->buffers[1] + w * (size_t)i, (const char *)y->buffers[1] + w * (size_t)i, w))
+                if (memcmp((const char *)x->buffers[1] + w * (size_t)i, (const char *)y->buffers[1] + w * (size_t)j, w))
                     return 0;
             }
         }
     }
     return 1;
+}
+
+static int same_arrays(const struct ArrowSchema *s, const struct ArrowArray *a, const struct ArrowArray *b)
+{
+    int64_t nulls_a = 0, nulls_b = 0;
+    for (int64_t c = 0; c < a->n_children && c < b->n_children; c++) {
+        nulls_a += a->children[c]->null_count;
+        nulls_b += b->children[c]->null_count;
+    }
+    return a->length == b->length && nulls_a == nulls_b && same_rows(s, a, 0, b, 0, a->length);
 }
 
 /* Multi-threaded reads equal the single-threaded read, including quoted
@@ -460,6 +474,228 @@ static void test_threads(void)
     }
 }
 
+/* ------------------------------------------------------------------ streams */
+
+/* A CSV of `bytes` bytes or more whose types are the same in any window:
+ * ints, quoted strings with commas, floats, dates, notes that are plain,
+ * empty (null) or quoted over two lines. */
+static char *stable_csv(size_t bytes, size_t *len_out)
+{
+    char *csv = malloc(bytes + 4096);
+    size_t len = (size_t)sprintf(csv, "id,name,price,day,note\n");
+    uint32_t rng = 99;
+    for (int row = 0; len < bytes; row++) {
+        rng = rng * 1103515245u + 12345u;
+        len += (size_t)sprintf(csv + len, "%d,\"n%u, x\",%u.%02u,2024-%02u-%02u,", row, rng % 1000, rng % 5000,
+                               (rng >> 8) % 100, 1 + (rng >> 12) % 12, 1 + (rng >> 16) % 28);
+        const unsigned kind = (rng >> 20) % 7;
+        len += (size_t)sprintf(csv + len, kind == 0 ? "\"multi\nline \"\"q\"\"\"\n" : kind == 1 ? "\n" : "plain %u\n", rng % 77);
+    }
+    *len_out = len;
+    return csv;
+}
+
+typedef enum { FROM_MEMORY, FROM_PATH, FROM_FILE } stream_source;
+
+/* A file of this process's own: the kernels' runs of this test may overlap. */
+static const char *stream_path(void)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "test_table_stream_%ld.csv", (long)getpid());
+    return path;
+}
+
+static simdsv_status open_stream(const char *csv, size_t len, stream_source from, const opt_kv *opts,
+                                 struct ArrowArrayStream *out, FILE **file)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    for (; opts && opts->id; opts++)
+        simdsv_options_set(o, opts->id, opts->value);
+    simdsv_reader *r = NULL;
+    simdsv_status st = simdsv_reader_new(&r, o);
+    simdsv_options_free(o);
+    if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    *file = NULL;
+    if (st == SIMDSV_OK && from == FROM_MEMORY) {
+        st = simdsv_reader_open_memory(r, csv, len);
+    } else if (st == SIMDSV_OK) {
+        const char *path = stream_path();
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(csv, 1, len, f) == len);
+        fclose(f);
+        if (from == FROM_PATH) {
+            st = simdsv_reader_open_path(r, path);
+        } else {
+            *file = fopen(path, "rb");
+            st = simdsv_reader_open_stdio(r, *file);
+        }
+    }
+    if (st == SIMDSV_OK)
+        st = simdsv_table_stream(r, out);
+    if (st != SIMDSV_OK)
+        simdsv_reader_free(r); /* the stream owns r only on success */
+    return st;
+}
+
+/* Batches of a stream ≡ slices of the whole-table read, from every source;
+ * each batch validated; the schema is the table's. */
+static void test_stream_batches(void)
+{
+    size_t len;
+    char *csv = stable_csv((size_t)11 << 20, &len); /* past the 8 MiB inference window */
+    simdsv_status st;
+    const opt_kv one[] = {{SIMDSV_OPT_THREADS, 1}, {0, 0}};
+    simdsv_table *t = read_table(csv, one, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (!t) {
+        free(csv);
+        return;
+    }
+    const int64_t rows = (int64_t)simdsv_table_rows(t);
+    struct ArrowSchema ts;
+    struct ArrowArray ta;
+    CHECK(validate_export(t, &ts, &ta));
+    for (stream_source from = FROM_MEMORY; from <= FROM_FILE; from++) {
+        const opt_kv opts[] = {{SIMDSV_OPT_BATCH_ROWS, 7777}, {SIMDSV_OPT_BUFFER_SIZE, from == FROM_FILE ? 4096 : 1 << 20},
+                               {0, 0}};
+        struct ArrowArrayStream stream;
+        FILE *file;
+        CHECK(open_stream(csv, len, from, opts, &stream, &file) == SIMDSV_OK);
+        struct ArrowSchema schema;
+        CHECK(stream.get_schema(&stream, &schema) == 0);
+        CHECK(strcmp(schema.format, "+s") == 0 && schema.n_children == ts.n_children);
+        for (int64_t c = 0; c < schema.n_children && c < ts.n_children; c++)
+            CHECK(strcmp(schema.children[c]->format, ts.children[c]->format) == 0 &&
+                  strcmp(schema.children[c]->name, ts.children[c]->name) == 0);
+        int64_t seen = 0, batches = 0;
+        for (;;) {
+            struct ArrowArray batch;
+            const int rc = stream.get_next(&stream, &batch);
+            CHECK(rc == 0);
+            if (rc != 0 || !batch.release)
+                break;
+            batches++;
+            CHECK(batch.length > 0 && batch.length <= 7777 && batch.n_children == schema.n_children);
+            for (int64_t c = 0; c < batch.n_children; c++)
+                CHECK(validate_child(schema.children[c], batch.children[c], batch.length));
+            CHECK(same_rows(&ts, &ta, seen, &batch, 0, batch.length));
+            seen += batch.length;
+            real_array_release = batch.release;
+            batch.release = counting_array_release;
+            release_calls = 0;
+            batch.release(&batch);
+            CHECK(release_calls == 1 && batch.release == NULL);
+        }
+        CHECK(seen == rows && batches == (rows + 7776) / 7777);
+        struct ArrowArray after;
+        CHECK(stream.get_next(&stream, &after) == 0 && after.release == NULL); /* the end stays the end */
+        CHECK(simdsv_table_stream_reject_count(&stream) == 0);
+        schema.release(&schema);
+        stream.release(&stream);
+        CHECK(stream.release == NULL);
+        if (file)
+            fclose(file);
+    }
+    remove(stream_path());
+    ta.release(&ta);
+    ts.release(&ts);
+    simdsv_table_free(t);
+    free(csv);
+}
+
+/* After the inference window a value that does not fit an inferred type is
+ * an error naming its line, or a null listed in the rejects. */
+static void test_stream_misfit(void)
+{
+    const size_t rows_before = 2000000; /* "123\n" * 2e6 = 8 MB: the misfit lies past the window */
+    char *csv = malloc(rows_before * 4 + 64);
+    size_t len = (size_t)sprintf(csv, "n,s\n");
+    for (size_t i = 0; i < rows_before; i++) {
+        memcpy(csv + len, i % 2 ? "7,a\n" : "1,b\n", 4);
+        len += 4;
+    }
+    len += (size_t)sprintf(csv + len, "abc,c\n5,d\n");
+    const uint64_t bad_line = 1 + rows_before + 1;
+    struct ArrowArrayStream stream;
+    FILE *file;
+    const opt_kv opts[] = {{SIMDSV_OPT_BATCH_ROWS, 100000}, {0, 0}};
+    CHECK(open_stream(csv, len, FROM_PATH, opts, &stream, &file) == SIMDSV_OK);
+    int rc = 0;
+    int64_t seen = 0;
+    for (;;) {
+        struct ArrowArray batch;
+        rc = stream.get_next(&stream, &batch);
+        if (rc != 0 || !batch.release)
+            break;
+        seen += batch.length;
+        batch.release(&batch);
+    }
+    char want[64];
+    snprintf(want, sizeof want, "line %llu, column 1 ", (unsigned long long)bad_line);
+    const char *msg = stream.get_last_error(&stream);
+    CHECK(rc == EINVAL && msg && strstr(msg, want) && strstr(msg, "int64"));
+    CHECK(seen == 2000000); /* the batches before the one with the misfit */
+    struct ArrowArray again;
+    CHECK(stream.get_next(&stream, &again) == EINVAL);
+    stream.release(&stream);
+
+    const opt_kv lenient[] = {{SIMDSV_OPT_BATCH_ROWS, 100000}, {SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}};
+    CHECK(open_stream(csv, len, FROM_MEMORY, lenient, &stream, &file) == SIMDSV_OK);
+    seen = 0;
+    int64_t nulls = 0;
+    for (;;) {
+        struct ArrowArray batch;
+        rc = stream.get_next(&stream, &batch);
+        if (rc != 0 || !batch.release)
+            break;
+        seen += batch.length;
+        nulls += batch.children[0]->null_count;
+        batch.release(&batch);
+    }
+    CHECK(rc == 0 && seen == 2000002 && nulls == 1);
+    CHECK(simdsv_table_stream_reject_count(&stream) == 1);
+    const simdsv_reject *rej = simdsv_table_stream_reject(&stream, 0);
+    CHECK(rej && rej->line == bad_line && rej->row == 2000000 && rej->column == 0 && strcmp(rej->value, "abc") == 0);
+    stream.release(&stream);
+    remove(stream_path());
+    free(csv);
+}
+
+/* The row limit spans batches; a tiny input is one batch; an empty one none. */
+static void test_stream_limits(void)
+{
+    size_t len;
+    char *csv = stable_csv(300000, &len);
+    struct ArrowArrayStream stream;
+    FILE *file;
+    const opt_kv opts[] = {{SIMDSV_OPT_BATCH_ROWS, 1000}, {SIMDSV_OPT_ROW_LIMIT, 2501}, {0, 0}};
+    CHECK(open_stream(csv, len, FROM_MEMORY, opts, &stream, &file) == SIMDSV_OK);
+    int64_t lengths[8] = {0};
+    int n = 0;
+    for (;;) {
+        struct ArrowArray batch;
+        if (stream.get_next(&stream, &batch) != 0 || !batch.release)
+            break;
+        if (n < 8)
+            lengths[n] = batch.length;
+        n++;
+        batch.release(&batch);
+    }
+    CHECK(n == 3 && lengths[0] == 1000 && lengths[1] == 1000 && lengths[2] == 501);
+    stream.release(&stream);
+    free(csv);
+
+    const char *empty = "a,b\n";
+    CHECK(open_stream(empty, strlen(empty), FROM_MEMORY, NULL, &stream, &file) == SIMDSV_OK);
+    struct ArrowSchema schema;
+    CHECK(stream.get_schema(&stream, &schema) == 0 && schema.n_children == 2);
+    schema.release(&schema);
+    struct ArrowArray batch;
+    CHECK(stream.get_next(&stream, &batch) == 0 && batch.release == NULL);
+    stream.release(&stream);
+}
+
 int main(void)
 {
     test_threads();
@@ -469,5 +705,8 @@ int main(void)
     test_projection_and_nulls();
     test_ragged();
     test_empty_and_limits();
+    test_stream_batches();
+    test_stream_misfit();
+    test_stream_limits();
     return check_summary();
 }

@@ -36,6 +36,7 @@ struct simdsv_options {
     int threads;              /* 0 = all cores */
     int64_t infer_rows;       /* -1 = all */
     uint64_t row_limit;       /* 0 = all */
+    uint64_t batch_rows;      /* rows per record batch of a stream */
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;

@@ -73,6 +73,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->threads = 0;
     opt->infer_rows = 10000;
     opt->row_limit = 0;
+    opt->batch_rows = 65536;
     opt->on_error = SIMDSV_ON_ERROR_FAIL;
     opt->short_rows = SIMDSV_RAGGED_PAD;
     opt->long_rows = SIMDSV_RAGGED_ERROR;
@@ -252,6 +253,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->decimal_comma = value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_BATCH_ROWS:
+        if (value < 1 || value > INT32_MAX)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->batch_rows = (uint64_t)value;
+        return SIMDSV_OK;
 
     case SIMDSV_OPT_HEADER:
     case SIMDSV_OPT_LENIENT:
@@ -324,6 +330,7 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_THREADS: *value = opt->threads; return SIMDSV_OK;
     case SIMDSV_OPT_INFER_ROWS: *value = opt->infer_rows; return SIMDSV_OK;
     case SIMDSV_OPT_ROW_LIMIT: *value = (int64_t)opt->row_limit; return SIMDSV_OK;
+    case SIMDSV_OPT_BATCH_ROWS: *value = (int64_t)opt->batch_rows; return SIMDSV_OK;
     case SIMDSV_OPT_ON_ERROR: *value = opt->on_error; return SIMDSV_OK;
     case SIMDSV_OPT_SHORT_ROWS: *value = opt->short_rows; return SIMDSV_OK;
     case SIMDSV_OPT_LONG_ROWS: *value = opt->long_rows; return SIMDSV_OK;

@@ -154,12 +154,12 @@ static simdsv_status read_some(simdsv_reader *r)
     return SIMDSV_OK;
 }
 
-simdsv_status simdsv__slurp(simdsv_reader *r)
+simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least)
 {
     if (r->eof)
         return SIMDSV_OK;
     drop_consumed(r);
-    while (!r->eof) {
+    while (!r->eof && r->len - r->rec_start < at_least) {
         simdsv_status st;
         if (r->len == r->cap && (st = grow_buffer(r, false)) != SIMDSV_OK)
             return st;

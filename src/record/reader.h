@@ -81,9 +81,10 @@ struct simdsv_reader {
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);
 simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely);
-/* Reads the rest of a stream into the buffer (no record-size limit: the
- * typed reader holds the whole input anyway). */
-simdsv_status simdsv__slurp(simdsv_reader *r);
+/* Reads a stream into the buffer until it holds at_least bytes from
+ * rec_start, or all of it (SIZE_MAX); no record-size limit: the typed
+ * reader holds what it reads. */
+simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least);
 /* Strips the BOM and skips SIMDSV_OPT_SKIP_LINES lines (once). */
 simdsv_status simdsv__start_input(simdsv_reader *r);
 /* 1-based line of buffer position pos (positions must not go backwards). */

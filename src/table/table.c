@@ -483,8 +483,11 @@ const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_t index)
     return t && index < t->nrejects ? &t->rejects[index].pub : NULL;
 }
 
+/* pos: buffer position of the row.  in_order: the caller reads in input
+ * order on the reader's own thread, so the line is found now (a stream's
+ * buffer moves on); workers leave it to finish_rejects. */
 static simdsv_status add_reject(typed_ctx *x, size_t col, uint64_t row, size_t pos, const char *s, size_t n,
-                                const char *reason)
+                                const char *reason, int in_order)
 {
     simdsv_table *t = x->t;
     void *p = t->rejects;
@@ -503,10 +506,10 @@ static simdsv_status add_reject(typed_ctx *x, size_t col, uint64_t row, size_t p
     memcpy(value, s, n);
     value[n] = '\0';
     memcpy(why, reason, reason_size);
-    e->pub.line = 0; /* filled in input order by finish_rejects: workers must not move the line checkpoint */
+    e->pub.line = in_order ? simdsv__line_at(x->r, pos) : 0; /* 0: finish_rejects fills it in */
     e->pub.row = row;
     e->pub.column = col;
-    e->pub.byte_offset = pos; /* a buffer position until finish_rejects */
+    e->pub.byte_offset = in_order ? x->r->buf_origin + pos : pos; /* a buffer position until finish_rejects */
     e->pub.value = value;
     e->pub.reason = why;
     e->value_size = n + 1;
@@ -603,6 +606,9 @@ typedef struct chunk {
     int64_t shift;           /* buffer position = shift + record byte_offset */
     size_t from, to;         /* data offsets of the chunk (workers) */
     int worker;              /* 1: a misfit of an inferred column stops the chunk */
+    int fixed_types;         /* 1 (streams): inferred types cannot widen any more */
+    uint64_t limit;          /* rows to convert at most, 0 = all */
+    size_t chars_budget;     /* stop once a string column holds this many bytes (0: no limit) */
     int misfit;              /* set when it did */
     simdsv_status status;
     simdsv_status code;      /* the recorded error, if any */
@@ -662,7 +668,7 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
         if (ok < 0)
             return SIMDSV_ERR_NOMEM;
         const simdsv_field *f = &rec->fields[c->source];
-        if (!c->user_type) {
+        if (!c->user_type && !k->fixed_types) {
             if (k->worker) {
                 k->misfit = 1; /* the caller redoes the input on one thread */
                 return SIMDSV_ERR_VALUE;
@@ -673,9 +679,15 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
             continue;
         }
         if (o->on_error == SIMDSV_ON_ERROR_FAIL) {
-            snprintf(msg, sizeof msg,
-                     "value does not fit column `%.60s` of type %s (use --on-error null to make it null)", c->name,
-                     simdsv_type_name(c->type));
+            if (c->user_type)
+                snprintf(msg, sizeof msg,
+                         "value does not fit column `%.60s` of type %s (use --on-error null to make it null)", c->name,
+                         simdsv_type_name(c->type));
+            else
+                snprintf(msg, sizeof msg,
+                         "value does not fit column `%.60s` of type %s, inferred from the start of the stream "
+                         "(give a schema, or use --on-error null)",
+                         c->name, simdsv_type_name(c->type));
             return record_error(k, SIMDSV_ERR_VALUE, field_pos(k, rec, f), c->source, msg);
         }
         const char *s;
@@ -684,7 +696,8 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
             return SIMDSV_ERR_NOMEM;
         char reason[96];
         snprintf(reason, sizeof reason, "not a valid %s", simdsv_type_name(c->type));
-        const simdsv_status st = add_reject(x, j, row, (size_t)(k->shift + (int64_t)rec->byte_offset), s, n, reason);
+        const simdsv_status st =
+            add_reject(x, j, row, (size_t)(k->shift + (int64_t)rec->byte_offset), s, n, reason, !k->worker);
         if (st != SIMDSV_OK)
             return st;
     }
@@ -871,6 +884,26 @@ static void batch_free(chunk *k)
     k->marks = NULL;
 }
 
+/* A stream's batch ends before a string column could outgrow 32-bit
+ * offsets (the stream's schema says "u"). */
+static int strings_full(const chunk *k)
+{
+    if (!k->chars_budget)
+        return 0;
+    for (size_t j = 0; j < k->x.t->ncols; j++)
+        if (k->x.t->cols[j].chars_len >= k->chars_budget)
+            return 1;
+    return 0;
+}
+
+/* Positions are buffer offsets of the main reader; a stream's buffer drops
+ * what it consumed as it refills, so the shift follows it. */
+static void follow_buffer(chunk *k)
+{
+    if (k->source == k->x.r)
+        k->shift = -(int64_t)k->x.r->buf_origin;
+}
+
 /* Rows of the chunk's source into its columns: regular rows in batches,
  * column by column; any other row (ragged, irregular quoting, invalid UTF-8,
  * at a scan-window edge) by itself through the record path. */
@@ -878,15 +911,16 @@ static simdsv_status convert_rows(chunk *k)
 {
     simdsv_table *t = k->x.t;
     simdsv_reader *src = k->source;
-    const uint64_t limit = k->worker ? 0 : k->x.r->opt.row_limit;
+    const uint64_t limit = k->limit;
     simdsv_record rec;
     simdsv_status st = SIMDSV_OK;
-    while (limit == 0 || t->rows < limit) {
+    while ((limit == 0 || t->rows < limit) && !strings_full(k)) {
         if (k->pos) {
             size_t origin;
             const size_t rows = simdsv__reader_batch(src, k->x.row_fields, limit ? (size_t)(limit - t->rows) : SIZE_MAX,
                                                      k->pos, BATCH_POS_CAP, &origin);
             if (rows) {
+                follow_buffer(k);
                 const batch_view b = {(const char *)src->buf + origin, k->pos, rows, k->x.row_fields + 1,
                                       src->buf_origin + origin};
                 if ((st = convert_batch(k, &b)) != SIMDSV_OK)
@@ -896,11 +930,12 @@ static simdsv_status convert_rows(chunk *k)
         }
         if ((st = simdsv_reader_next(src, &rec)) != SIMDSV_OK)
             break;
+        follow_buffer(k);
         if ((st = convert_record(k, &rec, t->rows)) != SIMDSV_OK)
             return st;
         t->rows++;
     }
-    if (st == SIMDSV_END || (limit && t->rows >= limit))
+    if (st == SIMDSV_END || (limit && t->rows >= limit) || strings_full(k))
         return SIMDSV_OK;
     if (k->source != k->x.r) { /* a chunk reader's data error, in buffer positions */
         const simdsv_error *e = simdsv_reader_error(k->source);
@@ -917,7 +952,9 @@ static simdsv_status convert_chunk(chunk *k)
     batch_free(k);
     return st;
 }
-static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x)
+/* Header, schema and inference.  window: the bytes of data rows to hold
+ * and sample (SIZE_MAX: the whole input). */
+static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window)
 {
     memset(x, 0, sizeof *x);
     *out = NULL;
@@ -941,13 +978,21 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x)
         else if (st != SIMDSV_END)
             return st;
     }
-    /* The typed reader holds the whole input: a stream is read to its end. */
-    if ((st = simdsv__slurp(r)) != SIMDSV_OK)
+    /* The typed reader holds the whole input (a stream of batches: the
+     * window it infers from). */
+    if ((st = simdsv__slurp(r, window)) != SIMDSV_OK)
         return st;
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st; /* no header was read: the BOM and skipped lines still go */
     x->data = r->buf + r->rec_start;
     x->size = r->len - r->rec_start;
+    if (!r->eof) { /* a window: sample whole lines only */
+        size_t cut = x->size;
+        while (cut && x->data[cut - 1] != '\n' && x->data[cut - 1] != '\r')
+            cut--;
+        if (cut)
+            x->size = cut;
+    }
     const char *lists[3] = {r->opt.strings[SIMDSV_OPT_TRUE_VALUES - SIMDSV_OPT_NULL_VALUES],
                             r->opt.strings[SIMDSV_OPT_FALSE_VALUES - SIMDSV_OPT_NULL_VALUES]};
     if ((st = simdsv__list_parse(&t->alloc, lists[0] ? lists[0] : "true,True,TRUE", &x->trues)) != SIMDSV_OK ||
@@ -1011,7 +1056,7 @@ static void finish(typed_ctx *x)
 simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
 {
     typed_ctx x;
-    simdsv_status st = start(r, out, &x);
+    simdsv_status st = start(r, out, &x, SIZE_MAX);
     if (x.t)
         finish(&x);
     if (st != SIMDSV_OK) {
@@ -1035,6 +1080,8 @@ static simdsv_status report(simdsv_reader *r, const chunk *k, uint64_t rows_befo
 static void finish_rejects(simdsv_table *t, simdsv_reader *r)
 {
     for (size_t i = 0; i < t->nrejects; i++) {
+        if (t->rejects[i].pub.line)
+            continue; /* found when it was added */
         const size_t pos = (size_t)t->rejects[i].pub.byte_offset;
         t->rejects[i].pub.line = simdsv__line_at(r, pos);
         t->rejects[i].pub.byte_offset = r->buf_origin + pos;
@@ -1050,6 +1097,7 @@ static simdsv_status convert_single(typed_ctx *x)
     k.x = *x;
     k.source = r;
     k.shift = -(int64_t)r->buf_origin;
+    k.limit = r->opt.row_limit;
     simdsv_status st = SIMDSV_OK;
     if (x->first_rows && x->first_bytes) {
         /* Size the columns once from the sampled row size (a few % spare)
@@ -1066,6 +1114,65 @@ static simdsv_status convert_single(typed_ctx *x)
     if (k.code != SIMDSV_OK)
         return report(r, &k, 0);
     return st;
+}
+
+/* ------------------------------------------------------- borrowed schemas */
+
+/* own: an empty table with t's columns (types, sources; names and null
+ * lists borrowed), for rows converted apart from t (a chunk, a batch). */
+static simdsv_status borrow_schema(const simdsv_table *t, simdsv_table *own)
+{
+    memset(own, 0, sizeof *own);
+    own->alloc = t->alloc;
+    own->cols_cap = t->ncols ? t->ncols : 1;
+    own->cols = simdsv__alloc(&t->alloc, own->cols_cap * sizeof *own->cols);
+    if (!own->cols) {
+        own->cols_cap = 0;
+        return SIMDSV_ERR_NOMEM;
+    }
+    own->ncols = t->ncols;
+    for (size_t j = 0; j < t->ncols; j++) {
+        column *c = &own->cols[j];
+        *c = t->cols[j];
+        c->validity = c->values = NULL;
+        c->offsets = NULL;
+        c->chars = NULL;
+        c->validity_cap = c->values_cap = c->offsets_cap = c->chars_cap = c->chars_len = 0;
+        c->length = c->null_count = 0;
+    }
+    return SIMDSV_OK;
+}
+
+/* Frees what borrow_schema's table owns: rows, rejects, the column array. */
+static void free_borrowed(simdsv_table *own)
+{
+    const simdsv_allocator *a = &own->alloc;
+    for (size_t j = 0; j < own->ncols; j++)
+        simdsv__column_free_data(a, &own->cols[j]);
+    simdsv__free(a, own->cols, own->cols_cap * sizeof *own->cols);
+    for (size_t e = 0; e < own->nrejects; e++) {
+        simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.value, own->rejects[e].value_size);
+        simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.reason, own->rejects[e].reason_size);
+    }
+    simdsv__free(a, own->rejects, own->rejects_cap * sizeof *own->rejects);
+    memset(own, 0, sizeof *own);
+}
+
+/* Moves src's rejects to the end of dst's, their rows shifted by row_base. */
+static simdsv_status move_rejects(simdsv_table *dst, simdsv_table *src, uint64_t row_base)
+{
+    for (size_t e = 0; e < src->nrejects; e++) {
+        void *p = dst->rejects;
+        if (simdsv__grow(&dst->alloc, &p, &dst->rejects_cap, dst->nrejects + 1, sizeof *dst->rejects) != SIMDSV_OK)
+            return SIMDSV_ERR_NOMEM;
+        dst->rejects = p;
+        dst->rejects[dst->nrejects] = src->rejects[e]; /* the strings move over */
+        dst->rejects[dst->nrejects].pub.row += row_base;
+        dst->nrejects++;
+        src->rejects[e].pub.value = src->rejects[e].pub.reason = NULL;
+        src->rejects[e].value_size = src->rejects[e].reason_size = 0;
+    }
+    return SIMDSV_OK;
 }
 
 /* --------------------------------------------------------------- threads */
@@ -1219,21 +1326,8 @@ static simdsv_status merge(typed_ctx *x, worker_job *jobs, size_t n)
             st = append_column(&t->alloc, &t->cols[j], &jobs[i].own.cols[j]);
     uint64_t row_base = 0;
     for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
-        simdsv_table *own = &jobs[i].own;
-        for (size_t e = 0; e < own->nrejects && st == SIMDSV_OK; e++) {
-            void *p = t->rejects;
-            if (simdsv__grow(&t->alloc, &p, &t->rejects_cap, t->nrejects + 1, sizeof *t->rejects) != SIMDSV_OK) {
-                st = SIMDSV_ERR_NOMEM;
-                break;
-            }
-            t->rejects = p;
-            t->rejects[t->nrejects] = own->rejects[e]; /* strings move over */
-            t->rejects[t->nrejects].pub.row += row_base;
-            t->nrejects++;
-            own->rejects[e].pub.value = own->rejects[e].pub.reason = NULL;
-            own->rejects[e].value_size = own->rejects[e].reason_size = 0;
-        }
-        row_base += own->rows;
+        st = move_rejects(t, &jobs[i].own, row_base);
+        row_base += jobs[i].own.rows;
     }
     t->rows = rows;
     return st;
@@ -1241,15 +1335,7 @@ static simdsv_status merge(typed_ctx *x, worker_job *jobs, size_t n)
 
 static void free_job(const simdsv_allocator *a, worker_job *w)
 {
-    simdsv_table *own = &w->own;
-    for (size_t j = 0; j < own->ncols; j++)
-        simdsv__column_free_data(a, &own->cols[j]);
-    simdsv__free(a, own->cols, own->cols_cap * sizeof *own->cols);
-    for (size_t e = 0; e < own->nrejects; e++) {
-        simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.value, own->rejects[e].value_size);
-        simdsv__free(a, (void *)(uintptr_t)own->rejects[e].pub.reason, own->rejects[e].reason_size);
-    }
-    simdsv__free(a, own->rejects, own->rejects_cap * sizeof *own->rejects);
+    free_borrowed(&w->own);
     simdsv__free(a, w->k.x.text, w->k.x.text_cap);
 }
 
@@ -1285,24 +1371,8 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
         w->k.x.text_cap = 0;
         w->k.x.t = &w->own;
         w->k.worker = 1;
-        w->own.alloc = t->alloc;
-        w->own.ncols = w->own.cols_cap = t->ncols ? t->ncols : 1;
-        w->own.cols = simdsv__alloc(&t->alloc, w->own.cols_cap * sizeof *w->own.cols);
-        w->own.ncols = t->ncols;
-        if (!w->own.cols) {
-            w->own.ncols = w->own.cols_cap = 0;
-            st = SIMDSV_ERR_NOMEM;
+        if ((st = borrow_schema(t, &w->own)) != SIMDSV_OK)
             continue;
-        }
-        for (size_t j = 0; j < t->ncols; j++) {
-            w->own.cols[j] = t->cols[j]; /* type, source, borrowed name and nulls */
-            w->own.cols[j].validity = w->own.cols[j].values = NULL;
-            w->own.cols[j].offsets = NULL;
-            w->own.cols[j].chars = NULL;
-            w->own.cols[j].validity_cap = w->own.cols[j].values_cap = w->own.cols[j].offsets_cap = 0;
-            w->own.cols[j].chars_cap = w->own.cols[j].chars_len = 0;
-            w->own.cols[j].length = w->own.cols[j].null_count = 0;
-        }
         w->raw_from = x->size / n * i;
         w->raw_to = i + 1 == n ? x->size : x->size / n * (i + 1);
     }
@@ -1370,7 +1440,7 @@ static void consume_all(simdsv_reader *r)
 simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
 {
     typed_ctx x;
-    simdsv_status st = start(r, out, &x);
+    simdsv_status st = start(r, out, &x, SIZE_MAX);
     int done = 0;
     if (st == SIMDSV_OK)
         st = convert_parallel(&x, thread_count(r), &done);
@@ -1386,4 +1456,104 @@ simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
         *out = NULL;
     }
     return st;
+}
+
+/* ----------------------------------------------------------------- streams */
+
+/* The bytes a stream holds to infer its schema: its start, middle and end
+ * are sampled (SIMDSV_OPT_INFER_ROWS rows at most), then the buffer moves on. */
+#define STREAM_WINDOW ((size_t)8 << 20)
+/* A batch ends once a string column holds this much (its offsets stay
+ * 32-bit: a record adds at most SIMDSV_OPT_MAX_RECORD_SIZE, 1 GiB by default). */
+#define STREAM_CHARS_BUDGET ((size_t)1 << 30)
+
+struct simdsv__typed_stream {
+    typed_ctx x; /* x.t: the schema; it also collects every batch's rejects */
+    uint64_t rows;
+};
+
+simdsv_status simdsv__stream_open(simdsv_reader *r, simdsv__typed_stream **out)
+{
+    *out = NULL;
+    if (!r)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    simdsv__typed_stream *s = simdsv__alloc(&r->opt.alloc, sizeof *s);
+    if (!s)
+        return SIMDSV_ERR_NOMEM;
+    memset(s, 0, sizeof *s);
+    simdsv_table *t = NULL;
+    const simdsv_status st = start(r, &t, &s->x, STREAM_WINDOW);
+    if (st != SIMDSV_OK) {
+        if (s->x.t)
+            finish(&s->x);
+        simdsv_table_free(t);
+        simdsv__free(&r->opt.alloc, s, sizeof *s);
+        return st;
+    }
+    *out = s;
+    return SIMDSV_OK;
+}
+
+const simdsv_table *simdsv__stream_schema(const simdsv__typed_stream *s)
+{
+    return s->x.t;
+}
+
+simdsv_status simdsv__stream_empty(const simdsv__typed_stream *s, simdsv_table *batch)
+{
+    return borrow_schema(s->x.t, batch);
+}
+
+simdsv_status simdsv__stream_next(simdsv__typed_stream *s, simdsv_table *batch)
+{
+    typed_ctx *x = &s->x;
+    simdsv_reader *r = x->r;
+    simdsv_status st = borrow_schema(x->t, batch);
+    if (st != SIMDSV_OK)
+        return st;
+    uint64_t limit = r->opt.batch_rows;
+    if (r->opt.row_limit) {
+        const uint64_t left = r->opt.row_limit - s->rows;
+        if (left == 0)
+            return SIMDSV_OK;
+        if (left < limit)
+            limit = left;
+    }
+    chunk k;
+    memset(&k, 0, sizeof k);
+    k.x = *x;
+    k.x.t = batch;
+    k.source = r;
+    k.shift = -(int64_t)r->buf_origin;
+    k.limit = limit;
+    k.fixed_types = 1;
+    k.chars_budget = STREAM_CHARS_BUDGET;
+    st = convert_chunk(&k);
+    x->text = k.x.text; /* the scratch may have grown */
+    x->text_cap = k.x.text_cap;
+    if (k.code != SIMDSV_OK)
+        st = report(r, &k, s->rows);
+    if (st == SIMDSV_OK)
+        st = move_rejects(x->t, batch, s->rows);
+    if (st != SIMDSV_OK) {
+        free_borrowed(batch);
+        return st;
+    }
+    s->rows += batch->rows;
+    return SIMDSV_OK;
+}
+
+void simdsv__stream_free_batch(simdsv_table *batch)
+{
+    free_borrowed(batch);
+}
+
+void simdsv__stream_close(simdsv__typed_stream *s)
+{
+    if (!s)
+        return;
+    const simdsv_allocator a = s->x.t->alloc;
+    finish(&s->x);
+    simdsv_table_free(s->x.t);
+    simdsv__free(&a, s, sizeof *s);
 }
