@@ -2,14 +2,18 @@
  * bench_read.c — the typed columnar read, timed like the peers' `read` and
  * `read1` ops (bench/typed.sh runs both side by side):
  *
- *   bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1]
+ *   bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1] [--peak 1]
  *
  * Prints one peer-style line: rows, columns, types and the seconds of
- * simdsv_table_read plus the export to Arrow (the data a consumer gets).
+ * simdsv_table_read plus the export to Arrow (the data a consumer gets),
+ * the Arrow output's bytes and the anonymous RSS after the export.  With
+ * --peak 1 a thread samples the anonymous RSS every millisecond during the
+ * read (the mapped input, file-backed, is not counted): peak_anon_kb.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "simdsv.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +66,22 @@ static long rss_anon_kb(void)
     return kb;
 }
 
+static volatile int sampling;
+static long peak_kb;
+
+static void *sample_rss(void *arg)
+{
+    (void)arg;
+    const struct timespec ms = {0, 1000000};
+    while (sampling) {
+        const long kb = rss_anon_kb();
+        if (kb > peak_kb)
+            peak_kb = kb;
+        nanosleep(&ms, NULL);
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -69,7 +89,7 @@ int main(int argc, char **argv)
         return 2;
     }
     simdsv_options *o = simdsv_options_new(NULL);
-    int threads = 0;
+    int threads = 0, peak = 0;
     simdsv_options_set(o, SIMDSV_OPT_MMAP, 1);
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--threads") == 0) {
@@ -79,8 +99,14 @@ int main(int argc, char **argv)
             simdsv_options_set_string(o, SIMDSV_OPT_COLUMNS, argv[i + 1]);
         } else if (strcmp(argv[i], "--mmap") == 0) {
             simdsv_options_set(o, SIMDSV_OPT_MMAP, atoi(argv[i + 1]));
+        } else if (strcmp(argv[i], "--peak") == 0) {
+            peak = atoi(argv[i + 1]);
         }
     }
+    pthread_t sampler;
+    sampling = peak;
+    if (peak && pthread_create(&sampler, NULL, sample_rss, NULL) != 0)
+        peak = sampling = 0;
     const double t0 = now();
     simdsv_reader *r = NULL;
     simdsv_table *t = NULL;
@@ -94,6 +120,10 @@ int main(int argc, char **argv)
     if (st == SIMDSV_OK)
         st = simdsv_table_export(t, &schema, &array);
     const double seconds = now() - t0;
+    if (peak) {
+        sampling = 0;
+        pthread_join(sampler, NULL);
+    }
     if (st != SIMDSV_OK) {
         fprintf(stderr, "bench_read: %s\n", simdsv_reader_error(r)->message);
         return 1;
@@ -105,7 +135,10 @@ int main(int argc, char **argv)
         simdsv_table_column(t, (size_t)i, &info);
         printf("%s%s", i ? "," : "", simdsv_type_name(info.type));
     }
-    printf(" arrow_bytes=%llu rss_anon_kb=%ld\n", (unsigned long long)arrow_bytes(&schema, &array), rss_anon_kb());
+    printf(" arrow_bytes=%llu rss_anon_kb=%ld", (unsigned long long)arrow_bytes(&schema, &array), rss_anon_kb());
+    if (peak)
+        printf(" peak_anon_kb=%ld", peak_kb);
+    printf("\n");
     array.release(&array);
     schema.release(&schema);
     simdsv_table_free(t);

@@ -214,12 +214,31 @@ static simdsv_status export_column(const simdsv_allocator *a, column *c, struct 
         c->offsets = NULL;
         c->offsets_cap = 0;
     } else {
-        int32_t *narrow = simdsv__alloc(a, n * sizeof *narrow);
-        if (!narrow)
-            return SIMDSV_ERR_NOMEM;
-        for (size_t i = 0; i < n; i++)
-            narrow[i] = c->offsets ? (int32_t)c->offsets[i] : 0;
-        give(p, 1, narrow, n * sizeof *narrow);
+        if (!c->offsets) {
+            int32_t *zero = simdsv__alloc(a, sizeof *zero);
+            if (!zero)
+                return SIMDSV_ERR_NOMEM;
+            *zero = 0;
+            give(p, 1, zero, sizeof *zero);
+        } else {
+            /* Narrowed in place (the int32 at i overwrites bytes already
+             * read: 4i <= 8i), then shrunk: no second offsets array at the
+             * peak.  Bytes, not typed pointers: the buffer changes type. */
+            unsigned char *bytes = (unsigned char *)c->offsets;
+            for (size_t i = 0; i < n; i++) {
+                int64_t wide;
+                memcpy(&wide, bytes + 8 * i, sizeof wide);
+                const int32_t narrow = (int32_t)wide;
+                memcpy(bytes + 4 * i, &narrow, sizeof narrow);
+            }
+            void *shrunk = simdsv__realloc(a, bytes, c->offsets_cap * sizeof(int64_t), n * sizeof(int32_t));
+            if (shrunk)
+                give(p, 1, shrunk, n * sizeof(int32_t));
+            else /* the narrowed offsets are valid in the unshrunk buffer too */
+                give(p, 1, bytes, c->offsets_cap * sizeof(int64_t));
+            c->offsets = NULL;
+            c->offsets_cap = 0;
+        }
     }
     if (!c->chars && !(c->chars = simdsv__alloc(a, 1)))
         return SIMDSV_ERR_NOMEM;

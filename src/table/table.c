@@ -128,6 +128,7 @@ static simdsv_status sub_reader_range(const typed_ctx *x, size_t from, size_t to
     if (!validate && o.utf8 == SIMDSV_UTF8_STRICT)
         o.utf8 = SIMDSV_UTF8_NONE; /* samples and re-reads: the conversion pass reports UTF-8 errors */
     o.kernel = x->r->kernel->id;
+    o.threads = 1; /* sub-readers run inside the typed reader's own threads */
     for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
         o.strings[i] = NULL;
     simdsv_status st = simdsv_reader_new(out, &o);
@@ -1209,6 +1210,11 @@ typedef struct worker_job {
     simdsv_table own;   /* the chunk's columns (names and null lists borrowed) */
     size_t quotes;      /* quote bytes in the raw range: its parity */
     size_t raw_from, raw_to;
+    uint64_t rows;      /* records in the chunk (counted first) */
+    uint64_t row_base;  /* rows of the chunks before it */
+    simdsv_table *table; /* the table being read */
+    int first;          /* chunk 0: its string buffers become the table's */
+    size_t chars_base[]; /* per column: string bytes of the chunks before it */
 } worker_job;
 
 static void *run_quotes(void *arg)
@@ -1219,17 +1225,34 @@ static void *run_quotes(void *arg)
     return NULL;
 }
 
+/* The chunk's records, counted by the count kernel: the exact row count
+ * lets every chunk write fixed-width values straight into the table. */
+static void *run_count(void *arg)
+{
+    worker_job *w = arg;
+    chunk *k = &w->k;
+    simdsv_reader *sr = NULL;
+    k->status = sub_reader_range(&k->x, k->from, k->to, 0, &sr);
+    if (k->status == SIMDSV_OK)
+        k->status = simdsv_reader_count(sr, &w->rows);
+    simdsv_reader_free(sr);
+    return NULL;
+}
+
 static void *run_convert(void *arg)
 {
     worker_job *w = arg;
     chunk *k = &w->k;
     k->status = sub_reader_range(&k->x, k->from, k->to, 1, &k->source);
-    if (k->status == SIMDSV_OK) {
-        if (w->own.rows == 0 && k->x.first_rows && k->x.first_bytes)
-            k->status = reserve_rows(&w->own, (uint64_t)((double)(k->to - k->from) /
-                                                         ((double)k->x.first_bytes / (double)k->x.first_rows) * 1.05) + 16);
-        if (k->status == SIMDSV_OK)
-            k->status = convert_chunk(k);
+    if (k->status == SIMDSV_OK)
+        k->status = reserve_rows(&w->own, w->rows);
+    if (k->status == SIMDSV_OK && w->rows) /* (a limit of 0 would mean no limit) */
+        k->status = convert_chunk(k);
+    if (k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit) {
+        /* The count and the conversion must agree to the record: else the
+         * single-thread path redoes the input (and reports what differs). */
+        simdsv_record rec;
+        k->misfit = w->own.rows != w->rows || simdsv_reader_next(k->source, &rec) != SIMDSV_END;
     }
     simdsv_reader_free(k->source);
     k->source = NULL;
@@ -1237,119 +1260,202 @@ static void *run_convert(void *arg)
 }
 
 /* Runs fn over jobs: job 0 on the caller's thread, the others on new threads. */
-static int run_all(const simdsv_allocator *a, worker_job *jobs, size_t n, void *(*fn)(void *))
+static int run_all(const simdsv_allocator *a, worker_job **jobs, size_t n, void *(*fn)(void *))
 {
     pthread_t *ids = simdsv__alloc(a, n * sizeof *ids);
     if (!ids)
         return 0;
     size_t started = 1;
     for (; started < n; started++)
-        if (pthread_create(&ids[started], NULL, fn, &jobs[started]) != 0)
+        if (pthread_create(&ids[started], NULL, fn, jobs[started]) != 0)
             break;
-    fn(&jobs[0]);
+    fn(jobs[0]);
     for (size_t i = started; i < n; i++)
-        fn(&jobs[i]); /* threads that could not start run here */
+        fn(jobs[i]); /* threads that could not start run here */
     for (size_t i = 1; i < started; i++)
         pthread_join(ids[i], NULL);
     simdsv__free(a, ids, n * sizeof *ids);
     return 1;
 }
 
+/* Appends n bits of src to dst at bit `at` (dst's bits below `at` kept). */
 static void bitmap_append(uint8_t *dst, uint64_t at, const uint8_t *src, uint64_t n)
 {
-    if (at % 8 == 0) {
-        memcpy(dst + at / 8, src, (size_t)((n + 7) / 8));
+    if (n == 0)
+        return;
+    const unsigned shift = (unsigned)(at % 8);
+    uint8_t *d = dst + at / 8;
+    const size_t bytes = (size_t)((n + 7) / 8);
+    if (shift == 0) {
+        memcpy(d, src, bytes);
         return;
     }
-    for (uint64_t i = 0; i < n; i++) {
-        const uint64_t d = at + i;
-        const int bit = (src[i / 8] >> (i % 8)) & 1;
-        if (d % 8 == 0)
-            dst[d / 8] = (uint8_t)bit;
-        else
-            dst[d / 8] |= (uint8_t)(bit << (d % 8));
-    }
+    d[0] = (uint8_t)((d[0] & ((1u << shift) - 1)) | (unsigned)(src[0] << shift));
+    for (size_t i = 1; i < bytes; i++)
+        d[i] = (uint8_t)((src[i - 1] >> (8 - shift)) | (unsigned)(src[i] << shift));
+    if ((shift + n + 7) / 8 > bytes)
+        d[bytes] = (uint8_t)(src[bytes - 1] >> (8 - shift));
 }
 
-/* Appends the rows of src (same type) to dst; dst has room reserved. */
-static simdsv_status append_column(const simdsv_allocator *a, column *dst, const column *src)
+static int in_place(simdsv_type type)
 {
-    if (src->length == 0)
-        return SIMDSV_OK;
-    const uint64_t at = dst->length;
-    bitmap_append(dst->validity, at, src->validity, src->length);
-    switch (dst->type) {
-    case SIMDSV_TYPE_NULL:
-        break;
-    case SIMDSV_TYPE_BOOL:
-        bitmap_append(dst->values, at, src->values, src->length);
-        break;
-    case SIMDSV_TYPE_DATE:
-        memcpy(dst->values + 4 * at, src->values, 4 * (size_t)src->length);
-        break;
-    case SIMDSV_TYPE_INT64:
-    case SIMDSV_TYPE_FLOAT64:
-    case SIMDSV_TYPE_TIMESTAMP:
-        memcpy(dst->values + 8 * at, src->values, 8 * (size_t)src->length);
-        break;
-    case SIMDSV_TYPE_STRING: {
-        if (dst->chars_cap < dst->chars_len + src->chars_len) {
-            void *p = simdsv__realloc(a, dst->chars, dst->chars_cap, dst->chars_len + src->chars_len);
-            if (!p)
-                return SIMDSV_ERR_NOMEM;
-            dst->chars = p;
-            dst->chars_cap = dst->chars_len + src->chars_len;
+    return type == SIMDSV_TYPE_INT64 || type == SIMDSV_TYPE_FLOAT64 || type == SIMDSV_TYPE_DATE ||
+           type == SIMDSV_TYPE_TIMESTAMP;
+}
+
+static size_t value_bytes(simdsv_type type)
+{
+    return type == SIMDSV_TYPE_DATE ? 4 : 8;
+}
+
+/* The table's fixed-width value buffers, sized for every chunk's rows; each
+ * chunk's columns point into them at its first row. */
+static simdsv_status place_values(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
+{
+    for (size_t j = 0; j < t->ncols; j++) {
+        column *c = &t->cols[j];
+        if (!in_place(c->type))
+            continue;
+        const simdsv_status st = simdsv__column_reserve(&t->alloc, c, rows);
+        if (st != SIMDSV_OK)
+            return st;
+        for (size_t i = 0; i < n; i++) {
+            column *own = &jobs[i]->own.cols[j];
+            own->values = c->values + value_bytes(c->type) * jobs[i]->row_base;
+            own->values_cap = value_bytes(c->type) * (size_t)jobs[i]->rows;
         }
-        if (src->chars_len)
-            memcpy(dst->chars + dst->chars_len, src->chars, src->chars_len);
-        const int64_t base = (int64_t)dst->chars_len;
-        for (uint64_t i = 1; i <= src->length; i++)
-            dst->offsets[at + i] = base + src->offsets[i];
-        dst->chars_len += src->chars_len;
-        break;
     }
-    }
-    dst->length += src->length;
-    dst->null_count += src->null_count;
     return SIMDSV_OK;
 }
 
-static simdsv_status merge(typed_ctx *x, worker_job *jobs, size_t n)
+/* Takes back the table's buffers lent to the chunks (before freeing them). */
+static void unplace_values(simdsv_table *t, worker_job **jobs, size_t n)
 {
-    simdsv_table *t = x->t;
-    uint64_t rows = 0;
-    for (size_t i = 0; i < n; i++)
-        rows += jobs[i].own.rows;
-    simdsv_status st = reserve_rows(t, rows);
-    for (size_t j = 0; j < t->ncols && st == SIMDSV_OK; j++)
-        for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
-            st = append_column(&t->alloc, &t->cols[j], &jobs[i].own.cols[j]);
-    uint64_t row_base = 0;
-    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
-        st = move_rejects(t, &jobs[i].own, row_base);
-        row_base += jobs[i].own.rows;
-    }
-    t->rows = rows;
-    return st;
+    for (size_t j = 0; j < t->ncols; j++)
+        for (size_t i = 0; i < n && in_place(t->cols[j].type); i++) {
+            jobs[i]->own.cols[j].values = NULL;
+            jobs[i]->own.cols[j].values_cap = 0;
+        }
 }
 
-static void free_job(const simdsv_allocator *a, worker_job *w)
+/* Chunk i > 0 copies its string bytes and offsets into the table's
+ * buffers (chunk 0's, grown by merge), then frees its own. */
+static void *run_strings(void *arg)
 {
+    worker_job *w = arg;
+    const simdsv_table *t = w->table;
+    for (size_t j = 0; j < t->ncols && !w->first; j++) {
+        const column *c = &t->cols[j];
+        column *own = &w->own.cols[j];
+        if (c->type != SIMDSV_TYPE_STRING)
+            continue;
+        const size_t base = w->chars_base[j];
+        if (own->chars_len)
+            memcpy(c->chars + base, own->chars, own->chars_len);
+        int64_t *to = c->offsets + w->row_base + 1;
+        for (uint64_t i = 0; i < own->length; i++)
+            to[i] = (int64_t)base + own->offsets[i + 1];
+        simdsv__column_free_data(&t->alloc, own);
+    }
+    return NULL;
+}
+
+/* The chunks' rows into the table: values are in place already; bitmaps
+ * are appended (a byte per 8 rows); strings take chunk 0's buffers, grown,
+ * and the other chunks copy theirs after them, in parallel. */
+static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
+{
+    const simdsv_allocator *a = &t->alloc;
+    const size_t bitmap_bytes = (size_t)((rows + 7) / 8) + 1;
+    for (size_t j = 0; j < t->ncols; j++) {
+        column *c = &t->cols[j];
+        void *p = simdsv__realloc(a, c->validity, c->validity_cap, bitmap_bytes);
+        if (!p)
+            return SIMDSV_ERR_NOMEM;
+        c->validity = p;
+        c->validity_cap = bitmap_bytes;
+        if (c->type == SIMDSV_TYPE_BOOL) {
+            if (!(p = simdsv__realloc(a, c->values, c->values_cap, bitmap_bytes)))
+                return SIMDSV_ERR_NOMEM;
+            c->values = p;
+            c->values_cap = bitmap_bytes;
+        }
+        c->length = c->null_count = 0;
+        for (size_t i = 0; i < n; i++) {
+            const column *own = &jobs[i]->own.cols[j];
+            bitmap_append(c->validity, c->length, own->validity, own->length);
+            if (c->type == SIMDSV_TYPE_BOOL)
+                bitmap_append(c->values, c->length, own->values, own->length);
+            c->length += own->length;
+            c->null_count += own->null_count;
+        }
+        if (c->type != SIMDSV_TYPE_STRING)
+            continue;
+        size_t chars = 0;
+        for (size_t i = 0; i < n; i++) {
+            jobs[i]->chars_base[j] = chars;
+            chars += jobs[i]->own.cols[j].chars_len;
+        }
+        column *first = &jobs[0]->own.cols[j];
+        if (!first->offsets && simdsv__column_reserve(a, first, 0) != SIMDSV_OK)
+            return SIMDSV_ERR_NOMEM; /* a chunk of no rows: offsets[0] still */
+        void *offsets = simdsv__realloc(a, first->offsets, first->offsets_cap * sizeof(int64_t),
+                                        (size_t)(rows + 1) * sizeof(int64_t));
+        if (!offsets)
+            return SIMDSV_ERR_NOMEM;
+        first->offsets = offsets;
+        first->offsets_cap = (size_t)(rows + 1);
+        void *bytes = simdsv__realloc(a, first->chars, first->chars_cap, chars ? chars : 1);
+        if (!bytes)
+            return SIMDSV_ERR_NOMEM;
+        first->chars = bytes;
+        first->chars_cap = chars ? chars : 1;
+        simdsv__free(a, c->offsets, c->offsets_cap * sizeof(int64_t));
+        simdsv__free(a, c->chars, c->chars_cap);
+        c->offsets = first->offsets;
+        c->offsets_cap = first->offsets_cap;
+        c->chars = first->chars;
+        c->chars_cap = first->chars_cap;
+        c->chars_len = chars;
+        first->offsets = NULL;
+        first->chars = NULL;
+        first->offsets_cap = first->chars_cap = first->chars_len = 0;
+    }
+    if (!run_all(a, jobs, n, run_strings))
+        return SIMDSV_ERR_NOMEM;
+    t->rows = rows;
+    for (size_t i = 0; i < n; i++) {
+        const simdsv_status st = move_rejects(t, &jobs[i]->own, jobs[i]->row_base);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    return SIMDSV_OK;
+}
+
+static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
+{
+    if (!w)
+        return;
     free_borrowed(&w->own);
     simdsv__free(a, w->k.x.text, w->k.x.text_cap);
+    simdsv__free(a, w, sizeof *w + ncols * sizeof w->chars_base[0]);
 }
 
 /* Chunks whose starting quote state comes from the quote-count parity of the
  * chunks before them (counted in parallel, then a prefix XOR): no serial
  * rescan.  Valid for strict RFC 4180 without escape or comment bytes: a
  * stray quote that would shift the parity is itself an error, reported in
- * input order before anything a misplaced chunk may produce.  A value that
- * does not fit an inferred type sends the input back to the single-thread
- * path, which widens in place.  Returns 0 in *done when it did not apply. */
+ * input order before anything a misplaced chunk may produce.  Each chunk's
+ * records are counted first, so fixed-width values are written in place
+ * and only strings and bitmaps are merged.  A value that does not fit an
+ * inferred type (or a count that disagrees with the conversion) sends the
+ * input back to the single-thread path, which widens in place.  Returns 0
+ * in *done when it did not apply. */
 static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
 {
     simdsv_reader *r = x->r;
     simdsv_table *t = x->t;
+    const simdsv_allocator *a = &t->alloc;
     *done = 0;
     /* Polars' budget: at most ~500k column buffers over all chunks. */
     size_t n = (size_t)threads;
@@ -1359,61 +1465,87 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
     if (n < 2 || x->size < ((size_t)1 << 20) * n || r->opt.lenient || r->dialect.has_escape ||
         r->dialect.has_comment || r->opt.row_limit)
         return SIMDSV_OK;
-    worker_job *jobs = simdsv__alloc(&t->alloc, n * sizeof *jobs);
+    worker_job **jobs = simdsv__alloc(a, n * sizeof *jobs);
     if (!jobs)
         return SIMDSV_ERR_NOMEM;
     memset(jobs, 0, n * sizeof *jobs);
     simdsv_status st = SIMDSV_OK;
-    for (size_t i = 0; i < n; i++) {
-        worker_job *w = &jobs[i];
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
+        worker_job *w = jobs[i] = simdsv__alloc(a, sizeof *w + t->ncols * sizeof w->chars_base[0]);
+        if (!w) {
+            st = SIMDSV_ERR_NOMEM;
+            break;
+        }
+        memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
+        w->table = t;
+        w->first = i == 0;
         w->k.x = *x;
         w->k.x.text = NULL;
         w->k.x.text_cap = 0;
         w->k.x.t = &w->own;
         w->k.worker = 1;
-        if ((st = borrow_schema(t, &w->own)) != SIMDSV_OK)
-            continue;
+        st = borrow_schema(t, &w->own);
         w->raw_from = x->size / n * i;
         w->raw_to = i + 1 == n ? x->size : x->size / n * (i + 1);
     }
-    if (st == SIMDSV_OK && !run_all(&t->alloc, jobs, n, run_quotes))
+    if (st == SIMDSV_OK && !run_all(a, jobs, n, run_quotes))
         st = SIMDSV_ERR_NOMEM;
+    int fallback = 0;
+    uint64_t rows = 0;
     if (st == SIMDSV_OK) {
         int in_quote = 0;
         for (size_t i = 0; i < n; i++) {
-            jobs[i].k.from = i == 0 ? 0 : record_start_after(x, jobs[i].raw_from, in_quote);
-            in_quote ^= (int)(jobs[i].quotes & 1);
+            jobs[i]->k.from = i == 0 ? 0 : record_start_after(x, jobs[i]->raw_from, in_quote);
+            in_quote ^= (int)(jobs[i]->quotes & 1);
         }
         for (size_t i = 0; i < n; i++) {
-            jobs[i].k.to = i + 1 == n ? x->size : jobs[i + 1].k.from;
-            if (jobs[i].k.to < jobs[i].k.from)
-                jobs[i].k.to = jobs[i].k.from;
-            jobs[i].k.shift = (int64_t)(x->data - r->buf) + (int64_t)jobs[i].k.from;
+            chunk *k = &jobs[i]->k;
+            k->to = i + 1 == n ? x->size : jobs[i + 1]->k.from;
+            if (k->to < k->from)
+                k->to = k->from;
+            k->shift = (int64_t)(x->data - r->buf) + (int64_t)k->from;
         }
-        if (!run_all(&t->alloc, jobs, n, run_convert))
+        if (!run_all(a, jobs, n, run_count))
             st = SIMDSV_ERR_NOMEM;
+        for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
+            if (jobs[i]->k.status == SIMDSV_ERR_NOMEM)
+                st = SIMDSV_ERR_NOMEM;
+            fallback |= jobs[i]->k.status != SIMDSV_OK; /* a quoting error: the serial read reports it */
+            jobs[i]->k.status = SIMDSV_OK;
+            jobs[i]->row_base = rows;
+            jobs[i]->k.limit = jobs[i]->rows;
+            rows += jobs[i]->rows;
+        }
     }
-    int misfit = 0;
-    for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
-        misfit |= jobs[i].k.misfit;
-    uint64_t rows_before = 0;
-    for (size_t i = 0; i < n && st == SIMDSV_OK && !misfit; i++) {
-        const chunk *k = &jobs[i].k;
-        rows_before += i ? jobs[i - 1].own.rows : 0;
+    const int placed = st == SIMDSV_OK && !fallback;
+    if (placed)
+        st = place_values(t, jobs, n, rows);
+    if (st == SIMDSV_OK && !fallback && !run_all(a, jobs, n, run_convert))
+        st = SIMDSV_ERR_NOMEM;
+    for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++)
+        fallback |= jobs[i]->k.misfit;
+    for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++) {
+        const chunk *k = &jobs[i]->k;
         if (k->code != SIMDSV_OK) {
-            st = report(r, k, rows_before); /* the first error in input order */
+            st = report(r, k, jobs[i]->row_base); /* the first error in input order */
             *done = 1;
         } else if (k->status != SIMDSV_OK) {
             st = k->status;
         }
     }
-    if (st == SIMDSV_OK && !misfit) {
-        st = merge(x, jobs, n);
+    if (placed)
+        unplace_values(t, jobs, n);
+    if (st == SIMDSV_OK && !fallback) {
+        st = merge(t, jobs, n, rows);
         *done = 1;
     }
+    if (fallback) { /* the table's columns start again from nothing */
+        for (size_t j = 0; j < t->ncols; j++)
+            simdsv__column_free_data(a, &t->cols[j]);
+    }
     for (size_t i = 0; i < n; i++)
-        free_job(&t->alloc, &jobs[i]);
-    simdsv__free(&t->alloc, jobs, n * sizeof *jobs);
+        free_job(a, jobs[i], t->ncols);
+    simdsv__free(a, jobs, n * sizeof *jobs);
     return st;
 }
 
