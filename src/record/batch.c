@@ -14,7 +14,10 @@
 
 /* Walks the index from index_i and records up to max_rows regular rows into
  * pos (see batch.h).  Pure: the reader is not changed.  *next_i: the index
- * entry after the last row's line end; *end: the buffer position after it. */
+ * entry after the last row's line end; *end: the buffer position after it.
+ * A row whose `fields` entries end with its only line end takes the
+ * straight-line path; anything else (an empty line, a CRLF's LF, a short or
+ * long row) is looked at entry by entry. */
 static size_t walk(const simdsv_reader *r, size_t fields, size_t max_rows, uint32_t *pos, size_t *next_i,
                    size_t *end)
 {
@@ -22,39 +25,43 @@ static size_t walk(const simdsv_reader *r, size_t fields, size_t max_rows, uint3
     const size_t count = r->index_n, base = r->index_base, origin = r->rec_start;
     const size_t stride = fields + 1;
     const uint64_t max_size = r->opt.max_record_size;
-    size_t i = r->index_i, rows = 0, field = 0, row_start = origin;
+    /* entry -> offset from origin of the byte after the separator */
+    const uint32_t shift = (uint32_t)(base - origin + 1);
+    size_t i = r->index_i, rows = 0;
     uint32_t *row = pos;
     row[0] = 0;
-    *next_i = i;
+    *next_i = i; /* moves with whole rows only: empty lines after the last are the next read's */
     *end = origin;
-    while (i < count && rows < max_rows) {
-        const uint32_t entry = index[i];
-        const size_t p = base + (entry & SCAN_OFFSET_MASK);
-        if (!(entry & SCAN_TERM_BIT)) {
-            if (field + 1 == fields)
-                break; /* more fields than expected */
-            row[++field] = (uint32_t)(p + 1 - origin);
+    while (rows < max_rows) {
+        if (count - i >= fields) {
+            const uint32_t *e = index + i;
+            uint32_t terms = 0;
+            for (size_t j = 0; j + 1 < fields; j++) {
+                terms |= e[j];
+                row[j + 1] = (e[j] & SCAN_OFFSET_MASK) + shift;
+            }
+            const uint32_t last = e[fields - 1];
+            row[fields] = (last & SCAN_OFFSET_MASK) + shift;
+            if (!(terms & SCAN_TERM_BIT) && (last & SCAN_TERM_BIT) &&
+                !(max_size && row[fields] - 1 - row[0] > max_size)) {
+                i += fields;
+                *next_i = i;
+                rows++;
+                row += stride;
+                row[0] = row[-1];
+                continue;
+            }
+        }
+        /* Entry by entry: skip empty lines before the row; stop at anything else. */
+        if (i < count && (index[i] & SCAN_TERM_BIT) && (index[i] & SCAN_OFFSET_MASK) + shift - 1 == row[0]) {
+            row[0]++;
             i++;
             continue;
         }
-        if (field == 0 && p == row_start) { /* an empty line (or the LF of a CRLF): no record */
-            row_start = p + 1;
-            row[0] = (uint32_t)(row_start - origin);
-            i++;
-            continue;
-        }
-        if (field + 1 != fields || (max_size && p - row_start > max_size))
-            break;
-        row[fields] = (uint32_t)(p + 1 - origin);
-        i++;
-        rows++;
-        *next_i = i;
-        *end = p + 1;
-        row += stride;
-        row_start = p + 1;
-        row[0] = (uint32_t)(row_start - origin);
-        field = 0;
+        break;
     }
+    if (rows)
+        *end = origin + pos[(rows - 1) * stride + fields];
     return rows;
 }
 

@@ -769,7 +769,8 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
         uint8_t *validity = c->validity; /* locals: byte stores may alias anything */
         uint64_t nulls = 0;
         size_t i = 0;
-        for (; i < run; i++) {
+        int misfit = 0;
+        while (i < run) {
             simdsv_field f = batch_field(b, d, done + i, c->source);
             const char *s = f.data;
             size_t n = f.size;
@@ -777,18 +778,23 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
                 return -1;
             const int null = !(f.flags & SIMDSV_FIELD_QUOTED) &&
                              (n == 0 || (listed_nulls && is_null_token(x, c, &f, s, n)));
-            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED)) || (check_zeros && has_leading_zero(s, n))))
+            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED)) || (check_zeros && has_leading_zero(s, n)))) {
+                misfit = 1;
                 break;
+            }
             texts[i].s = null ? NULL : s;
             texts[i].n = n;
             simdsv__set_bit(validity, at + i, !null);
             nulls += (uint64_t)null;
+            i++;
+            if (f.flags & SIMDSV_FIELD_NEEDS_UNESCAPE)
+                break; /* its text is in the scratch until the next decode: convert the run now */
         }
         c->null_count += nulls;
         const size_t fit = simdsv__column_put_run(c, at, texts, i, &rules);
         c->length += fit;
         done += fit;
-        if (fit < run)
+        if (fit < i || misfit)
             break;
     }
     return (long)done;

@@ -2,9 +2,9 @@
  * float.c — float64 fields, correctly rounded (bit for bit what glibc's
  * strtod returns in round-to-nearest mode).
  *
- * The literal is scanned once: the integer digits and the fraction digits a
- * word at a time (SWAR: 8 digits, or the run of digits at the start of a
- * word, converted with three multiplies), then the exponent; the first 19
+ * The literal is scanned once: the integer digits and the fraction digits
+ * eight at a time (SWAR: one digit test and three multiplies per word) and
+ * the rest one by one, then the exponent; the first 19
  * significant digits become w and the value is w * 10^q.  Then, in order:
  *
  * 1. Clinger's fast path: w <= 2^53 and |q| <= 22.  w and 10^|q| are exact
@@ -208,26 +208,24 @@ static bool parse_special(const unsigned char *p, size_t n, bool neg, double *ou
     return true;
 }
 
-/* Appends the digits at *pp to *w (mod 2^64); returns how many.  A word at
- * a time: 8 digits, or the run of leading digits of a (partial) word. */
+/* Appends the digits at *pp to *w (mod 2^64); returns how many.  Eight at
+ * a time while a whole word of digits remains (SWAR), then one at a time:
+ * for the short tails of typical fields a byte loop costs fewer
+ * instructions than assembling and converting a partial word. */
 static inline size_t scan_digits(const unsigned char **pp, const unsigned char *end, uint64_t *w)
 {
     const unsigned char *p = *pp, *start = p;
     uint64_t v = *w;
-    while (p < end) {
-        size_t rem = (size_t)(end - p);
-        uint64_t word = rem >= 8 ? simdsv__load_le64(p) : simdsv__load_partial(p, rem);
-        unsigned k = simdsv__leading_digits(word);
-        if (k == 8) {
-            v = v * 100000000u + simdsv__swar_8digits_value(word);
-            p += 8;
-            continue;
-        }
-        if (k) {
-            v = v * simdsv__pow10_u32[k] + simdsv__swar_digits_value_n(word, k);
-            p += k;
-        }
-        break;
+    while (end - p >= 8) {
+        const uint64_t word = simdsv__load_le64(p);
+        if (!simdsv__swar_8digits(word))
+            break;
+        v = v * 100000000u + simdsv__swar_8digits_value(word);
+        p += 8;
+    }
+    while (p < end && simdsv__is_digit(*p)) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        p++;
     }
     *w = v;
     *pp = p;
