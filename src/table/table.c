@@ -727,12 +727,12 @@ typedef struct column_mark {
 } column_mark;
 
 /* Field j of batch row i without its quotes, and its flags (as the record
- * path would set them). */
-static inline simdsv_field batch_field(const batch_view *b, const scan_dialect *d, size_t i, size_t j)
+ * path would set them).  quote: the dialect's quote byte, or 256 for none. */
+static inline simdsv_field batch_field(const batch_view *b, const scan_dialect *d, int quote, size_t i, size_t j)
 {
     const uint32_t *p = b->pos + i * b->stride + j;
     simdsv_field f = {b->origin + p[0], p[1] - 1 - p[0], 0};
-    if (f.size && d->has_quote && (unsigned char)f.data[0] == d->quote) {
+    if (f.size && (unsigned char)f.data[0] == quote) {
         f.data++;
         f.size -= 2;
         f.flags = SIMDSV_FIELD_QUOTED;
@@ -753,6 +753,7 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     typed_ctx *x = &k->x;
     const simdsv_allocator *a = &x->t->alloc;
     const scan_dialect *d = &k->source->dialect;
+    const int quote = d->has_quote ? d->quote : 256;
     if (simdsv__column_reserve(a, c, c->length + b->rows) != SIMDSV_OK ||
         (c->type == SIMDSV_TYPE_STRING &&
          simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1]) != SIMDSV_OK))
@@ -770,8 +771,13 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
         uint64_t nulls = 0;
         size_t i = 0;
         int misfit = 0;
+        /* Validity a byte at a time: the bits of earlier rows in the first
+         * byte are kept, whole bytes are stored as they fill. */
+        uint64_t bit = at % 8;
+        uint8_t *byte = validity + at / 8;
+        unsigned bits = bit ? *byte & ((1u << bit) - 1) : 0;
         while (i < run) {
-            simdsv_field f = batch_field(b, d, done + i, c->source);
+            simdsv_field f = batch_field(b, d, quote, done + i, c->source);
             const char *s = f.data;
             size_t n = f.size;
             if ((f.flags & SIMDSV_FIELD_NEEDS_UNESCAPE) && !field_text(x, &f, &s, &n))
@@ -784,12 +790,19 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
             }
             texts[i].s = null ? NULL : s;
             texts[i].n = n;
-            simdsv__set_bit(validity, at + i, !null);
+            bits |= (unsigned)!null << bit;
+            if (++bit == 8) {
+                *byte++ = (uint8_t)bits;
+                bits = 0;
+                bit = 0;
+            }
             nulls += (uint64_t)null;
             i++;
             if (f.flags & SIMDSV_FIELD_NEEDS_UNESCAPE)
                 break; /* its text is in the scratch until the next decode: convert the run now */
         }
+        if (bit)
+            *byte = (uint8_t)bits;
         c->null_count += nulls;
         const size_t fit = simdsv__column_put_run(c, at, texts, i, &rules);
         c->length += fit;
@@ -821,8 +834,9 @@ static simdsv_status batch_rows(chunk *k, const batch_view *b)
     simdsv_table *t = k->x.t;
     const size_t fields = b->stride - 1;
     for (size_t i = 0; i < b->rows; i++) {
+        const scan_dialect *d = &k->source->dialect;
         for (size_t j = 0; j < fields; j++)
-            k->fields[j] = batch_field(b, &k->source->dialect, i, j);
+            k->fields[j] = batch_field(b, d, d->has_quote ? d->quote : 256, i, j);
         const simdsv_record rec = {k->fields, fields, t->rows, b->byte_offset + b->pos[i * b->stride]};
         const simdsv_status st = convert_record(k, &rec, t->rows);
         if (st != SIMDSV_OK)
