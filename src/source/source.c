@@ -103,3 +103,16 @@ void simdsv__source_close(source *s)
         close(s->fd);
     s->kind = SOURCE_NONE;
 }
+
+size_t simdsv__source_size_hint(const source *s)
+{
+    if (s->kind != SOURCE_FD)
+        return 0;
+    struct stat st;
+    if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return 0;
+    const off_t at = lseek(s->fd, 0, SEEK_CUR); /* reports the position, moves nothing */
+    if (at < 0 || at >= st.st_size)
+        return 0;
+    return (uint64_t)(st.st_size - at) > (uint64_t)SIZE_MAX / 2 ? 0 : (size_t)(st.st_size - at);
+}

@@ -34,5 +34,8 @@ simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap
 /* Reads up to size bytes of a stream source; *got == 0 means end of input. */
 simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno);
 void simdsv__source_close(source *s);
+/* Bytes a regular file still has to give (0: unknown or not a regular file):
+ * lets a reader that holds everything size its buffer once. */
+size_t simdsv__source_size_hint(const source *s);
 
 #endif
