@@ -1,15 +1,23 @@
 /*
  * bench_scan.c — throughput of the engine on one file, per kernel, warm
- * cache, single thread.  The file is read into memory first, so the numbers
- * are the parser's, not the disk's.
+ * cache, single thread unless --threads says otherwise.  The file is read
+ * into memory first, so the numbers are the parser's, not the disk's.
  *
- *   bench_scan FILE [--kernel K] [--repeat N] [--op count|index|iterate|all]
+ *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|all]
+ *              [--threads LIST]
  *
  * count:   simdsv_reader_count (records, quote-aware, strict checks)
+ * count-file: the same on the file opened by path (read(), or pread() per
+ *          thread when counting in parallel), so from the page cache
  * index:   the kernel alone producing every field/record boundary
  * iterate: simdsv_reader_next over every record, touching each field's
  *          pointer and length
  * Prints one line per op: op, kernel, GB/s (median of N runs), and a checksum.
+ *
+ * --threads LIST (e.g. 1,2): SIMDSV_OPT_THREADS for the count ops, one line
+ * per value; the values take turns within each repeat (interleaved, so that
+ * a noisy machine slows them alike), and with more than one value each line
+ * also gives its median time relative to the first value's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "simdsv.h"
@@ -51,11 +59,21 @@ static unsigned char *load(const char *path, size_t *size)
     return buf;
 }
 
-static simdsv_reader *open_reader(const unsigned char *data, size_t size, simdsv_kernel kernel)
+static int threads = 1;         /* SIMDSV_OPT_THREADS of the count ops */
+static const char *path;        /* the file (count-file) */
+
+static simdsv_options *bench_options(simdsv_kernel kernel)
 {
     simdsv_options *opt = simdsv_options_new(NULL);
     simdsv_options_set(opt, SIMDSV_OPT_KERNEL, kernel);
+    simdsv_options_set(opt, SIMDSV_OPT_THREADS, threads);
     simdsv_options_set(opt, SIMDSV_OPT_UTF8, SIMDSV_UTF8_NONE);
+    return opt;
+}
+
+static simdsv_reader *open_reader(const unsigned char *data, size_t size, simdsv_kernel kernel)
+{
+    simdsv_options *opt = bench_options(kernel);
     simdsv_reader *r = NULL;
     if (simdsv_reader_new(&r, opt) != SIMDSV_OK || simdsv_reader_open_memory(r, data, size) != SIMDSV_OK) {
         fprintf(stderr, "cannot create a reader with kernel %s\n", simdsv_kernel_name(kernel));
@@ -72,6 +90,24 @@ static uint64_t op_count(const unsigned char *data, size_t size, simdsv_kernel k
     if (simdsv_reader_count(r, &n) != SIMDSV_OK)
         fprintf(stderr, "count failed: %s\n", simdsv_reader_error(r)->message);
     simdsv_reader_free(r);
+    return n;
+}
+
+static uint64_t op_count_file(const unsigned char *data, size_t size, simdsv_kernel kernel)
+{
+    (void)data;
+    (void)size;
+    simdsv_options *opt = bench_options(kernel);
+    simdsv_reader *r = NULL;
+    uint64_t n = 0;
+    if (simdsv_reader_new(&r, opt) != SIMDSV_OK || simdsv_reader_open_path(r, path) != SIMDSV_OK) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    if (simdsv_reader_count(r, &n) != SIMDSV_OK)
+        fprintf(stderr, "count failed: %s\n", simdsv_reader_error(r)->message);
+    simdsv_reader_free(r);
+    simdsv_options_free(opt);
     return n;
 }
 
@@ -117,13 +153,16 @@ static uint64_t op_iterate(const unsigned char *data, size_t size, simdsv_kernel
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|index|iterate|all]\n");
+        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|all]"
+                        " [--threads LIST]\n");
         return 2;
     }
     simdsv_kernel kernel;
     simdsv_kernel_best(&kernel);
     int repeat = 5;
     const char *ops = "all";
+    int thread_list[16] = {1};
+    size_t nthreads = 1;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--kernel") == 0)
             kernel = (simdsv_kernel)simdsv_kernel_from_name(argv[i + 1]);
@@ -131,11 +170,22 @@ int main(int argc, char **argv)
             repeat = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--op") == 0)
             ops = argv[i + 1];
+        else if (strcmp(argv[i], "--threads") == 0) {
+            nthreads = 0;
+            for (const char *p = argv[i + 1]; *p && nthreads < 16;) {
+                char *next = NULL;
+                thread_list[nthreads++] = (int)strtol(p, &next, 10);
+                p = *next == ',' ? next + 1 : next + strlen(next);
+            }
+            if (nthreads == 0)
+                thread_list[nthreads++] = 1;
+        }
     }
     if ((int)kernel < 0 || !simdsv_kernel_supported(kernel)) {
         fprintf(stderr, "kernel not supported here\n");
         return 77;
     }
+    path = argv[1];
     size_t size = 0;
     unsigned char *data = load(argv[1], &size);
     if (!data) {
@@ -145,23 +195,40 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         uint64_t (*fn)(const unsigned char *, size_t, simdsv_kernel);
-    } table[] = {{"count", op_count}, {"index", op_index}, {"iterate", op_iterate}};
+        int threaded;
+    } table[] = {{"count", op_count, 1}, {"count-file", op_count_file, 1}, {"index", op_index, 0},
+                 {"iterate", op_iterate, 0}};
     if (repeat < 1 || repeat > 100)
         repeat = 5;
-    double times[100];
+    static double times[16][100];
     for (size_t t = 0; t < sizeof table / sizeof table[0]; t++) {
         if (strcmp(ops, "all") != 0 && strcmp(ops, table[t].name) != 0)
             continue;
-        uint64_t check = 0;
+        const size_t variants = table[t].threaded ? nthreads : 1;
+        uint64_t check[16] = {0};
         for (int i = 0; i < repeat; i++) {
-            const double t0 = now();
-            check = table[t].fn(data, size, kernel);
-            times[i] = now() - t0;
+            for (size_t v = 0; v < variants; v++) {
+                threads = table[t].threaded ? thread_list[v] : 1;
+                const double t0 = now();
+                check[v] = table[t].fn(data, size, kernel);
+                times[v][i] = now() - t0;
+            }
         }
-        qsort(times, (size_t)repeat, sizeof times[0], cmp_double);
-        printf("op=%s kernel=%s bytes=%zu GB/s=%.2f best=%.2f check=%llu\n", table[t].name,
-               simdsv_kernel_name(kernel), size, (double)size / times[repeat / 2] / 1e9,
-               (double)size / times[0] / 1e9, (unsigned long long)check);
+        double first = 0;
+        for (size_t v = 0; v < variants; v++) {
+            qsort(times[v], (size_t)repeat, sizeof times[v][0], cmp_double);
+            const double median = times[v][repeat / 2];
+            if (v == 0)
+                first = median;
+            printf("op=%s kernel=%s bytes=%zu", table[t].name, simdsv_kernel_name(kernel), size);
+            if (table[t].threaded)
+                printf(" threads=%d", thread_list[v]);
+            printf(" GB/s=%.2f best=%.2f check=%llu", (double)size / median / 1e9, (double)size / times[v][0] / 1e9,
+                   (unsigned long long)check[v]);
+            if (variants > 1)
+                printf(" speedup=%.2f", first / median);
+            printf("\n");
+        }
     }
     free(data);
     return 0;

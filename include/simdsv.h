@@ -177,7 +177,8 @@ typedef enum simdsv_option {
     SIMDSV_OPT_COMMENT_CHAR = 14,   /* Unicode code point whose UTF-8 encoding marks a comment record, or -1;
                                        the same setting as SIMDSV_OPT_COMMENT, for non-ASCII markers */
     /* Typed reader (simdsv_table_read): */
-    SIMDSV_OPT_THREADS = 15,        /* worker threads, 0 (default) = all cores, 1 = the caller's thread only */
+    SIMDSV_OPT_THREADS = 15,        /* worker threads, 0 (default) = all cores, 1 = the caller's thread only;
+                                       simdsv_reader_count uses them too */
     SIMDSV_OPT_INFER_ROWS = 16,     /* rows sampled for inference (start, middle, end); -1 = every row; default 10000 */
     SIMDSV_OPT_ROW_LIMIT = 17,      /* read at most this many data rows; 0 (default) = all */
     SIMDSV_OPT_ON_ERROR = 18,       /* simdsv_on_error: a value that does not fit a user-given type */
@@ -249,8 +250,9 @@ SIMDSV_API void simdsv_reader_free(simdsv_reader *r);  /* NULL is fine */
 /* Sources.  A reader is opened once.  Memory: the caller keeps the bytes
  * alive and unchanged until the reader is freed; nothing is copied.  Path:
  * read() into the streaming buffer, or mapped with SIMDSV_OPT_MMAP=1.  fd and
- * FILE*: read with read()/fread(), never seeked, never closed.  Peak memory for
- * the streaming sources is the buffer plus the longest record. */
+ * FILE*: read with read()/fread(), never seeked, never closed (on a regular
+ * file simdsv_reader_count may use pread(): see there).  Peak memory for the
+ * streaming sources is the buffer plus the longest record. */
 SIMDSV_API simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size_t size);
 SIMDSV_API simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path);
 SIMDSV_API simdsv_status simdsv_reader_open_fd(simdsv_reader *r, int fd);
@@ -275,7 +277,17 @@ SIMDSV_API simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *r
  * aware; validates quoting in strict mode, but neither UTF-8 nor the field
  * limit: use simdsv_reader_next for a full check).  The header, when there
  * is one, is read and checked as usual first.  *count receives the records
- * counted so far even when an error stops the count. */
+ * counted so far even when an error stops the count.
+ * Threads: with SIMDSV_OPT_THREADS other than 1, an input in memory, mapped,
+ * or in a regular file (path or descriptor: each thread then reads its part
+ * with pread() into a 1 MiB window, and the descriptor is left at the end of
+ * the file, as reading it would leave it) is counted on up to that many
+ * threads, at least 4 MiB each (so not below 8 MiB), unless an escape or
+ * comment byte is set.  The result is the same as on one thread: input with
+ * irregular quoting, or anything else out of the ordinary, is counted again
+ * on the caller's thread from where the count began, so errors and lenient
+ * recovery are unchanged.  Pipes, FILE* and callbacks are read on the
+ * caller's thread. */
 SIMDSV_API simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count);
 
 /* The decoded bytes of a field of the current record: doubled quotes and

@@ -13,6 +13,7 @@
  * buffer plus the longest record.
  */
 #include "reader.h"
+#include "count_parallel.h"
 
 #include <string.h>
 
@@ -711,6 +712,15 @@ static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
     simdsv_status st;
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
+    /* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream, go on after that record
+     * (as simdsv_reader_next does) rather than fail on it again. */
+    if (r->skipping && (st = skip_oversized(r)) != SIMDSV_OK)
+        return st;
+    /* Several threads when the options, the source and the size allow and
+     * the input is regular (count_parallel.c); otherwise, or at the first
+     * thing out of the ordinary, the serial count below, from here. */
+    if (simdsv__count_parallel(r, count))
+        return SIMDSV_OK;
     /* Records already indexed go through the normal path; then the kernel
      * counts line ends without building an index. */
     simdsv_record rec;

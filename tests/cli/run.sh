@@ -115,6 +115,20 @@ t count_many count cities.csv fruit.csv crlf.csv
 t count_many_error count cities.csv broken.csv nope.csv fruit.csv
 t count_stdin_twice count - -
 t count_help count --help
+t count_threads_bad count --threads many cities.csv
+# --threads: the same output whatever the threads.  SIMDSV_TEST_COUNT_CHUNK
+# (tests only) makes the library split even these small files; the command
+# then hands a plain file to it by its path, to be counted on several threads.
+for f in cities.csv crlf.csv broken.csv bom_semicolon.csv notes.csv unicode.csv empty.csv header_only.csv; do
+    for n in 2 3 8; do
+        same_output "count --threads $n $f" "'$S' count --threads 1 $f" \
+            "SIMDSV_TEST_COUNT_CHUNK=3 '$S' count --threads $n $f"
+        same_output "count --threads $n --no-header --lenient $f" "'$S' count --threads 1 --no-header --lenient $f" \
+            "SIMDSV_TEST_COUNT_CHUNK=5 '$S' count --no-header --lenient --threads $n $f"
+    done
+done
+same_output "count --threads 0, several files" "'$S' count --threads 1 cities.csv broken.csv crlf.csv" \
+    "SIMDSV_TEST_COUNT_CHUNK=2 '$S' count --threads 0 cities.csv broken.csv crlf.csv"
 t check_cities check cities.csv
 t check_broken check broken.csv
 t check_broken_max1 check --max-errors 1 broken.csv

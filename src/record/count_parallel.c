@@ -1,0 +1,536 @@
+/*
+ * count_parallel.c — simdsv_reader_count on several threads.
+ *
+ * The rest of the input, [base, end), is cut at raw boundaries b_0 = base <
+ * b_1 < ... < b_n = end.  Chunk i is counted from the first record start
+ * after b_i (base itself for chunk 0) to the first record start after
+ * b_{i+1}, with the count-mode kernel and a scan_state of its own.  A record
+ * start is the byte after a line end outside quotes, where the serial
+ * kernel's state is exactly the reset state (not in quotes, after a record
+ * end and a separator, not after a closing quote; there is no escape byte
+ * here), so the chunks see the bytes the serial scan sees, in the same
+ * state, and their counts add up to the serial count.  base is r->rec_start,
+ * which is such a point too: records the reader has already indexed are
+ * simply counted again by the kernel.
+ *
+ * Which raw boundaries are inside quotes is not known before the bytes in
+ * front of them are scanned.  Without an escape byte the kernel's "inside
+ * quotes" is the parity of the quote bytes before, so it follows from each
+ * chunk's quote parity by a prefix XOR.  Counting the quotes in a pass of
+ * their own would read the input twice (memory bandwidth is the limit on two
+ * cores), so each worker guesses instead: outside quotes first, and if the
+ * kernel then stops at a special byte (a wrong guess puts quotes in the wrong
+ * places, which RFC 4180 rejects within a few records), or no record start
+ * follows, inside quotes.  Its raw range's quote parity costs nothing: it is
+ * the parity of the bytes walked to the first record start, XOR the kernel's
+ * own quote state at the raw end (the kernel started outside quotes).  The
+ * caller then checks every guess against the prefix XOR and scans again,
+ * with the right state, the chunks guessed wrong (possible only for data
+ * that reads as valid CSV in both states, such as `a,"\n",b`).
+ *
+ * Anything unusual sends the whole count back to the serial path in
+ * reader.c, which is the policy and is left to report errors exactly as it
+ * always did: a special byte in any chunk (irregular quoting, decided by the
+ * slow path), the input ending inside quotes, a chunk with no record start
+ * in its range (a record longer than a chunk), a failed allocation or read,
+ * a file that changed size, and on a stream a gap between line ends that the
+ * serial path's record-size limit (SIMDSV_OPT_MAX_RECORD_SIZE) might catch.
+ *
+ * Sources: whole inputs in memory (memory buffers, mapped files, or a
+ * stream already read to its end) are scanned in place.  A regular file read
+ * with read() (a path, or a file descriptor) is read by each worker with
+ * pread() into its own 1 MiB window, so memory stays bounded and nothing is
+ * mapped; the file offset is moved to the end afterwards, where reading it
+ * would have left it.  Pipes, FILE* and callbacks stay serial.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "count_parallel.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* At least this many bytes per chunk, else fewer threads (or none). */
+#define MIN_CHUNK ((uint64_t)4 << 20)
+/* pread() window of a worker (a multiple of 64). */
+#define WINDOW ((size_t)1 << 20)
+/* Bytes per kernel call; gaps between line ends are bounded to this
+ * precision (see the record-size check). */
+#define PIECE ((size_t)64 << 10)
+/* Thread cap, as for the typed reader. */
+#define MAX_THREADS 256
+
+static atomic_ullong parallel_counts, rescanned_chunks;
+
+void simdsv__count_parallel_stats(uint64_t *counts, uint64_t *rescans)
+{
+    *counts = atomic_load_explicit(&parallel_counts, memory_order_relaxed);
+    *rescans = atomic_load_explicit(&rescanned_chunks, memory_order_relaxed);
+}
+
+typedef struct count_plan {
+    const scan_kernel *kernel;
+    scan_dialect dialect;
+    int quote;            /* the quote byte, 256 (no byte) without quoting */
+    const uint8_t *buf;   /* in memory: position p is buf[p - origin] */
+    uint64_t origin;
+    int fd;               /* else a file: position p is at file offset p + delta */
+    uint64_t delta;
+    size_t window;
+    const uint64_t *bounds; /* n + 1 raw boundaries, bounds[n] == end */
+    size_t n;
+    atomic_int stop;      /* a chunk failed for good: the others give up too */
+} count_plan;
+
+typedef struct count_job {
+    count_plan *plan;
+    size_t i;
+    int forced;           /* -1: guess the quote state at bounds[i]; 0 or 1: it is known */
+    uint8_t *win;         /* the pread() window (file): its allocation, and */
+    uint8_t *page;        /* its first page-aligned byte */
+    /* results */
+    int ok;
+    int hyp;              /* the quote state at bounds[i] the chunk was counted with */
+    uint64_t start, end;  /* the records counted are those in [start, end) */
+    uint64_t records;
+    int parity;           /* of the quote bytes in [bounds[i], bounds[i + 1]) */
+    uint64_t max_gap;     /* bound on the longest run of bytes without a line end */
+    int open_tail;        /* last chunk: the input ends with a record without a line end */
+} count_job;
+
+static uint64_t count_byte(const uint8_t *p, size_t n, int byte)
+{
+    uint64_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += p[i] == byte;
+    return count;
+}
+
+static int stopped(const count_plan *p)
+{
+    return atomic_load_explicit(&p->stop, memory_order_relaxed);
+}
+
+/* Bytes a window allocation has besides the window: a read starts at a page
+ * boundary of the file, into a page-aligned buffer (the kernel copies from
+ * the page cache at several times the speed of a misaligned copy). */
+#define WINDOW_EXTRA ((size_t)8192)
+
+/* The bytes [pos, pos + n) of the input (n <= the window for a file), or
+ * NULL when they cannot be read (an error, or the file got shorter). */
+static const uint8_t *view(count_job *j, uint64_t pos, size_t n)
+{
+    const count_plan *p = j->plan;
+    if (p->buf)
+        return p->buf + (size_t)(pos - p->origin);
+    const uint64_t at = pos + p->delta;
+    const size_t lead = (size_t)(at & 4095);
+    n += lead;
+    size_t got = 0;
+    while (got < n) {
+        const ssize_t k = pread(p->fd, j->page + got, n - got, (off_t)(at - lead + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return NULL;
+        got += (size_t)k;
+    }
+    return j->page + lead;
+}
+
+/* The first record start after `from`: just past the first LF or CR outside
+ * quotes in [from, limit), given whether `from` is inside quotes.  The parity
+ * of the quote bytes before it goes into *parity.  Returns 1 (found), 0
+ * (none) or -1 (read error, or another chunk failed). */
+static int find_record_start(count_job *j, uint64_t from, uint64_t limit, int in_quote, uint64_t *found,
+                             int *parity)
+{
+    const count_plan *p = j->plan;
+    const int quote = p->quote;
+    size_t piece = 4096; /* usually a line end is near: read little first */
+    uint64_t nq = 0;
+    for (uint64_t pos = from; pos < limit;) {
+        if (stopped(p))
+            return -1;
+        size_t n = limit - pos < piece ? (size_t)(limit - pos) : piece;
+        if (n > p->window)
+            n = p->window;
+        const uint8_t *b = view(j, pos, n);
+        if (!b)
+            return -1;
+        for (size_t k = 0; k < n; k++) {
+            const int c = b[k];
+            if (c == quote) {
+                in_quote ^= 1;
+                nq++;
+            } else if (!in_quote && (c == '\n' || c == '\r')) {
+                *found = pos + k + 1;
+                *parity = (int)(nq & 1);
+                return 1;
+            }
+        }
+        pos += n;
+        if (piece < p->window)
+            piece *= 2;
+    }
+    *parity = (int)(nq & 1);
+    return 0;
+}
+
+/* Runs the count kernel over [from, to), continuing *s; the last call is
+ * final when `final` (otherwise to - from is a multiple of 64).  Adds the
+ * records.  *last_end: just past the last line end seen.  Returns 1, 0 (the
+ * kernel stopped at a special byte) or -1 (read error, or another chunk
+ * failed). */
+static int scan_range(count_job *j, scan_state *s, uint64_t from, uint64_t to, int final, uint64_t *last_end)
+{
+    const count_plan *p = j->plan;
+    for (uint64_t pos = from; pos < to;) {
+        if (stopped(p))
+            return -1;
+        const size_t n = to - pos < p->window ? (size_t)(to - pos) : p->window;
+        const uint8_t *b = view(j, pos, n);
+        if (!b)
+            return -1;
+        for (size_t k = 0; k < n;) {
+            const size_t m = n - k < PIECE ? n - k : PIECE;
+            const int fin = final && pos + k + m == to;
+            const scan_result res = p->kernel->scan_count(&p->dialect, s, b + k, m, fin, NULL);
+            if (res.stopped || res.consumed != m)
+                return 0;
+            j->records += res.record_ends;
+            if (res.last_term_end) {
+                /* The gap before this piece's first line end is at most
+                 * this; gaps inside the piece are shorter than the piece. */
+                const uint64_t gap = pos + k + m - *last_end;
+                if (gap > j->max_gap)
+                    j->max_gap = gap;
+                *last_end = pos + k + res.last_term_end;
+            }
+            k += m;
+        }
+        pos += n;
+    }
+    return 1;
+}
+
+/* Counts chunk j->i assuming quote state h at its raw start.  Returns 1,
+ * 0 (this assumption does not work) or -1 (give up). */
+static int count_chunk(count_job *j, int h)
+{
+    const count_plan *p = j->plan;
+    const size_t i = j->i;
+    const uint64_t from = p->bounds[i], to = p->bounds[i + 1];
+    j->records = j->max_gap = 0;
+    j->parity = j->open_tail = 0;
+    scan_state s;
+    scan_state_reset(&s);
+    uint64_t start = from;
+    if (i > 0) {
+        const int found = find_record_start(j, from, to, h, &start, &j->parity);
+        if (found <= 0)
+            return found;
+    }
+    j->start = start;
+    uint64_t last_end = start;
+    int res;
+    if (i + 1 == p->n) { /* the last chunk runs to the end of the input */
+        if ((res = scan_range(j, &s, start, to, 1, &last_end)) <= 0)
+            return res;
+        if (s.in_quote)
+            return 0; /* the input ends inside quotes (or h is wrong) */
+        if (to - last_end > j->max_gap)
+            j->max_gap = to - last_end;
+        j->open_tail = !s.after_term;
+        j->end = to;
+        return 1;
+    }
+    /* Whole blocks up to the raw end, then the rest of the range up to the
+     * first record start after it, found with the state the kernel reached.
+     * The kernel started outside quotes at `start`, so its quote state is
+     * the parity of the quotes it has seen (there is no escape byte). */
+    const uint64_t mid = start + (to - start) / 64 * 64;
+    if ((res = scan_range(j, &s, start, mid, 0, &last_end)) <= 0)
+        return res;
+    int in_quote = (int)(s.in_quote & 1);
+    if (mid < to) {
+        const uint8_t *b = view(j, mid, (size_t)(to - mid));
+        if (!b)
+            return -1;
+        in_quote ^= (int)(count_byte(b, (size_t)(to - mid), p->quote) & 1);
+    }
+    j->parity ^= in_quote;
+    uint64_t end = 0;
+    int ignored = 0;
+    const int found = find_record_start(j, to, p->bounds[i + 2], in_quote, &end, &ignored);
+    if (found <= 0)
+        return found;
+    if ((res = scan_range(j, &s, mid, end, 1, &last_end)) <= 0)
+        return res;
+    if (s.in_quote || !s.after_term)
+        return 0; /* not after a line end: cannot happen, but the serial count decides */
+    j->end = end;
+    return 1;
+}
+
+static void *run_job(void *arg)
+{
+    count_job *j = arg;
+    count_plan *p = j->plan;
+    j->ok = 0;
+    /* Chunk 0 starts at a record start: outside quotes. */
+    const int tries = j->forced >= 0 || j->i == 0 ? 1 : 2;
+    for (int t = 0; t < tries; t++) {
+        const int h = j->forced >= 0 ? j->forced : t;
+        const int res = count_chunk(j, h);
+        if (res > 0) {
+            j->ok = 1;
+            j->hyp = h;
+            return NULL;
+        }
+        if (res < 0)
+            break;
+    }
+    atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
+    return NULL;
+}
+
+/* Runs jobs[0..n): the first on the caller's thread, the others on new
+ * threads (or here, when one cannot be started). */
+static int run_all(const simdsv_allocator *a, count_job **jobs, size_t n)
+{
+    pthread_t *ids = simdsv__alloc(a, n * sizeof *ids);
+    if (!ids)
+        return 0;
+    size_t started = 1;
+    for (; started < n; started++)
+        if (pthread_create(&ids[started], NULL, run_job, jobs[started]) != 0)
+            break;
+    run_job(jobs[0]);
+    for (size_t i = started; i < n; i++)
+        run_job(jobs[i]);
+    for (size_t i = 1; i < started; i++)
+        pthread_join(ids[i], NULL);
+    simdsv__free(a, ids, n * sizeof *ids);
+    return 1;
+}
+
+static int thread_count(const simdsv_reader *r)
+{
+    if (r->opt.threads > 0)
+        return r->opt.threads < MAX_THREADS ? r->opt.threads : MAX_THREADS;
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)(online < MAX_THREADS ? online : MAX_THREADS) : 1;
+}
+
+/* SIMDSV_TEST_COUNT_CHUNK (tests only): a smaller minimum chunk. */
+static uint64_t min_chunk(void)
+{
+    const char *env = getenv("SIMDSV_TEST_COUNT_CHUNK");
+    if (!env || !*env)
+        return MIN_CHUNK;
+    char *stop = NULL;
+    const unsigned long long v = strtoull(env, &stop, 10);
+    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : MIN_CHUNK;
+}
+
+/* Checks the guesses and the seams; returns 1 and the total when the chunks
+ * make up the serial count. */
+static int stitch(const count_job *jobs, size_t n, uint64_t *total, uint64_t *max_gap)
+{
+    int in_quote = 0; /* at bounds[0], a record start */
+    *total = *max_gap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const count_job *j = &jobs[i];
+        if (!j->ok || j->hyp != in_quote || (i > 0 && j->start != jobs[i - 1].end))
+            return 0;
+        in_quote ^= j->parity;
+        *total += j->records;
+        if (j->max_gap > *max_gap)
+            *max_gap = j->max_gap;
+    }
+    *total += (uint64_t)jobs[n - 1].open_tail;
+    return 1;
+}
+
+typedef struct count_work {
+    const simdsv_allocator *a;
+    size_t window;
+    count_job *jobs;
+    count_job **list;
+    uint64_t *bounds;
+    size_t n;
+} count_work;
+
+static void work_free(count_work *w)
+{
+    if (w->jobs)
+        for (size_t i = 0; i < w->n; i++)
+            if (w->jobs[i].win)
+                simdsv__free(w->a, w->jobs[i].win, w->window + WINDOW_EXTRA);
+    simdsv__free(w->a, w->jobs, w->n * sizeof *w->jobs);
+    simdsv__free(w->a, w->list, w->n * sizeof *w->list);
+    simdsv__free(w->a, w->bounds, (w->n + 1) * sizeof *w->bounds);
+}
+
+/* Runs the chunks, rescans those guessed wrong; 1 with *total on success. */
+static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t *max_gap)
+{
+    const size_t n = w->n;
+    for (size_t i = 0; i < n; i++)
+        w->list[i] = &w->jobs[i];
+    if (!run_all(w->a, w->list, n) || atomic_load(&plan->stop))
+        return 0;
+    /* The quote state at each raw boundary, from the quote counts. */
+    size_t again = 0;
+    int in_quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        count_job *j = &w->jobs[i];
+        if (j->hyp != in_quote) {
+            j->forced = in_quote;
+            w->list[again++] = j;
+        }
+        in_quote ^= j->parity;
+    }
+    if (again) {
+        atomic_fetch_add_explicit(&rescanned_chunks, again, memory_order_relaxed);
+        if (!run_all(w->a, w->list, again) || atomic_load(&plan->stop))
+            return 0;
+    }
+    return stitch(w->jobs, n, total, max_gap);
+}
+
+int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
+{
+    if (r->dialect.has_escape || r->dialect.has_comment || r->special_pending || r->skipping || r->fatal ||
+        r->field_start != r->rec_start)
+        return 0;
+    const int threads = thread_count(r);
+    if (threads < 2)
+        return 0;
+    count_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.kernel = r->kernel;
+    plan.dialect = r->dialect;
+    plan.quote = r->dialect.has_quote ? r->dialect.quote : 256;
+    plan.fd = -1;
+    const uint64_t chunk_min = min_chunk();
+    plan.window = WINDOW;
+    if (chunk_min < MIN_CHUNK) { /* tests: small windows too */
+        const uint64_t w = chunk_min / 2 / 64 * 64;
+        plan.window = w < 64 ? 64 : w > WINDOW ? WINDOW : (size_t)w;
+    }
+    const uint64_t base = r->buf_origin + r->rec_start;
+    uint64_t end;
+    const bool in_memory = r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED || r->eof;
+    if (in_memory) {
+        plan.buf = r->buf;
+        plan.origin = r->buf_origin;
+        end = r->buf_origin + r->len;
+    } else if (r->src.kind == SOURCE_FD) {
+        /* A regular file, read from its current offset up to now. */
+        struct stat st;
+        if (fstat(r->src.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+            return 0;
+        const off_t at = lseek(r->src.fd, 0, SEEK_CUR);
+        const uint64_t read_end = r->buf_origin + r->len; /* input offset of that file offset */
+        if (at < 0 || (uint64_t)at < read_end || (uint64_t)st.st_size < (uint64_t)at)
+            return 0;
+        plan.fd = r->src.fd;
+        plan.delta = (uint64_t)at - read_end;
+        end = (uint64_t)st.st_size - plan.delta;
+        if (sizeof(off_t) < 8 && (uint64_t)st.st_size >= ((uint64_t)1 << 31) - 1)
+            return 0;
+        /* Gaps between line ends are only bounded to within a piece. */
+        if (r->opt.max_record_size && r->opt.max_record_size < PIECE + 128)
+            return 0;
+    } else {
+        return 0;
+    }
+    if (end <= base)
+        return 0;
+    size_t n = (size_t)threads;
+    if ((end - base) / chunk_min < n)
+        n = (size_t)((end - base) / chunk_min);
+    if (n < 2)
+        return 0;
+
+    const simdsv_allocator *a = &r->opt.alloc;
+    count_work w = {a, plan.window, NULL, NULL, NULL, n};
+    w.jobs = simdsv__alloc(a, n * sizeof *w.jobs);
+    w.list = simdsv__alloc(a, n * sizeof *w.list);
+    w.bounds = simdsv__alloc(a, (n + 1) * sizeof *w.bounds);
+    int ok = w.jobs && w.list && w.bounds;
+    if (w.jobs)
+        memset(w.jobs, 0, n * sizeof *w.jobs);
+    for (size_t i = 0; ok && i < n; i++) {
+        w.bounds[i] = base + (end - base) / n * i;
+        w.jobs[i].plan = &plan;
+        w.jobs[i].i = i;
+        w.jobs[i].forced = -1;
+        if (!plan.buf) {
+            w.jobs[i].win = simdsv__alloc(a, plan.window + WINDOW_EXTRA);
+            if (!w.jobs[i].win)
+                ok = 0;
+            else
+                w.jobs[i].page = w.jobs[i].win + (4096 - (uintptr_t)w.jobs[i].win % 4096) % 4096;
+        }
+    }
+    if (ok) {
+        w.bounds[n] = end;
+        plan.bounds = w.bounds;
+        plan.n = n;
+        atomic_init(&plan.stop, 0);
+    }
+    uint64_t total = 0, max_gap = 0;
+    ok = ok && count_all(&plan, &w, &total, &max_gap);
+    if (ok && !plan.buf) {
+        /* The serial path would have caught a record over the size limit
+         * in its buffer (within a block of 64 bytes); and the file must not
+         * have grown since its size was taken. */
+        const uint64_t gap = max_gap > PIECE ? max_gap : PIECE;
+        if (r->opt.max_record_size && gap + 64 >= r->opt.max_record_size)
+            ok = 0;
+        uint8_t probe;
+        ssize_t k;
+        do
+            k = pread(plan.fd, &probe, 1, (off_t)(end + plan.delta));
+        while (k < 0 && errno == EINTR);
+        if (k != 0)
+            ok = 0;
+    }
+    work_free(&w);
+    if (!ok)
+        return 0;
+
+    /* The state a serial count ends in. */
+    if (plan.buf) {
+        r->scan_pos = r->rec_start = r->field_start = r->len;
+    } else {
+        /* The buffer is emptied at the end of the file; nothing can be
+         * reported past the end, so the line checkpoint is moved there
+         * without counting the lines in between. */
+        r->buf_origin = end;
+        r->len = r->scan_pos = r->rec_start = r->field_start = 0;
+        r->utf8_pos = 0;
+        r->eof = true;
+        r->line_offset = end;
+        r->line_after_cr = 0;
+        (void)lseek(plan.fd, (off_t)(end + plan.delta), SEEK_SET);
+    }
+    r->index_i = r->index_n = 0;
+    r->special_pending = false;
+    r->scanned_all = true;
+    scan_state_reset(&r->ss);
+    r->nfields = 0;
+    r->unescape_len = 0;
+    *count += total;
+    r->records_emitted += total;
+    r->physical_records += total;
+    atomic_fetch_add_explicit(&parallel_counts, 1, memory_order_relaxed);
+    return 1;
+}

@@ -1,0 +1,28 @@
+/*
+ * count_parallel.h — simdsv_reader_count on several threads (count_parallel.c).
+ */
+#ifndef SIMDSV_COUNT_PARALLEL_H
+#define SIMDSV_COUNT_PARALLEL_H
+
+#include "reader.h"
+
+/* Counts the records from r->rec_start to the end of the input on
+ * SIMDSV_OPT_THREADS threads, when the source, the dialect and the size allow
+ * it and every chunk scans cleanly.  Returns 1 when it did: *count,
+ * records_emitted and physical_records have grown by the records counted and
+ * the reader is at the end of its input, as after the serial count.  Returns
+ * 0 when the serial count must run (the reader is then untouched): one thread,
+ * an input under two chunks, an escape or comment byte, a stream other than
+ * a regular file, a special byte anywhere (irregular quoting: the slow path
+ * decides), the input ending inside quotes, a failed allocation or read. */
+int simdsv__count_parallel(simdsv_reader *r, uint64_t *count);
+
+/* For the tests: how many counts ran in parallel, and how many chunks were
+ * scanned a second time because their guessed starting quote state was
+ * wrong, since the program started (relaxed atomic counters; they change
+ * nothing else).  The environment variable SIMDSV_TEST_COUNT_CHUNK=BYTES
+ * (tests only) lowers the minimum chunk size from 4 MiB so that small inputs
+ * are split too, and the read window of a file with it. */
+void simdsv__count_parallel_stats(uint64_t *parallel_counts, uint64_t *rescanned_chunks);
+
+#endif
