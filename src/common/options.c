@@ -12,17 +12,18 @@
 /* Big buffers (an input held whole, column values) are written once, page
  * by page, and the page faults cost as much as the parsing of some columns.
  * Where Linux leaves transparent huge pages to madvise (its default), ask
- * for them over the 2 MiB-aligned inside of such a buffer: 512 times fewer
- * faults.  Only the default allocator does this; a user's is left alone. */
+ * for them.  The advice covers every page the block touches: malloc maps
+ * such a block by itself, and advice over part of that mapping would split
+ * it, after which realloc can no longer grow it in place (mremap) and
+ * copies it instead.  Only the default allocator does this. */
 static void *want_huge_pages(void *p, size_t size)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (p && size >= 4 * huge) {
-        const uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-        const uintptr_t to = ((uintptr_t)p + size) & ~(huge - 1);
-        if (to > from)
-            (void)madvise((void *)from, to - from, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+    if (p && size >= ((size_t)8 << 20)) {
+        const uintptr_t page = 4096;
+        const uintptr_t from = (uintptr_t)p & ~(page - 1);
+        const uintptr_t to = ((uintptr_t)p + size + page - 1) & ~(page - 1);
+        (void)madvise((void *)from, to - from, MADV_HUGEPAGE); /* a hint: failure changes nothing */
     }
 #else
     SIMDSV_UNUSED(size);
