@@ -2,7 +2,9 @@
  * and options: it must never crash or leak, and every exported array must be
  * valid (lengths, buffers, offsets monotonic and inside the data, null counts
  * equal to the unset validity bits), with one thread and with two giving the
- * same rows. */
+ * same rows; and a stream of record batches must give the whole read's rows
+ * (both with every column a string, so that inference windows agree), or
+ * fail where the whole read fails. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -69,6 +71,78 @@ static int64_t read_rows(const fuzz_config *c, const uint8_t *csv, size_t n, int
     return rows;
 }
 
+static simdsv_reader *string_reader(const fuzz_config *c, const uint8_t *csv, size_t n, int64_t batch_rows)
+{
+    simdsv_options *o = fuzz_options(c, SIMDSV_KERNEL_AUTO);
+    simdsv_options_set(o, SIMDSV_OPT_THREADS, 1);
+    simdsv_options_set(o, SIMDSV_OPT_BATCH_ROWS, batch_rows);
+    simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "*:string");
+    simdsv_reader *r = NULL;
+    if (simdsv_reader_new(&r, o) != SIMDSV_OK || simdsv_reader_open_memory(r, csv, n) != SIMDSV_OK) {
+        simdsv_reader_free(r);
+        r = NULL;
+    }
+    simdsv_options_free(o);
+    return r;
+}
+
+static int same_slot(const struct ArrowArray *x, int64_t i, const struct ArrowArray *y, int64_t j)
+{
+    if (bit(x->buffers[0], i) != bit(y->buffers[0], j))
+        return 0;
+    if (!bit(x->buffers[0], i))
+        return 1;
+    const int32_t *ox = x->buffers[1], *oy = y->buffers[1];
+    const int32_t nx = ox[i + 1] - ox[i], ny = oy[j + 1] - oy[j];
+    return nx == ny && memcmp((const char *)x->buffers[2] + ox[i], (const char *)y->buffers[2] + oy[j], (size_t)nx) == 0;
+}
+
+static void stream_matches_table(const fuzz_config *c, const uint8_t *csv, size_t n, int64_t batch_rows)
+{
+    simdsv_reader *r = string_reader(c, csv, n, batch_rows);
+    if (!r)
+        return;
+    simdsv_table *t = NULL;
+    struct ArrowSchema ts;
+    struct ArrowArray ta;
+    int whole_ok = simdsv_table_read(r, &t) == SIMDSV_OK && simdsv_table_export(t, &ts, &ta) == SIMDSV_OK;
+    simdsv_table_free(t);
+    simdsv_reader_free(r);
+    r = string_reader(c, csv, n, batch_rows);
+    struct ArrowArrayStream stream;
+    const int have_stream = r && simdsv_table_stream(r, &stream) == SIMDSV_OK;
+    if (r && !have_stream)
+        simdsv_reader_free(r); /* the stream owns the reader only once made */
+    int stream_ok = have_stream;
+    int64_t seen = 0;
+    while (stream_ok) {
+        struct ArrowArray batch;
+        if (stream.get_next(&stream, &batch) != 0) {
+            stream_ok = 0;
+            break;
+        }
+        if (!batch.release)
+            break;
+        FUZZ_ASSERT(batch.length > 0 && batch.length <= batch_rows);
+        if (whole_ok) {
+            FUZZ_ASSERT(batch.n_children == ta.n_children && seen + batch.length <= ta.length);
+            for (int64_t col = 0; col < batch.n_children; col++)
+                for (int64_t i = 0; i < batch.length; i++)
+                    FUZZ_ASSERT(same_slot(ta.children[col], seen + i, batch.children[col], i));
+        }
+        seen += batch.length;
+        batch.release(&batch);
+    }
+    if (have_stream)
+        stream.release(&stream);
+    FUZZ_ASSERT(whole_ok == stream_ok);
+    if (whole_ok) {
+        FUZZ_ASSERT(seen == ta.length);
+        ta.release(&ta);
+        ts.release(&ts);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const fuzz_config c = fuzz_decode(data, size);
@@ -78,5 +152,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int64_t one = read_rows(&c, csv, n, 1, pick);
     const int64_t two = read_rows(&c, csv, n, 2, pick);
     FUZZ_ASSERT(one == two);
+    stream_matches_table(&c, csv, n, 1 + (int64_t)(c.chunk_seed >> 4) % 5);
     return 0;
 }

@@ -206,7 +206,7 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
         char *chars = c->chars;
         size_t len = c->chars_len;
         for (; i < count; i++) {
-            if (texts[i].s) {
+            if (texts[i].s && texts[i].n) { /* (no bytes yet: chars may be NULL) */
                 memcpy(chars + len, texts[i].s, texts[i].n);
                 len += texts[i].n;
             }
