@@ -726,12 +726,12 @@ typedef struct column_mark {
     size_t chars_len;
 } column_mark;
 
-/* Field j of batch row i without its quotes, and its flags (as the record
- * path would set them).  quote: the dialect's quote byte, or 256 for none. */
-static inline simdsv_field batch_field(const batch_view *b, const scan_dialect *d, int quote, size_t i, size_t j)
+/* The field that starts at origin + p[0] (and whose separator is at origin
+ * + p[1] - 1) without its quotes, and its flags as the record path would
+ * set them.  quote: the dialect's quote byte, or 256 for none. */
+static inline simdsv_field batch_field(const char *origin, const uint32_t *p, const scan_dialect *d, int quote)
 {
-    const uint32_t *p = b->pos + i * b->stride + j;
-    simdsv_field f = {b->origin + p[0], p[1] - 1 - p[0], 0};
+    simdsv_field f = {origin + p[0], p[1] - 1 - p[0], 0};
     if (f.size && (unsigned char)f.data[0] == quote) {
         f.data++;
         f.size -= 2;
@@ -776,8 +776,9 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
         uint64_t bit = at % 8;
         uint8_t *byte = validity + at / 8;
         unsigned bits = bit ? *byte & ((1u << bit) - 1) : 0;
-        while (i < run) {
-            simdsv_field f = batch_field(b, d, quote, done + i, c->source);
+        const uint32_t *pos = b->pos + done * b->stride + c->source;
+        for (; i < run; pos += b->stride) {
+            simdsv_field f = batch_field(b->origin, pos, d, quote);
             const char *s = f.data;
             size_t n = f.size;
             if ((f.flags & SIMDSV_FIELD_NEEDS_UNESCAPE) && !field_text(x, &f, &s, &n))
@@ -836,7 +837,7 @@ static simdsv_status batch_rows(chunk *k, const batch_view *b)
     for (size_t i = 0; i < b->rows; i++) {
         const scan_dialect *d = &k->source->dialect;
         for (size_t j = 0; j < fields; j++)
-            k->fields[j] = batch_field(b, d, d->has_quote ? d->quote : 256, i, j);
+            k->fields[j] = batch_field(b->origin, b->pos + i * b->stride + j, d, d->has_quote ? d->quote : 256);
         const simdsv_record rec = {k->fields, fields, t->rows, b->byte_offset + b->pos[i * b->stride]};
         const simdsv_status st = convert_record(k, &rec, t->rows);
         if (st != SIMDSV_OK)
