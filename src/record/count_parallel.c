@@ -534,3 +534,50 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     atomic_fetch_add_explicit(&parallel_counts, 1, memory_order_relaxed);
     return 1;
 }
+
+int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
+                         uint64_t *records)
+{
+    if (n < 2 || r->dialect.has_escape || r->dialect.has_comment || size < n)
+        return 0;
+    count_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.kernel = r->kernel;
+    plan.dialect = r->dialect;
+    plan.quote = r->dialect.has_quote ? r->dialect.quote : 256;
+    plan.fd = -1;
+    plan.window = WINDOW;
+    plan.buf = data;
+    plan.origin = 0;
+    const simdsv_allocator *a = &r->opt.alloc;
+    count_work w = {a, plan.window, NULL, NULL, NULL, n};
+    w.jobs = simdsv__alloc(a, n * sizeof *w.jobs);
+    w.list = simdsv__alloc(a, n * sizeof *w.list);
+    w.bounds = simdsv__alloc(a, (n + 1) * sizeof *w.bounds);
+    int ok = w.jobs && w.list && w.bounds;
+    if (ok) {
+        memset(w.jobs, 0, n * sizeof *w.jobs);
+        for (size_t i = 0; i < n; i++) {
+            w.bounds[i] = (uint64_t)size / n * i;
+            w.jobs[i].plan = &plan;
+            w.jobs[i].i = i;
+            w.jobs[i].forced = -1;
+        }
+        w.bounds[n] = size;
+        plan.bounds = w.bounds;
+        plan.n = n;
+        atomic_init(&plan.stop, 0);
+    }
+    uint64_t total = 0, max_gap = 0;
+    ok = ok && count_all(&plan, &w, &total, &max_gap);
+    for (size_t i = 0; ok && i < n; i++) {
+        starts[i] = w.jobs[i].start;
+        records[i] = w.jobs[i].records;
+    }
+    if (ok) {
+        starts[n] = size;
+        records[n - 1] += (uint64_t)w.jobs[n - 1].open_tail;
+    }
+    work_free(&w);
+    return ok;
+}

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "table.h"
 #include "../record/batch.h"
+#include "../record/count_parallel.h"
 #include "../record/reader.h"
 #include "../values/values.h"
 
@@ -1199,66 +1200,15 @@ static simdsv_status move_rejects(simdsv_table *dst, simdsv_table *src, uint64_t
 
 /* --------------------------------------------------------------- threads */
 
-static size_t count_byte(const uint8_t *p, size_t n, uint8_t byte)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        count += p[i] == byte; /* vectorised by the compiler */
-    return count;
-}
-
-/* The first record start at or after `at`, given whether `at` is inside
- * quotes: the byte after the first line end outside quotes (and after any
- * further line-end bytes, which only make empty lines). */
-static size_t record_start_after(const typed_ctx *x, size_t at, int in_quote)
-{
-    const uint8_t *d = x->data;
-    const int quote = x->r->dialect.has_quote ? x->r->dialect.quote : 256;
-    size_t i = at;
-    for (; i < x->size; i++) {
-        if (d[i] == quote)
-            in_quote = !in_quote;
-        else if (!in_quote && (d[i] == '\n' || d[i] == '\r'))
-            break;
-    }
-    while (i < x->size && (d[i] == '\n' || d[i] == '\r'))
-        i++;
-    return i;
-}
-
 typedef struct worker_job {
     chunk k;
     simdsv_table own;   /* the chunk's columns (names and null lists borrowed) */
-    size_t quotes;      /* quote bytes in the raw range: its parity */
-    size_t raw_from, raw_to;
     uint64_t rows;      /* records in the chunk (counted first) */
     uint64_t row_base;  /* rows of the chunks before it */
     simdsv_table *table; /* the table being read */
     int first;          /* chunk 0: its string buffers become the table's */
     size_t chars_base[]; /* per column: string bytes of the chunks before it */
 } worker_job;
-
-static void *run_quotes(void *arg)
-{
-    worker_job *w = arg;
-    const typed_ctx *x = &w->k.x;
-    w->quotes = x->r->dialect.has_quote ? count_byte(x->data + w->raw_from, w->raw_to - w->raw_from, x->r->dialect.quote) : 0;
-    return NULL;
-}
-
-/* The chunk's records, counted by the count kernel: the exact row count
- * lets every chunk write fixed-width values straight into the table. */
-static void *run_count(void *arg)
-{
-    worker_job *w = arg;
-    chunk *k = &w->k;
-    simdsv_reader *sr = NULL;
-    k->status = sub_reader_range(&k->x, k->from, k->to, 0, &sr);
-    if (k->status == SIMDSV_OK)
-        k->status = simdsv_reader_count(sr, &w->rows);
-    simdsv_reader_free(sr);
-    return NULL;
-}
 
 static void *run_convert(void *arg)
 {
@@ -1462,16 +1412,17 @@ static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
     simdsv__free(a, w, sizeof *w + ncols * sizeof w->chars_base[0]);
 }
 
-/* Chunks whose starting quote state comes from the quote-count parity of the
- * chunks before them (counted in parallel, then a prefix XOR): no serial
- * rescan.  Valid for strict RFC 4180 without escape or comment bytes: a
- * stray quote that would shift the parity is itself an error, reported in
- * input order before anything a misplaced chunk may produce.  Each chunk's
- * records are counted first, so fixed-width values are written in place
- * and only strings and bitmaps are merged.  A value that does not fit an
- * inferred type (or a count that disagrees with the conversion) sends the
- * input back to the single-thread path, which widens in place.  Returns 0
- * in *done when it did not apply. */
+/* Chunks that start at record starts found without a serial rescan: the
+ * count kernel finds them, and each chunk's record count, in one parallel
+ * scan (simdsv__count_chunks: each boundary's quote state is guessed and
+ * the guesses checked by a prefix XOR of the chunks' quote parities).
+ * Valid for strict RFC 4180 without escape or comment bytes; anything
+ * irregular is left to the one-thread read, which reports it.  With each
+ * chunk's records known, fixed-width values are written in place and only
+ * strings and bitmaps are merged.  A value that does not fit an inferred
+ * type (or a count that disagrees with the conversion) sends the input back
+ * to the single-thread path, which widens in place.  Returns 0 in *done
+ * when it did not apply. */
 static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
 {
     simdsv_reader *r = x->r;
@@ -1506,38 +1457,28 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
         w->k.x.t = &w->own;
         w->k.worker = 1;
         st = borrow_schema(t, &w->own);
-        w->raw_from = x->size / n * i;
-        w->raw_to = i + 1 == n ? x->size : x->size / n * (i + 1);
     }
-    if (st == SIMDSV_OK && !run_all(a, jobs, n, run_quotes))
+    /* Chunk starts and record counts in one parallel scan (count_parallel.c). */
+    uint64_t *starts = simdsv__alloc(a, (2 * n + 1) * sizeof *starts);
+    if (st == SIMDSV_OK && !starts)
         st = SIMDSV_ERR_NOMEM;
     int fallback = 0;
     uint64_t rows = 0;
     if (st == SIMDSV_OK) {
-        int in_quote = 0;
-        for (size_t i = 0; i < n; i++) {
-            jobs[i]->k.from = i == 0 ? 0 : record_start_after(x, jobs[i]->raw_from, in_quote);
-            in_quote ^= (int)(jobs[i]->quotes & 1);
-        }
-        for (size_t i = 0; i < n; i++) {
+        uint64_t *records = starts + n + 1;
+        /* No: a quoting error or a record longer than a chunk; one thread reports or reads it. */
+        fallback = !simdsv__count_chunks(r, x->data, x->size, n, starts, records);
+        for (size_t i = 0; i < n && !fallback; i++) {
             chunk *k = &jobs[i]->k;
-            k->to = i + 1 == n ? x->size : jobs[i + 1]->k.from;
-            if (k->to < k->from)
-                k->to = k->from;
+            k->from = (size_t)starts[i];
+            k->to = (size_t)starts[i + 1];
             k->shift = (int64_t)(x->data - r->buf) + (int64_t)k->from;
-        }
-        if (!run_all(a, jobs, n, run_count))
-            st = SIMDSV_ERR_NOMEM;
-        for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
-            if (jobs[i]->k.status == SIMDSV_ERR_NOMEM)
-                st = SIMDSV_ERR_NOMEM;
-            fallback |= jobs[i]->k.status != SIMDSV_OK; /* a quoting error: the serial read reports it */
-            jobs[i]->k.status = SIMDSV_OK;
+            jobs[i]->rows = k->limit = records[i];
             jobs[i]->row_base = rows;
-            jobs[i]->k.limit = jobs[i]->rows;
-            rows += jobs[i]->rows;
+            rows += records[i];
         }
     }
+    simdsv__free(a, starts, (2 * n + 1) * sizeof *starts);
     const int placed = st == SIMDSV_OK && !fallback;
     if (placed)
         st = place_values(t, jobs, n, rows);
