@@ -203,43 +203,36 @@ static simdsv_status export_column(const simdsv_allocator *a, column *c, struct 
     }
     arr->n_buffers = 3;
     const size_t n = (size_t)c->length + 1;
-    if (*large) {
-        if (!c->offsets) {
-            if (!(c->offsets = simdsv__alloc(a, sizeof(int64_t))))
-                return SIMDSV_ERR_NOMEM;
-            c->offsets[0] = 0;
-            c->offsets_cap = 1;
-        }
-        give(p, 1, c->offsets, c->offsets_cap * sizeof(int64_t));
-        c->offsets = NULL;
-        c->offsets_cap = 0;
+    if (!c->offsets) { /* no rows: one offset, 0 */
+        const size_t width = *large ? sizeof(int64_t) : sizeof(int32_t);
+        void *zero = simdsv__alloc(a, width);
+        if (!zero)
+            return SIMDSV_ERR_NOMEM;
+        memset(zero, 0, width);
+        give(p, 1, zero, width);
+    } else if (*large || !c->wide_offsets) {
+        /* The builder's offsets as they are: int64 past INT32_MAX bytes
+         * (widened then), int32 otherwise. */
+        give(p, 1, c->offsets, c->offsets_cap * simdsv__offset_width(c));
     } else {
-        if (!c->offsets) {
-            int32_t *zero = simdsv__alloc(a, sizeof *zero);
-            if (!zero)
-                return SIMDSV_ERR_NOMEM;
-            *zero = 0;
-            give(p, 1, zero, sizeof *zero);
-        } else {
-            /* Narrowed in place (the int32 at i overwrites bytes already
-             * read: 4i <= 8i), then shrunk: no second offsets array at the
-             * peak.  Bytes, not typed pointers: the buffer changes type. */
-            unsigned char *bytes = (unsigned char *)c->offsets;
-            for (size_t i = 0; i < n; i++) {
-                int64_t wide;
-                memcpy(&wide, bytes + 8 * i, sizeof wide);
-                const int32_t narrow = (int32_t)wide;
-                memcpy(bytes + 4 * i, &narrow, sizeof narrow);
-            }
-            void *shrunk = simdsv__realloc(a, bytes, c->offsets_cap * sizeof(int64_t), n * sizeof(int32_t));
-            if (shrunk)
-                give(p, 1, shrunk, n * sizeof(int32_t));
-            else /* the narrowed offsets are valid in the unshrunk buffer too */
-                give(p, 1, bytes, c->offsets_cap * sizeof(int64_t));
-            c->offsets = NULL;
-            c->offsets_cap = 0;
+        /* Widened for bytes that then fit after all: narrowed in place (the
+         * int32 at i overwrites bytes already read: 4i <= 8i) and shrunk.
+         * Bytes, not typed pointers: the buffer changes type. */
+        unsigned char *bytes = (unsigned char *)c->offsets;
+        for (size_t i = 0; i < n; i++) {
+            int64_t wide;
+            memcpy(&wide, bytes + 8 * i, sizeof wide);
+            const int32_t narrow = (int32_t)wide;
+            memcpy(bytes + 4 * i, &narrow, sizeof narrow);
         }
+        void *shrunk = simdsv__realloc(a, bytes, c->offsets_cap * sizeof(int64_t), n * sizeof(int32_t));
+        if (shrunk)
+            give(p, 1, shrunk, n * sizeof(int32_t));
+        else /* the narrowed offsets are valid in the unshrunk buffer too */
+            give(p, 1, bytes, c->offsets_cap * sizeof(int64_t));
     }
+    c->offsets = NULL;
+    c->offsets_cap = 0;
     if (!c->chars && !(c->chars = simdsv__alloc(a, 1)))
         return SIMDSV_ERR_NOMEM;
     give(p, 2, c->chars, c->chars_cap ? c->chars_cap : 1);

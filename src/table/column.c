@@ -76,19 +76,48 @@ simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint6
         return SIMDSV_ERR_NOMEM;
     c->values = v;
     if (c->type == SIMDSV_TYPE_STRING) {
+        const size_t w = simdsv__offset_width(c);
         v = c->offsets;
-        size_t cap_bytes = c->offsets_cap * sizeof(int64_t);
-        if (!reserve(a, &v, &cap_bytes, (size_t)(rows + 1) * sizeof(int64_t)))
+        size_t cap_bytes = c->offsets_cap * w;
+        if (!reserve(a, &v, &cap_bytes, (size_t)(rows + 1) * w))
             return SIMDSV_ERR_NOMEM;
         c->offsets = v;
-        c->offsets_cap = cap_bytes / sizeof(int64_t);
-        c->offsets[0] = 0;
+        c->offsets_cap = cap_bytes / w;
+        simdsv__offset_put(c, 0, 0);
     }
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv__column_widen_offsets(const simdsv_allocator *a, column *c)
+{
+    if (c->wide_offsets)
+        return SIMDSV_OK;
+    c->wide_offsets = 1;
+    if (!c->offsets)
+        return SIMDSV_OK;
+    void *p = simdsv__realloc(a, c->offsets, c->offsets_cap * sizeof(int32_t), c->offsets_cap * sizeof(int64_t));
+    if (!p) {
+        c->wide_offsets = 0;
+        return SIMDSV_ERR_NOMEM;
+    }
+    /* From the last entry down: the int64 at 8i covers int32 slots 2i and
+     * 2i + 1, both at or after i, so already read. */
+    unsigned char *bytes = p;
+    for (size_t i = c->length + 1; i-- > 0;) {
+        int32_t narrow;
+        memcpy(&narrow, bytes + 4 * i, sizeof narrow);
+        const int64_t wide = narrow;
+        memcpy(bytes + 8 * i, &wide, sizeof wide);
+    }
+    c->offsets = p;
     return SIMDSV_OK;
 }
 
 simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra)
 {
+    if (!c->wide_offsets && (c->chars_len > (size_t)INT32_MAX || extra > (size_t)INT32_MAX - c->chars_len) &&
+        simdsv__column_widen_offsets(a, c) != SIMDSV_OK)
+        return SIMDSV_ERR_NOMEM;
     void *p = c->chars;
     if (!reserve(a, &p, &c->chars_cap, c->chars_len + extra))
         return SIMDSV_ERR_NOMEM;
@@ -111,14 +140,15 @@ static int grow_slot(const simdsv_allocator *a, column *c)
         return 0;
     c->values = v;
     if (c->type == SIMDSV_TYPE_STRING) {
+        const size_t w = simdsv__offset_width(c);
         v = c->offsets;
-        size_t cap_bytes = c->offsets_cap * sizeof(int64_t);
-        if (!reserve(a, &v, &cap_bytes, (size_t)(n + 1) * sizeof(int64_t)))
+        size_t cap_bytes = c->offsets_cap * w;
+        if (!reserve(a, &v, &cap_bytes, (size_t)(n + 1) * w))
             return 0;
         c->offsets = v;
-        c->offsets_cap = cap_bytes / sizeof(int64_t);
+        c->offsets_cap = cap_bytes / w;
         if (c->length == 0)
-            c->offsets[0] = 0;
+            simdsv__offset_put(c, 0, 0);
     }
     return 1;
 }
@@ -202,15 +232,21 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
         return i;
     }
     case SIMDSV_TYPE_STRING: {
-        int64_t *offsets = c->offsets + at + 1;
+        /* The bytes were reserved, and the offsets widened if they could
+         * pass INT32_MAX (simdsv__column_reserve_chars). */
         char *chars = c->chars;
         size_t len = c->chars_len;
+        const int wide = c->wide_offsets; /* locals: byte stores may alias c */
+        void *offsets = c->offsets;
         for (; i < count; i++) {
             if (texts[i].s && texts[i].n) { /* (no bytes yet: chars may be NULL) */
                 memcpy(chars + len, texts[i].s, texts[i].n);
                 len += texts[i].n;
             }
-            offsets[i] = (int64_t)len;
+            if (wide)
+                ((int64_t *)offsets)[at + 1 + i] = (int64_t)len;
+            else
+                ((int32_t *)offsets)[at + 1 + i] = (int32_t)len;
         }
         c->chars_len = len;
         return i;
@@ -248,11 +284,12 @@ void simdsv__column_free_data(const simdsv_allocator *a, column *c)
 {
     simdsv__free(a, c->validity, c->validity_cap);
     simdsv__free(a, c->values, c->values_cap);
-    simdsv__free(a, c->offsets, c->offsets_cap * sizeof(int64_t));
+    simdsv__free(a, c->offsets, c->offsets_cap * simdsv__offset_width(c));
     simdsv__free(a, c->chars, c->chars_cap);
     c->validity = c->values = NULL;
     c->offsets = NULL;
     c->chars = NULL;
     c->validity_cap = c->values_cap = c->offsets_cap = c->chars_cap = c->chars_len = 0;
+    c->wide_offsets = 0;
     c->length = c->null_count = 0;
 }

@@ -1161,6 +1161,7 @@ static simdsv_status borrow_schema(const simdsv_table *t, simdsv_table *own)
         c->offsets = NULL;
         c->chars = NULL;
         c->validity_cap = c->values_cap = c->offsets_cap = c->chars_cap = c->chars_len = 0;
+        c->wide_offsets = 0;
         c->length = c->null_count = 0;
     }
     return SIMDSV_OK;
@@ -1323,9 +1324,9 @@ static void *run_strings(void *arg)
         const size_t base = w->chars_base[j];
         if (own->chars_len)
             memcpy(c->chars + base, own->chars, own->chars_len);
-        int64_t *to = c->offsets + w->row_base + 1;
+        column *to = (column *)&t->cols[j]; /* rows of its own: no other worker writes them */
         for (uint64_t i = 0; i < own->length; i++)
-            to[i] = (int64_t)base + own->offsets[i + 1];
+            simdsv__offset_put(to, w->row_base + 1 + i, (int64_t)base + simdsv__offset_get(own, i + 1));
         simdsv__column_free_data(&t->alloc, own);
     }
     return NULL;
@@ -1370,8 +1371,10 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         column *first = &jobs[0]->own.cols[j];
         if (!first->offsets && simdsv__column_reserve(a, first, 0) != SIMDSV_OK)
             return SIMDSV_ERR_NOMEM; /* a chunk of no rows: offsets[0] still */
-        void *offsets = simdsv__realloc(a, first->offsets, first->offsets_cap * sizeof(int64_t),
-                                        (size_t)(rows + 1) * sizeof(int64_t));
+        if (chars > (size_t)INT32_MAX && simdsv__column_widen_offsets(a, first) != SIMDSV_OK)
+            return SIMDSV_ERR_NOMEM;
+        const size_t width = simdsv__offset_width(first);
+        void *offsets = simdsv__realloc(a, first->offsets, first->offsets_cap * width, (size_t)(rows + 1) * width);
         if (!offsets)
             return SIMDSV_ERR_NOMEM;
         first->offsets = offsets;
@@ -1381,10 +1384,11 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
             return SIMDSV_ERR_NOMEM;
         first->chars = bytes;
         first->chars_cap = chars ? chars : 1;
-        simdsv__free(a, c->offsets, c->offsets_cap * sizeof(int64_t));
+        simdsv__free(a, c->offsets, c->offsets_cap * simdsv__offset_width(c));
         simdsv__free(a, c->chars, c->chars_cap);
         c->offsets = first->offsets;
         c->offsets_cap = first->offsets_cap;
+        c->wide_offsets = first->wide_offsets;
         c->chars = first->chars;
         c->chars_cap = first->chars_cap;
         c->chars_len = chars;

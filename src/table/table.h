@@ -10,8 +10,10 @@
 
 /* One column being built: validity bitmap plus the value buffer of its type
  * (bool: bitmap, int64/timestamp: int64, float64: double, date: int32,
- * string: int64 offsets + bytes; converted to int32 offsets at export when
- * the bytes fit). */
+ * string: offsets + bytes).  String offsets are int32, as Arrow's utf8
+ * wants them, until the bytes could pass INT32_MAX: then they are widened
+ * to int64 in place (wide_offsets) and export as large_utf8 if the bytes
+ * really do. */
 typedef struct column {
     char *name;
     size_t name_size;
@@ -25,8 +27,9 @@ typedef struct column {
     size_t validity_cap;
     uint8_t *values;
     size_t values_cap;
-    int64_t *offsets;
-    size_t offsets_cap;
+    void *offsets;          /* int32_t or int64_t entries (wide_offsets) */
+    size_t offsets_cap;     /* entries */
+    int wide_offsets;
     char *chars;
     size_t chars_len, chars_cap;
 } column;
@@ -57,6 +60,27 @@ static inline void simdsv__set_bit(uint8_t *bitmap, uint64_t i, int value)
         bitmap[i / 8] |= mask;
 }
 
+/* String offset i of c, and setting it. */
+static inline int64_t simdsv__offset_get(const column *c, uint64_t i)
+{
+    if (c->wide_offsets)
+        return ((const int64_t *)c->offsets)[i];
+    return ((const int32_t *)c->offsets)[i];
+}
+
+static inline void simdsv__offset_put(column *c, uint64_t i, int64_t v)
+{
+    if (c->wide_offsets)
+        ((int64_t *)c->offsets)[i] = v;
+    else
+        ((int32_t *)c->offsets)[i] = (int32_t)v;
+}
+
+static inline size_t simdsv__offset_width(const column *c)
+{
+    return c->wide_offsets ? sizeof(int64_t) : sizeof(int32_t);
+}
+
 /* Builders. */
 simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c);
 /* Capacity for rows slots (an estimate: appending past it still grows). */
@@ -83,8 +107,11 @@ typedef struct slot_text {
  * Validity bits, the length and the null count are the caller's. */
 size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, size_t count,
                               const value_rules *rules);
-/* Capacity for extra more string bytes. */
+/* Capacity for extra more string bytes (the offsets widened first if the
+ * bytes could pass INT32_MAX). */
 simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra);
+/* int32 offsets -> int64, in place (the buffer doubles). */
+simdsv_status simdsv__column_widen_offsets(const simdsv_allocator *a, column *c);
 void simdsv__column_free_data(const simdsv_allocator *a, column *c);
 
 /* Streams of record batches (table.c; the Arrow glue is stream.c).  The
