@@ -404,6 +404,42 @@ static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t 
     return stitch(w->jobs, n, total, max_gap);
 }
 
+/* A plan over r's kernel and dialect, windows of `window` bytes. */
+static void plan_init(count_plan *plan, const simdsv_reader *r, size_t window)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->kernel = r->kernel;
+    plan->dialect = r->dialect;
+    plan->quote = r->dialect.has_quote ? r->dialect.quote : 256;
+    plan->fd = -1;
+    plan->window = window;
+}
+
+/* Jobs over n equal raw chunks of [base, end); 0 when out of memory (w is
+ * then freed by work_free as usual). */
+static int work_start(count_work *w, count_plan *plan, uint64_t base, uint64_t end)
+{
+    const simdsv_allocator *a = w->a;
+    const size_t n = w->n;
+    w->jobs = simdsv__alloc(a, n * sizeof *w->jobs);
+    w->list = simdsv__alloc(a, n * sizeof *w->list);
+    w->bounds = simdsv__alloc(a, (n + 1) * sizeof *w->bounds);
+    if (!w->jobs || !w->list || !w->bounds)
+        return 0;
+    memset(w->jobs, 0, n * sizeof *w->jobs);
+    for (size_t i = 0; i < n; i++) {
+        w->bounds[i] = base + (end - base) / n * i;
+        w->jobs[i].plan = plan;
+        w->jobs[i].i = i;
+        w->jobs[i].forced = -1;
+    }
+    w->bounds[n] = end;
+    plan->bounds = w->bounds;
+    plan->n = n;
+    atomic_init(&plan->stop, 0);
+    return 1;
+}
+
 int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
 {
     if (r->dialect.has_escape || r->dialect.has_comment || r->special_pending || r->skipping || r->fatal ||
@@ -413,17 +449,13 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     if (threads < 2)
         return 0;
     count_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.kernel = r->kernel;
-    plan.dialect = r->dialect;
-    plan.quote = r->dialect.has_quote ? r->dialect.quote : 256;
-    plan.fd = -1;
     const uint64_t chunk_min = min_chunk();
-    plan.window = WINDOW;
+    size_t window = WINDOW;
     if (chunk_min < MIN_CHUNK) { /* tests: small windows too */
         const uint64_t w = chunk_min / 2 / 64 * 64;
-        plan.window = w < 64 ? 64 : w > WINDOW ? WINDOW : (size_t)w;
+        window = w < 64 ? 64 : w > WINDOW ? WINDOW : (size_t)w;
     }
+    plan_init(&plan, r, window);
     const uint64_t base = r->buf_origin + r->rec_start;
     uint64_t end;
     const bool in_memory = r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED || r->eof;
@@ -461,30 +493,13 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
 
     const simdsv_allocator *a = &r->opt.alloc;
     count_work w = {a, plan.window, NULL, NULL, NULL, n};
-    w.jobs = simdsv__alloc(a, n * sizeof *w.jobs);
-    w.list = simdsv__alloc(a, n * sizeof *w.list);
-    w.bounds = simdsv__alloc(a, (n + 1) * sizeof *w.bounds);
-    int ok = w.jobs && w.list && w.bounds;
-    if (w.jobs)
-        memset(w.jobs, 0, n * sizeof *w.jobs);
-    for (size_t i = 0; ok && i < n; i++) {
-        w.bounds[i] = base + (end - base) / n * i;
-        w.jobs[i].plan = &plan;
-        w.jobs[i].i = i;
-        w.jobs[i].forced = -1;
-        if (!plan.buf) {
-            w.jobs[i].win = simdsv__alloc(a, plan.window + WINDOW_EXTRA);
-            if (!w.jobs[i].win)
-                ok = 0;
-            else
-                w.jobs[i].page = w.jobs[i].win + (4096 - (uintptr_t)w.jobs[i].win % 4096) % 4096;
-        }
-    }
-    if (ok) {
-        w.bounds[n] = end;
-        plan.bounds = w.bounds;
-        plan.n = n;
-        atomic_init(&plan.stop, 0);
+    int ok = work_start(&w, &plan, base, end);
+    for (size_t i = 0; ok && !plan.buf && i < n; i++) {
+        w.jobs[i].win = simdsv__alloc(a, plan.window + WINDOW_EXTRA);
+        if (!w.jobs[i].win)
+            ok = 0;
+        else
+            w.jobs[i].page = w.jobs[i].win + (4096 - (uintptr_t)w.jobs[i].win % 4096) % 4096;
     }
     uint64_t total = 0, max_gap = 0;
     ok = ok && count_all(&plan, &w, &total, &max_gap);
@@ -541,33 +556,11 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
     if (n < 2 || r->dialect.has_escape || r->dialect.has_comment || size < n)
         return 0;
     count_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.kernel = r->kernel;
-    plan.dialect = r->dialect;
-    plan.quote = r->dialect.has_quote ? r->dialect.quote : 256;
-    plan.fd = -1;
-    plan.window = WINDOW;
+    plan_init(&plan, r, WINDOW);
     plan.buf = data;
     plan.origin = 0;
-    const simdsv_allocator *a = &r->opt.alloc;
-    count_work w = {a, plan.window, NULL, NULL, NULL, n};
-    w.jobs = simdsv__alloc(a, n * sizeof *w.jobs);
-    w.list = simdsv__alloc(a, n * sizeof *w.list);
-    w.bounds = simdsv__alloc(a, (n + 1) * sizeof *w.bounds);
-    int ok = w.jobs && w.list && w.bounds;
-    if (ok) {
-        memset(w.jobs, 0, n * sizeof *w.jobs);
-        for (size_t i = 0; i < n; i++) {
-            w.bounds[i] = (uint64_t)size / n * i;
-            w.jobs[i].plan = &plan;
-            w.jobs[i].i = i;
-            w.jobs[i].forced = -1;
-        }
-        w.bounds[n] = size;
-        plan.bounds = w.bounds;
-        plan.n = n;
-        atomic_init(&plan.stop, 0);
-    }
+    count_work w = {&r->opt.alloc, plan.window, NULL, NULL, NULL, n};
+    int ok = work_start(&w, &plan, 0, size);
     uint64_t total = 0, max_gap = 0;
     ok = ok && count_all(&plan, &w, &total, &max_gap);
     for (size_t i = 0; ok && i < n; i++) {

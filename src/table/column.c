@@ -286,6 +286,11 @@ void simdsv__column_free_data(const simdsv_allocator *a, column *c)
     simdsv__free(a, c->values, c->values_cap);
     simdsv__free(a, c->offsets, c->offsets_cap * simdsv__offset_width(c));
     simdsv__free(a, c->chars, c->chars_cap);
+    simdsv__column_forget_data(c);
+}
+
+void simdsv__column_forget_data(column *c)
+{
     c->validity = c->values = NULL;
     c->offsets = NULL;
     c->chars = NULL;

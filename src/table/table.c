@@ -1155,14 +1155,8 @@ static simdsv_status borrow_schema(const simdsv_table *t, simdsv_table *own)
     }
     own->ncols = t->ncols;
     for (size_t j = 0; j < t->ncols; j++) {
-        column *c = &own->cols[j];
-        *c = t->cols[j];
-        c->validity = c->values = NULL;
-        c->offsets = NULL;
-        c->chars = NULL;
-        c->validity_cap = c->values_cap = c->offsets_cap = c->chars_cap = c->chars_len = 0;
-        c->wide_offsets = 0;
-        c->length = c->null_count = 0;
+        own->cols[j] = t->cols[j];
+        simdsv__column_forget_data(&own->cols[j]); /* t's buffers stay t's */
     }
     return SIMDSV_OK;
 }

@@ -113,6 +113,8 @@ simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c,
 /* int32 offsets -> int64, in place (the buffer doubles). */
 simdsv_status simdsv__column_widen_offsets(const simdsv_allocator *a, column *c);
 void simdsv__column_free_data(const simdsv_allocator *a, column *c);
+/* No rows and no buffers, without freeing them (they belong elsewhere). */
+void simdsv__column_forget_data(column *c);
 
 /* Streams of record batches (table.c; the Arrow glue is stream.c).  The
  * schema comes from the first window of the input (inferred types are then
