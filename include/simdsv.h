@@ -449,7 +449,9 @@ typedef struct simdsv_reject {
  * Inference samples the start, the middle and the end of the data rows
  * (SIMDSV_OPT_INFER_ROWS, -1 = every row); a later value that does not fit
  * an inferred type widens its column (the column's earlier raw values are
- * re-read: nothing is rounded or truncated).  On failure *out is NULL and
+ * re-read: nothing is rounded or truncated; floats mixed with integers past
+ * 2^53, which float64 would round, make the column a string column).  On
+ * failure *out is NULL and
  * simdsv_reader_error() says why. */
 SIMDSV_API simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out);
 /* Only the schema (names, types, reasons) from the inference sample; no rows. */

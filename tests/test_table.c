@@ -363,6 +363,56 @@ static void test_empty_and_limits(void)
     simdsv_options_free(o);
 }
 
+/* float64 holds every integer only up to 2^53: an integer past it among
+ * floats makes the column text, whether the sample sees both (inference),
+ * the float comes later (int64 widened, the earlier integer re-read), or the
+ * integer comes later (float64 widened); a user-given float64 rounds. */
+static void test_integers_past_2p53(void)
+{
+    simdsv_status st;
+    const char *sampled = "n\n9007199254740993\n1.5\n";
+    simdsv_table *t = read_table(sampled, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_STRING &&
+          strstr(col_reason(t, 0), "past 2^53") && strstr(col_reason(t, 0), "line 2"));
+    simdsv_table_free(t);
+    const char *exact = "n\n9007199254740992\n-9007199254740992\n1.5\n"; /* 2^53 itself is exact */
+    t = read_table(exact, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_FLOAT64);
+    simdsv_table_free(t);
+    const char *only_ints = "n\n9007199254740993\n12\n";
+    t = read_table(only_ints, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_INT64);
+    simdsv_table_free(t);
+
+    for (int later = 0; later < 2; later++) {
+        char *csv = malloc(1 << 20);
+        size_t len = (size_t)sprintf(csv, "n\n");
+        for (int i = 0; i < 30000; i++) {
+            const char *v = i == 10000 ? (later ? "1.5" : "9007199254740993") : i == 20000 ? (later ? "-9007199254740995" : "2.5") : NULL;
+            len += v ? (size_t)sprintf(csv + len, "%s\n", v) : (size_t)sprintf(csv + len, later ? "%d.5\n" : "%d\n", i);
+        }
+        const opt_kv opts[] = {{SIMDSV_OPT_INFER_ROWS, 10}, {SIMDSV_OPT_THREADS, 1}, {0, 0}};
+        t = read_table(csv, opts, NULL, &st, NULL);
+        CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_STRING);
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        if (t && validate_export(t, &s, &a)) {
+            size_t n;
+            const char *v = string_at(a.children[0], later ? 20000 : 10000, &n);
+            CHECK(later ? (n == 17 && memcmp(v, "-9007199254740995", 17) == 0)
+                        : (n == 16 && memcmp(v, "9007199254740993", 16) == 0));
+            a.release(&a);
+            s.release(&s);
+        }
+        simdsv_table_free(t);
+        free(csv);
+    }
+    const str_kv schema[] = {{SIMDSV_OPT_SCHEMA, "n:float64"}, {0, 0}};
+    t = read_table(sampled, NULL, schema, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_FLOAT64); /* asked for: rounded */
+    simdsv_table_free(t);
+}
+
 /* Compares rows [a_from, a_from + n) of struct array a with rows [b_from,
  * b_from + n) of b, slot by slot (valid slots' values). */
 static int same_rows(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t a_from,
@@ -791,6 +841,7 @@ int main(void)
     test_threads();
     test_inference_traps();
     test_widening();
+    test_integers_past_2p53();
     test_schema_and_rejects();
     test_projection_and_nulls();
     test_ragged();

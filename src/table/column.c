@@ -172,6 +172,13 @@ static int parse_timestamp_or_date(const char *s, size_t n, int64_t *v)
     return 1;
 }
 
+int simdsv__integer_past_2p53(const char *s, size_t n)
+{
+    int64_t v;
+    const int64_t limit = (int64_t)1 << 53;
+    return n >= 16 && simdsv__parse_int64(s, n, &v) && (v > limit || v < -limit); /* 2^53 has 16 digits */
+}
+
 /* One loop per type, so that the type is decided once per run. */
 size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, size_t count, const value_rules *rules)
 {
@@ -205,10 +212,12 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
     case SIMDSV_TYPE_FLOAT64: {
         double *out = (double *)(void *)c->values + at;
         const int comma = rules && rules->decimal_comma; /* no rules: nulls only */
+        const int exact = rules && rules->exact_integers;
         for (; i < count; i++) {
             out[i] = 0;
-            if (texts[i].s && !(comma ? simdsv__parse_double_comma(texts[i].s, texts[i].n, &out[i])
-                                      : simdsv__parse_double(texts[i].s, texts[i].n, &out[i])))
+            if (texts[i].s && (!(comma ? simdsv__parse_double_comma(texts[i].s, texts[i].n, &out[i])
+                                       : simdsv__parse_double(texts[i].s, texts[i].n, &out[i])) ||
+                               (exact && simdsv__integer_past_2p53(texts[i].s, texts[i].n))))
                 return i;
         }
         return i;

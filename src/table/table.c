@@ -25,6 +25,7 @@
 typedef struct field_kind {
     simdsv_type type;
     const char *why; /* for a string: what made it one */
+    int past_2p53;   /* an int64 past 2^53: with floats the column is text */
 } field_kind;
 
 typedef struct typed_ctx {
@@ -62,7 +63,7 @@ static int has_leading_zero(const char *s, size_t n)
  * reader's own bool spellings and decimal comma. */
 static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const char *s, size_t n)
 {
-    field_kind k = {SIMDSV_TYPE_STRING, NULL};
+    field_kind k = {SIMDSV_TYPE_STRING, NULL, 0};
     const int quoted = (f->flags & SIMDSV_FIELD_QUOTED) != 0;
     if (!quoted && (simdsv__list_contains(&x->trues, s, n) || simdsv__list_contains(&x->falses, s, n))) {
         k.type = SIMDSV_TYPE_BOOL;
@@ -82,6 +83,7 @@ static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const ch
         why = SIMDSV__WHY_NONE;
     }
     k.why = k.type == SIMDSV_TYPE_STRING ? simdsv__infer_reason_text(why) : NULL;
+    k.past_2p53 = k.type == SIMDSV_TYPE_INT64 && simdsv__integer_past_2p53(s, n);
     return k;
 }
 
@@ -149,20 +151,33 @@ typedef struct sample_state {
     uint64_t why_offset; /* input offset of the value that set type, for the reason */
     char value[40];      /* that value, shortened */
     uint64_t seen;
+    int past_2p53;       /* an integer past 2^53 was seen: its text and offset */
+    char big_value[40];
+    uint64_t big_offset;
 } sample_state;
+
+static void copy_value(char *dst, size_t size, const char *text, size_t n)
+{
+    const size_t m = n < size - 1 ? n : size - 1;
+    memcpy(dst, text, m);
+    dst[m] = '\0';
+}
 
 static void note_kind(sample_state *s, field_kind k, const char *text, size_t n, uint64_t offset)
 {
     const simdsv_type joined = join(s->type, k.type);
     s->seen++;
+    if (k.past_2p53 && !s->past_2p53) {
+        s->past_2p53 = 1;
+        copy_value(s->big_value, sizeof s->big_value, text, n);
+        s->big_offset = offset;
+    }
     if (joined == s->type)
         return;
     s->type = joined;
     s->why = joined == SIMDSV_TYPE_STRING && k.type != SIMDSV_TYPE_STRING ? "mixed kinds" : k.why;
     s->why_offset = offset;
-    const size_t m = n < sizeof s->value - 1 ? n : sizeof s->value - 1;
-    memcpy(s->value, text, m);
-    s->value[m] = '\0';
+    copy_value(s->value, sizeof s->value, text, n);
 }
 
 /* Samples up to max_rows rows starting at data offset from.  Windows that do
@@ -539,7 +554,7 @@ static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
         return 0;
     if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED)) {
         int nomem;
-        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma};
+        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
         const int ok = simdsv__column_append_text(a, c, s, n, &rules, &nomem);
         return nomem ? -1 : ok;
     }
@@ -560,7 +575,7 @@ static simdsv_status reread_column(typed_ctx *x, column *c, uint64_t rows)
             if (ok < 0)
                 st = SIMDSV_ERR_NOMEM;
             else if (!ok)
-                st = SIMDSV_ERR_INVALID_ARGUMENT; /* cannot happen: types only widen */
+                st = SIMDSV_ERR_VALUE; /* only an integer past 2^53 met as float64: widen() goes on to text */
         }
     }
     simdsv_reader_free(sr);
@@ -578,21 +593,24 @@ static simdsv_status widen(typed_ctx *x, column *c, const simdsv_record *rec, ui
     simdsv_type to = join(c->type, k.type);
     if (to == c->type)
         to = SIMDSV_TYPE_STRING; /* e.g. an int64 column meeting "00501" */
-    sample_state why = {to, to == SIMDSV_TYPE_STRING ? (k.why ? k.why : "mixed kinds") : NULL, 0, {0}, row};
+    sample_state why = {to, to == SIMDSV_TYPE_STRING ? (k.why ? k.why : "mixed kinds") : NULL, 0, {0}, row, 0, {0}, 0};
     why.why_offset = rec->byte_offset - x->r->buf_origin - (uint64_t)(x->data - x->r->buf);
     const size_t m = n < sizeof why.value - 1 ? n : sizeof why.value - 1;
     memcpy(why.value, s, m);
     c->type = to;
     simdsv_status st = reread_column(x, c, row);
+    if (st == SIMDSV_ERR_VALUE && to == SIMDSV_TYPE_FLOAT64) {
+        /* an earlier integer past 2^53 would be rounded: text instead */
+        to = c->type = why.type = SIMDSV_TYPE_STRING;
+        why.why = "integer past 2^53 among floats (float64 would round it)";
+        st = reread_column(x, c, row);
+    }
     if (st != SIMDSV_OK)
         return st;
-    char previous[sizeof c->reason];
-    memcpy(previous, c->reason, sizeof previous);
     write_reason(c, &why, simdsv__line_at(x->r, (size_t)(rec->byte_offset - x->r->buf_origin)));
     if (to != SIMDSV_TYPE_STRING)
         snprintf(c->reason, sizeof c->reason, "%s: widened at row %llu by `%s`", simdsv_type_name(to),
                  (unsigned long long)row + 1, why.value);
-    (void)previous;
     return append_field(x, c, rec) == 1 ? SIMDSV_OK : SIMDSV_ERR_NOMEM;
 }
 
@@ -762,7 +780,7 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     const int listed_nulls = x->nulls.count || c->nulls.count;
     const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text */
     const int check_zeros = !c->user_type && c->type == SIMDSV_TYPE_INT64;   /* and so is "00501" */
-    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma};
+    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
     size_t done = 0;
     slot_text *texts = k->texts;
     while (done < b->rows) {
@@ -1060,6 +1078,13 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
     }
     for (size_t j = 0; st == SIMDSV_OK && j < t->ncols; j++) {
         column *c = &t->cols[j];
+        if (!c->user_type && acc[j].type == SIMDSV_TYPE_FLOAT64 && acc[j].past_2p53) {
+            /* float64 would round it: text keeps every digit */
+            acc[j].type = SIMDSV_TYPE_STRING;
+            acc[j].why = "integer past 2^53 among floats (float64 would round it)";
+            memcpy(acc[j].value, acc[j].big_value, sizeof acc[j].value);
+            acc[j].why_offset = acc[j].big_offset;
+        }
         if (!c->user_type)
             c->type = acc[j].type;
         write_reason(c, &acc[j], acc[j].type == SIMDSV_TYPE_STRING ? line_of_sample(x, acc[j].why_offset) : 0);

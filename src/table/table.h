@@ -89,7 +89,12 @@ simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint6
 typedef struct value_rules {
     const string_list *true_values, *false_values;
     int decimal_comma;
+    int exact_integers; /* float64: an integer past 2^53 does not fit (inferred columns: no silent rounding) */
 } value_rules;
+
+/* An integer text (sign and digits) whose magnitude is past 2^53, where
+ * float64 stops holding every integer exactly. */
+int simdsv__integer_past_2p53(const char *s, size_t n);
 
 /* Appends the text as a value of c->type; returns 0 when it does not fit. */
 int simdsv__column_append_text(const simdsv_allocator *a, column *c, const char *s, size_t n,
