@@ -744,6 +744,22 @@ static void test_stream_batches(void)
     free(csv);
 }
 
+/* Reads a stream to its end or its first error, releasing each batch:
+ * returns get_next's last code; *rows and *nulls (of column 0) add up. */
+static int drain_stream(struct ArrowArrayStream *stream, int64_t *rows, int64_t *nulls)
+{
+    *rows = *nulls = 0;
+    for (;;) {
+        struct ArrowArray batch;
+        const int rc = stream->get_next(stream, &batch);
+        if (rc != 0 || !batch.release)
+            return rc;
+        *rows += batch.length;
+        *nulls += batch.n_children ? batch.children[0]->null_count : 0;
+        batch.release(&batch);
+    }
+}
+
 /* After the inference window a value that does not fit an inferred type is
  * an error naming its line, or a null listed in the rejects. */
 static void test_stream_misfit(void)
@@ -761,16 +777,8 @@ static void test_stream_misfit(void)
     FILE *file;
     const opt_kv opts[] = {{SIMDSV_OPT_BATCH_ROWS, 100000}, {0, 0}};
     CHECK(open_stream(csv, len, FROM_PATH, opts, &stream, &file) == SIMDSV_OK);
-    int rc = 0;
-    int64_t seen = 0;
-    for (;;) {
-        struct ArrowArray batch;
-        rc = stream.get_next(&stream, &batch);
-        if (rc != 0 || !batch.release)
-            break;
-        seen += batch.length;
-        batch.release(&batch);
-    }
+    int64_t seen, nulls;
+    int rc = drain_stream(&stream, &seen, &nulls);
     char want[64];
     snprintf(want, sizeof want, "line %llu, column 1 ", (unsigned long long)bad_line);
     const char *msg = stream.get_last_error(&stream);
@@ -782,17 +790,7 @@ static void test_stream_misfit(void)
 
     const opt_kv lenient[] = {{SIMDSV_OPT_BATCH_ROWS, 100000}, {SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}};
     CHECK(open_stream(csv, len, FROM_MEMORY, lenient, &stream, &file) == SIMDSV_OK);
-    seen = 0;
-    int64_t nulls = 0;
-    for (;;) {
-        struct ArrowArray batch;
-        rc = stream.get_next(&stream, &batch);
-        if (rc != 0 || !batch.release)
-            break;
-        seen += batch.length;
-        nulls += batch.children[0]->null_count;
-        batch.release(&batch);
-    }
+    rc = drain_stream(&stream, &seen, &nulls);
     CHECK(rc == 0 && seen == 2000002 && nulls == 1);
     CHECK(simdsv_table_stream_reject_count(&stream) == 1);
     const simdsv_reject *rej = simdsv_table_stream_reject(&stream, 0);
