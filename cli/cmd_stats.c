@@ -13,7 +13,13 @@ static const char help[] =
     "Reads every row into typed columns and prints, per column: type, count of\n"
     "values, nulls, min, max, and the mean of numbers.  Dates print as YYYY-MM-DD,\n"
     "timestamps as UTC ISO 8601; strings compare by bytes.  Values that did not fit\n"
-    "a --schema type (with --on-error null) are listed after the table.\n\n" CLI_TYPED_HELP;
+    "a --schema type (with --on-error null) are listed after the table (the first\n"
+    "20, then a count of the others).  Floats print in the shortest form that\n"
+    "reads back as the same number.\n\n" CLI_TYPED_HELP;
+
+/* Rejects listed after the table; the rest are counted (a file of bad
+ * values would otherwise print one line per row). */
+#define STATS_REJECTS_SHOWN 20
 
 static int valid(const struct ArrowArray *a, int64_t i)
 {
@@ -84,8 +90,8 @@ static void compute(const struct ArrowSchema *s, const struct ArrowArray *a, col
             first = 0;
             sum += v;
         }
-        snprintf(st->min, sizeof st->min, "%.17g", lo);
-        snprintf(st->max, sizeof st->max, "%.17g", hi);
+        cli_format_double(st->min, sizeof st->min, lo);
+        cli_format_double(st->max, sizeof st->max, hi);
         snprintf(st->mean, sizeof st->mean, "%.6Lg", sum / st->count);
     } else if (strcmp(f, "b") == 0) {
         int64_t trues = 0;
@@ -206,7 +212,8 @@ int cmd_stats(int argc, char **argv)
         }
     }
     const size_t rejects = simdsv_table_reject_count(t);
-    for (size_t i = 0; i < rejects; i++) {
+    const size_t shown = rejects < STATS_REJECTS_SHOWN ? rejects : STATS_REJECTS_SHOWN;
+    for (size_t i = 0; i < shown; i++) {
         const simdsv_reject *r = simdsv_table_reject(t, i);
         m = snprintf(line, sizeof line, "rejected: line %llu, column %zu (", (unsigned long long)r->line,
                      r->column + 1);
@@ -217,6 +224,10 @@ int cmd_stats(int argc, char **argv)
         out_str("`: ");
         out_str(r->reason);
         out_byte('\n');
+    }
+    if (rejects > shown) {
+        m = snprintf(line, sizeof line, "rejected: %zu more values\n", rejects - shown);
+        out_write(line, (size_t)m);
     }
     free(stats);
     a.release(&a);

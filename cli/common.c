@@ -304,9 +304,13 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
                 e->os_errno ? strerror(e->os_errno) : "");
         return;
     }
-    fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", c->display,
-            (unsigned long long)e->line, (unsigned long long)e->column, e->message, (unsigned long long)e->byte_offset,
-            (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
+    /* The library says what is wrong; which option changes that is the CLI's to say. */
+    const char *hint = e->code == SIMDSV_ERR_VALUE         ? " (use --on-error null to make it null)"
+                       : e->code == SIMDSV_ERR_RAGGED_ROW ? " (--short-rows pad and --long-rows truncate accept it)"
+                                                          : "";
+    fprintf(stderr, "%s:%llu:%llu: error: %s%s (byte %llu, record %llu, field %llu)\n", c->display,
+            (unsigned long long)e->line, (unsigned long long)e->column, e->message, hint,
+            (unsigned long long)e->byte_offset, (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
 }
 
 simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bool *has_header)
@@ -382,6 +386,11 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
             }
             if (res == ARG_NOT_MINE)
                 return cli_usage_error(command, "unknown option '%s'", arg);
+            if (res == ARG_BAD && c->bad_why && *c->bad_why) {
+                fprintf(stderr, "simdsv %s: invalid value for '%s': %s\nTry 'simdsv %s --help'.\n", command, arg,
+                        c->bad_why, command);
+                return EXIT_USAGE;
+            }
             if (res == ARG_BAD)
                 return cli_usage_error(command, "missing or invalid value for '%s'", arg);
             continue;

@@ -36,17 +36,6 @@ void out_json_string(const char *s, size_t n)
     out_byte('"');
 }
 
-/* The shortest of %.15g..%.17g that reads back as the same double. */
-static int format_double(char *out, size_t size, double v)
-{
-    int n = 0;
-    for (int digits = 15; digits <= 17; digits++) {
-        n = snprintf(out, size, "%.*g", digits, v);
-        if (strtod(out, NULL) == v)
-            break;
-    }
-    return n;
-}
 
 static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i)
 {
@@ -75,7 +64,7 @@ static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64
         else if (isinf(v))
             out_str(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         else {
-            n = format_double(buf, sizeof buf, v);
+            n = cli_format_double(buf, sizeof buf, v);
             out_write(buf, (size_t)n);
         }
         return;

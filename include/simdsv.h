@@ -418,8 +418,29 @@ typedef enum simdsv_string_option {
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
- * malformed value (a schema with an unknown type, ...). */
+ * malformed value (a schema item that is not NAME:TYPE, an unknown type),
+ * and simdsv_options_error() says what was wrong.  The value is parsed once,
+ * here: the typed reader uses the parsed items. */
 SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
+
+/* Structured forms of the same options, for programs that would rather not
+ * build (and escape) strings.  Each call adds one item after those already
+ * set, exactly as one more item of the string would:
+ *   set_column_type     column `name` (a header name, taken literally: no
+ *                       escapes, no index reading; "*" = every column not
+ *                       named otherwise) reads as type;
+ *   set_column_type_at  the column at 0-based field index reads as type;
+ *   select_column(_at)  appends a column to the projection (SIMDSV_OPT_COLUMNS).
+ * simdsv_options_set_string(opt, id, NULL) clears them.
+ * SIMDSV_ERR_INVALID_ARGUMENT for a NULL or empty name or an unknown type. */
+SIMDSV_API simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *name, simdsv_type type);
+SIMDSV_API simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type);
+SIMDSV_API simdsv_status simdsv_options_select_column(simdsv_options *opt, const char *name);
+SIMDSV_API simdsv_status simdsv_options_select_column_at(simdsv_options *opt, size_t index);
+/* Why the last simdsv_options_set_string call on opt was refused, e.g.
+ * "unknown type 'money' in `price:money`; known: null bool int64 ...";
+ * "" when it was not.  Valid until the next call on opt. */
+SIMDSV_API const char *simdsv_options_error(const simdsv_options *opt);
 
 typedef struct simdsv_table simdsv_table;
 

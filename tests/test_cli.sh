@@ -505,6 +505,75 @@ want_stdout <<'EOF'
 EOF
 done_case "convert --to jsonl"
 
+# A schema item with an escaped backslash before a comma: two items, the
+# first without a type (this crashed when the option was split twice).
+run "$SIMDSV" schema --schema 'a\\,b:int' typed.csv
+want_status 2
+want_no_stdout
+want_stderr <<'EOF'
+simdsv schema: invalid value for '--schema': schema item `a\` is not NAME:TYPE
+Try 'simdsv schema --help'.
+EOF
+done_case "schema: an escaped backslash before a comma"
+
+printf '"a,b",c\n1,x\n' >comma.csv
+run "$SIMDSV" schema --schema 'a\,b:string' comma.csv
+want_status 0
+want_stdout <<'EOF'
+  #  name  type    reason
+  1  a,b   string  string: given by the schema
+  2  c     string  string: not a number, bool, date or timestamp in `x` at line 2
+EOF
+done_case "schema: an escaped comma in a column name"
+
+run "$SIMDSV" schema --schema price:money typed.csv
+want_status 2
+want_stderr <<'EOF'
+simdsv schema: invalid value for '--schema': unknown type 'money' in `price:money`; known: null bool int64 float64 date timestamp string (or int, integer, float, double, str, text, boolean, datetime)
+Try 'simdsv schema --help'.
+EOF
+done_case "schema: an unknown type is named, with the known ones"
+
+run "$SIMDSV" stats --on-error maybe typed.csv
+want_status 2
+want_stderr <<'EOF'
+simdsv stats: invalid value for '--on-error': expected 'fail' or 'null'
+Try 'simdsv stats --help'.
+EOF
+done_case "stats: a bad --on-error says what it expects"
+
+{ echo 'n,f'; i=1; while [ $i -le 25 ]; do echo "x$i,0.1"; i=$((i + 1)); done; } >rejects.csv
+run "$SIMDSV" stats --schema n:int64 --on-error null rejects.csv
+want_status 0
+want_stdout <<'EOF'
+25 rows, 2 columns
+column  type     count  nulls  min  max  mean
+n       int64        0     25                
+f       float64     25      0  0.1  0.1  0.1 
+rejected: line 2, column 1 (n): `x1`: not a valid int64
+rejected: line 3, column 1 (n): `x2`: not a valid int64
+rejected: line 4, column 1 (n): `x3`: not a valid int64
+rejected: line 5, column 1 (n): `x4`: not a valid int64
+rejected: line 6, column 1 (n): `x5`: not a valid int64
+rejected: line 7, column 1 (n): `x6`: not a valid int64
+rejected: line 8, column 1 (n): `x7`: not a valid int64
+rejected: line 9, column 1 (n): `x8`: not a valid int64
+rejected: line 10, column 1 (n): `x9`: not a valid int64
+rejected: line 11, column 1 (n): `x10`: not a valid int64
+rejected: line 12, column 1 (n): `x11`: not a valid int64
+rejected: line 13, column 1 (n): `x12`: not a valid int64
+rejected: line 14, column 1 (n): `x13`: not a valid int64
+rejected: line 15, column 1 (n): `x14`: not a valid int64
+rejected: line 16, column 1 (n): `x15`: not a valid int64
+rejected: line 17, column 1 (n): `x16`: not a valid int64
+rejected: line 18, column 1 (n): `x17`: not a valid int64
+rejected: line 19, column 1 (n): `x18`: not a valid int64
+rejected: line 20, column 1 (n): `x19`: not a valid int64
+rejected: line 21, column 1 (n): `x20`: not a valid int64
+rejected: 5 more values
+EOF
+done_case "stats: rejects capped, floats in shortest round-trip form"
+
 usage_error "bad --on-error" stats --on-error maybe typed.csv
 usage_error "bad --schema type" schema --schema n:decimal typed.csv
 

@@ -269,6 +269,86 @@ static void test_schema_and_rejects(void)
     simdsv_table_free(t);
 }
 
+/* The string options are parsed once, by one parser: what it refuses it
+ * says why, and what it accepts is what the schema is built from (an
+ * escaped backslash before a comma once passed validation and crashed the
+ * read).  The structured setters add the same items. */
+static void test_spec_options(void)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "a\\\\,b:int") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(simdsv_options_error(o), "schema item `a\\` is not NAME:TYPE") == 0);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "price:money") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(strncmp(simdsv_options_error(o), "unknown type 'money' in `price:money`; known: null bool int64 ", 62) == 0);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, ":int") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "a:b:int") == SIMDSV_OK);
+    CHECK(simdsv_options_error(o)[0] == '\0');
+    simdsv_options_free(o);
+
+    /* "a\,b" names the column a,b; "x:y" splits at its last colon. */
+    const char *csv = "\"a,b\",x:y,c\n1,2,3\n";
+    const str_kv escaped[] = {{SIMDSV_OPT_SCHEMA, "a\\,b:string,x:y:float"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, escaped, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_STRING && col_type(t, 1) == SIMDSV_TYPE_FLOAT64 &&
+          col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_table_free(t);
+
+    /* Structured setters: by name (literal: "3" is a name), by index, projection. */
+    o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_column_type(o, "c", SIMDSV_TYPE_FLOAT64) == SIMDSV_OK);
+    CHECK(simdsv_options_set_column_type_at(o, 0, SIMDSV_TYPE_STRING) == SIMDSV_OK);
+    CHECK(simdsv_options_set_column_type(o, "", SIMDSV_TYPE_STRING) == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_set_column_type(o, "c", (simdsv_type)99) == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_select_column(o, "c") == SIMDSV_OK);
+    CHECK(simdsv_options_select_column_at(o, 0) == SIMDSV_OK);
+    simdsv_reader *r = NULL;
+    CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK);
+    simdsv_options_free(o); /* the reader holds its own copy of the items */
+    CHECK(simdsv_reader_open_memory(r, csv, strlen(csv)) == SIMDSV_OK);
+    t = NULL;
+    CHECK(simdsv_table_read(r, &t) == SIMDSV_OK && t);
+    simdsv_column_info info;
+    CHECK(t && simdsv_table_columns(t) == 2 && simdsv_table_column(t, 0, &info) == SIMDSV_OK &&
+          strcmp(info.name, "c") == 0 && info.type == SIMDSV_TYPE_FLOAT64 && info.user_type);
+    CHECK(t && simdsv_table_column(t, 1, &info) == SIMDSV_OK && strcmp(info.name, "a,b") == 0 &&
+          info.type == SIMDSV_TYPE_STRING && info.user_type);
+    simdsv_table_free(t);
+    simdsv_reader_free(r);
+
+    /* A by-name item names no index: "1" is not column 1. */
+    o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_column_type(o, "1", SIMDSV_TYPE_STRING) == SIMDSV_OK);
+    r = NULL;
+    CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK && simdsv_reader_open_memory(r, csv, strlen(csv)) == SIMDSV_OK);
+    t = NULL;
+    CHECK(simdsv_table_read(r, &t) == SIMDSV_ERR_INVALID_ARGUMENT && !t);
+    CHECK(strcmp(simdsv_reader_error(r)->message, "the schema names no column `1`") == 0);
+    simdsv_reader_free(r);
+    simdsv_options_free(o);
+}
+
+/* Library messages say what is wrong, not which CLI option to use; a file
+ * that cannot be opened says why, with no position. */
+static void test_messages(void)
+{
+    const char *csv = "n,m\n1,2\nx,3\n4,5,6\n";
+    const str_kv schema[] = {{SIMDSV_OPT_SCHEMA, "n:int64"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_error err;
+    CHECK(read_table(csv, NULL, schema, &st, &err) == NULL && st == SIMDSV_ERR_VALUE);
+    CHECK(strcmp(err.message, "value does not fit column `n` of type int64") == 0);
+    CHECK(read_table("a,b\n1,2\n3,4,5\n", NULL, NULL, &st, &err) == NULL && st == SIMDSV_ERR_RAGGED_ROW);
+    CHECK(strcmp(err.message, "row has 3 fields, the header has 2") == 0);
+    simdsv_reader *r = NULL;
+    CHECK(simdsv_reader_new(&r, NULL) == SIMDSV_OK);
+    CHECK(simdsv_reader_open_path(r, "/nonexistent/simdsv-test.csv") == SIMDSV_ERR_IO);
+    const simdsv_error *e = simdsv_reader_error(r);
+    CHECK(e->os_errno == ENOENT && e->line == 0 && e->column == 0);
+    CHECK(strcmp(e->message, "cannot open the file: No such file or directory") == 0);
+    simdsv_reader_free(r);
+}
+
 static void test_projection_and_nulls(void)
 {
     const char *csv = "a,b,c\n1,NA,x\n2,\\N,\"NA\"\n,5,\n";
@@ -841,6 +921,8 @@ int main(void)
     test_widening();
     test_integers_past_2p53();
     test_schema_and_rejects();
+    test_spec_options();
+    test_messages();
     test_projection_and_nulls();
     test_ragged();
     test_empty_and_limits();

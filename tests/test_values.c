@@ -1048,94 +1048,94 @@ static void test_infer(void)
     static const struct {
         const char *s;
         unsigned flags;
-        simdsv_value_kind kind;
+        simdsv_type kind;
         simdsv__infer_reason why;
     } cases[] = {
-        {"", 0, SIMDSV_KIND_NULL, SIMDSV__WHY_NONE},
-        {"", SIMDSV_FIELD_QUOTED, SIMDSV_KIND_STRING, SIMDSV__WHY_QUOTED},
-        {"123", SIMDSV_FIELD_QUOTED, SIMDSV_KIND_STRING, SIMDSV__WHY_QUOTED},
-        {"true", SIMDSV_FIELD_QUOTED, SIMDSV_KIND_STRING, SIMDSV__WHY_QUOTED},
-        {"123", SIMDSV_FIELD_NEEDS_UNESCAPE, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"true", 0, SIMDSV_KIND_BOOL, SIMDSV__WHY_NONE},
-        {"FALSE", 0, SIMDSV_KIND_BOOL, SIMDSV__WHY_NONE},
-        {"False", 0, SIMDSV_KIND_BOOL, SIMDSV__WHY_NONE},
-        {"tRue", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"yes", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"0", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"-0", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"+5", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"-5", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"1234567", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"9223372036854775807", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"-9223372036854775808", 0, SIMDSV_KIND_INT64, SIMDSV__WHY_NONE},
-        {"9223372036854775808", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INT_RANGE},
-        {"-9223372036854775809", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INT_RANGE},
-        {"123456789012345678901234567890", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INT_RANGE},
-        {"00501", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_LEADING_ZERO},
-        {"-01", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_LEADING_ZERO},
-        {"00", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_LEADING_ZERO},
-        {"007.5", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_LEADING_ZERO},
-        {"01e3", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_LEADING_ZERO},
-        {"0.5", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"-0.5", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"0e5", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"12.5", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"-73.982155", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {".5", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"5.", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"1e5", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"+1.5E-3", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"12345678901234567890.0", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"1e308", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"1e400", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_FLOAT_OVERFLOW},
-        {"-1e400", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_FLOAT_OVERFLOW},
-        {"1.7976931348623159e308", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_FLOAT_OVERFLOW},
-        {"1e-400", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_FLOAT_UNDERFLOW},
-        {"0.0e-400", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"4.9e-324", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"nan", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"NaN", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"-nan", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"inf", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"+inf", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"-inf", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"Infinity", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"-Infinity", 0, SIMDSV_KIND_FLOAT64, SIMDSV__WHY_NONE},
-        {"info", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"Nancy", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"-", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {".", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"1,5", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {" 5", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"5 ", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"1.2.3", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"0x1F", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"hello", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"2024-01-15", 0, SIMDSV_KIND_DATE, SIMDSV__WHY_NONE},
-        {"2024-02-29", 0, SIMDSV_KIND_DATE, SIMDSV__WHY_NONE},
-        {"2024-02-30", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INVALID_DATE},
-        {"2023-02-29", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INVALID_DATE},
-        {"2024-13-01", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INVALID_DATE},
-        {"2024-1-15", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"2024-01-15T10:30", 0, SIMDSV_KIND_TIMESTAMP, SIMDSV__WHY_NONE},
-        {"2024-01-15 10:30:00", 0, SIMDSV_KIND_TIMESTAMP, SIMDSV__WHY_NONE},
-        {"2024-01-15T10:30:00.123Z", 0, SIMDSV_KIND_TIMESTAMP, SIMDSV__WHY_NONE},
-        {"2024-01-15T10:30:00+05:30", 0, SIMDSV_KIND_TIMESTAMP, SIMDSV__WHY_NONE},
-        {"2024-01-15T24:00", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INVALID_TIMESTAMP},
-        {"2024-01-15T23:59:60", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INVALID_TIMESTAMP},
-        {"2024-02-30T10:00", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_INVALID_TIMESTAMP},
-        {"2024-01-15T10", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"2024-01-15 x", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
-        {"1234-5678-9", 0, SIMDSV_KIND_STRING, SIMDSV__WHY_TEXT},
+        {"", 0, SIMDSV_TYPE_NULL, SIMDSV__WHY_NONE},
+        {"", SIMDSV_FIELD_QUOTED, SIMDSV_TYPE_STRING, SIMDSV__WHY_QUOTED},
+        {"123", SIMDSV_FIELD_QUOTED, SIMDSV_TYPE_STRING, SIMDSV__WHY_QUOTED},
+        {"true", SIMDSV_FIELD_QUOTED, SIMDSV_TYPE_STRING, SIMDSV__WHY_QUOTED},
+        {"123", SIMDSV_FIELD_NEEDS_UNESCAPE, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"true", 0, SIMDSV_TYPE_BOOL, SIMDSV__WHY_NONE},
+        {"FALSE", 0, SIMDSV_TYPE_BOOL, SIMDSV__WHY_NONE},
+        {"False", 0, SIMDSV_TYPE_BOOL, SIMDSV__WHY_NONE},
+        {"tRue", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"yes", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"0", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"-0", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"+5", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"-5", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"1234567", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"9223372036854775807", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"-9223372036854775808", 0, SIMDSV_TYPE_INT64, SIMDSV__WHY_NONE},
+        {"9223372036854775808", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INT_RANGE},
+        {"-9223372036854775809", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INT_RANGE},
+        {"123456789012345678901234567890", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INT_RANGE},
+        {"00501", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_LEADING_ZERO},
+        {"-01", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_LEADING_ZERO},
+        {"00", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_LEADING_ZERO},
+        {"007.5", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_LEADING_ZERO},
+        {"01e3", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_LEADING_ZERO},
+        {"0.5", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"-0.5", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"0e5", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"12.5", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"-73.982155", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {".5", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"5.", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"1e5", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"+1.5E-3", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"12345678901234567890.0", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"1e308", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"1e400", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_FLOAT_OVERFLOW},
+        {"-1e400", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_FLOAT_OVERFLOW},
+        {"1.7976931348623159e308", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_FLOAT_OVERFLOW},
+        {"1e-400", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_FLOAT_UNDERFLOW},
+        {"0.0e-400", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"4.9e-324", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"nan", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"NaN", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"-nan", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"inf", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"+inf", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"-inf", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"Infinity", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"-Infinity", 0, SIMDSV_TYPE_FLOAT64, SIMDSV__WHY_NONE},
+        {"info", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"Nancy", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"-", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {".", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"1,5", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {" 5", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"5 ", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"1.2.3", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"0x1F", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"hello", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"2024-01-15", 0, SIMDSV_TYPE_DATE, SIMDSV__WHY_NONE},
+        {"2024-02-29", 0, SIMDSV_TYPE_DATE, SIMDSV__WHY_NONE},
+        {"2024-02-30", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INVALID_DATE},
+        {"2023-02-29", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INVALID_DATE},
+        {"2024-13-01", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INVALID_DATE},
+        {"2024-1-15", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"2024-01-15T10:30", 0, SIMDSV_TYPE_TIMESTAMP, SIMDSV__WHY_NONE},
+        {"2024-01-15 10:30:00", 0, SIMDSV_TYPE_TIMESTAMP, SIMDSV__WHY_NONE},
+        {"2024-01-15T10:30:00.123Z", 0, SIMDSV_TYPE_TIMESTAMP, SIMDSV__WHY_NONE},
+        {"2024-01-15T10:30:00+05:30", 0, SIMDSV_TYPE_TIMESTAMP, SIMDSV__WHY_NONE},
+        {"2024-01-15T24:00", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INVALID_TIMESTAMP},
+        {"2024-01-15T23:59:60", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INVALID_TIMESTAMP},
+        {"2024-02-30T10:00", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_INVALID_TIMESTAMP},
+        {"2024-01-15T10", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"2024-01-15 x", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
+        {"1234-5678-9", 0, SIMDSV_TYPE_STRING, SIMDSV__WHY_TEXT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         simdsv__infer_reason why = SIMDSV__WHY_TEXT;
-        simdsv_value_kind k = simdsv__infer_field(exact_copy(cases[i].s, strlen(cases[i].s)),
+        simdsv_type k = simdsv__infer_field(exact_copy(cases[i].s, strlen(cases[i].s)),
                                                   strlen(cases[i].s), cases[i].flags, &why);
         CHECK(k == cases[i].kind && why == cases[i].why,
               "infer(\"%s\", %u) = %s (\"%s\"), want %s (\"%s\")", cases[i].s, cases[i].flags,
-              simdsv__kind_name(k), simdsv__infer_reason_text(why),
-              simdsv__kind_name(cases[i].kind), simdsv__infer_reason_text(cases[i].why));
+              simdsv_type_name(k), simdsv__infer_reason_text(why),
+              simdsv_type_name(cases[i].kind), simdsv__infer_reason_text(cases[i].why));
         CHECK(simdsv__infer_field(cases[i].s, strlen(cases[i].s), cases[i].flags, NULL) == k,
               "infer(\"%s\") with why == NULL", cases[i].s);
         /* whatever is inferred must parse as that kind */
@@ -1146,21 +1146,21 @@ static void test_infer(void)
         bool bv;
         int32_t days;
         switch (k) {
-        case SIMDSV_KIND_INT64:
+        case SIMDSV_TYPE_INT64:
             CHECK(simdsv__parse_int64(s, n, &iv) && simdsv__parse_double(s, n, &dv),
                   "\"%s\" parses as int64 and float64", s);
             break;
-        case SIMDSV_KIND_FLOAT64:
+        case SIMDSV_TYPE_FLOAT64:
             CHECK(simdsv__parse_double(s, n, &dv), "\"%s\" parses as float64", s);
             break;
-        case SIMDSV_KIND_BOOL:
+        case SIMDSV_TYPE_BOOL:
             CHECK(simdsv__parse_bool(s, n, NULL, &bv), "\"%s\" parses as bool", s);
             break;
-        case SIMDSV_KIND_DATE:
+        case SIMDSV_TYPE_DATE:
             CHECK(simdsv__parse_date(s, n, &days) && simdsv__parse_timestamp(s, n, &iv),
                   "\"%s\" parses as date and timestamp", s);
             break;
-        case SIMDSV_KIND_TIMESTAMP:
+        case SIMDSV_TYPE_TIMESTAMP:
             CHECK(simdsv__parse_timestamp(s, n, &iv), "\"%s\" parses as timestamp", s);
             break;
         default:
@@ -1176,12 +1176,12 @@ static void test_infer(void)
           "reason text");
     CHECK(strcmp(simdsv__infer_reason_text(SIMDSV__WHY_INVALID_DATE), "invalid date") == 0,
           "reason text");
-    CHECK(simdsv__kind_name((simdsv_value_kind)99) == NULL, "kind_name out of range");
+    CHECK(simdsv_type_name((simdsv_type)99) == NULL, "kind_name out of range");
 
     /* the join: the full table */
-    enum { N_ = SIMDSV_KIND_NULL, B_ = SIMDSV_KIND_BOOL, I_ = SIMDSV_KIND_INT64,
-           F_ = SIMDSV_KIND_FLOAT64, D_ = SIMDSV_KIND_DATE, T_ = SIMDSV_KIND_TIMESTAMP,
-           S_ = SIMDSV_KIND_STRING };
+    enum { N_ = SIMDSV_TYPE_NULL, B_ = SIMDSV_TYPE_BOOL, I_ = SIMDSV_TYPE_INT64,
+           F_ = SIMDSV_TYPE_FLOAT64, D_ = SIMDSV_TYPE_DATE, T_ = SIMDSV_TYPE_TIMESTAMP,
+           S_ = SIMDSV_TYPE_STRING };
     static const unsigned char join[7][7] = {
         /*        N   B   I   F   D   T   S */
         /* N */ {N_, B_, I_, F_, D_, T_, S_},
@@ -1194,17 +1194,17 @@ static void test_infer(void)
     };
     for (int a = 0; a < 7; a++) {
         for (int b = 0; b < 7; b++) {
-            simdsv_value_kind j = simdsv__kind_join((simdsv_value_kind)a, (simdsv_value_kind)b);
-            CHECK(j == join[a][b], "join(%s, %s) = %s", simdsv__kind_name((simdsv_value_kind)a),
-                  simdsv__kind_name((simdsv_value_kind)b), simdsv__kind_name(j));
+            simdsv_type j = simdsv__kind_join((simdsv_type)a, (simdsv_type)b);
+            CHECK(j == join[a][b], "join(%s, %s) = %s", simdsv_type_name((simdsv_type)a),
+                  simdsv_type_name((simdsv_type)b), simdsv_type_name(j));
             /* a lattice: associative, and the join is an upper bound */
             for (int c = 0; c < 7; c++) {
-                simdsv_value_kind l = simdsv__kind_join(
-                    simdsv__kind_join((simdsv_value_kind)a, (simdsv_value_kind)b),
-                    (simdsv_value_kind)c);
-                simdsv_value_kind r = simdsv__kind_join(
-                    (simdsv_value_kind)a,
-                    simdsv__kind_join((simdsv_value_kind)b, (simdsv_value_kind)c));
+                simdsv_type l = simdsv__kind_join(
+                    simdsv__kind_join((simdsv_type)a, (simdsv_type)b),
+                    (simdsv_type)c);
+                simdsv_type r = simdsv__kind_join(
+                    (simdsv_type)a,
+                    simdsv__kind_join((simdsv_type)b, (simdsv_type)c));
                 CHECK(l == r, "join is associative at %d %d %d", a, b, c);
             }
         }
