@@ -840,6 +840,87 @@ static int drain_stream(struct ArrowArrayStream *stream, int64_t *rows, int64_t 
     }
 }
 
+/* The inference sample: when the file fits it (SIMDSV_OPT_INFER_ROWS),
+ * every row is sampled, so the schema's type is the type the whole read ends
+ * with, and the stream, which cannot widen, never fails on a value the
+ * sample saw.  Random files (rows of varying width), random positions of
+ * the values that do not fit, random budgets. */
+static simdsv_type inferred_type(const char *csv, size_t len, int64_t budget, int full, char *reason, size_t size)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    simdsv_options_set(o, SIMDSV_OPT_INFER_ROWS, budget);
+    simdsv_reader *r = NULL;
+    if (simdsv_reader_new(&r, o) == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    simdsv_options_free(o);
+    simdsv_table *t = NULL;
+    simdsv_type type = (simdsv_type)-1;
+    if (simdsv_reader_open_memory(r, csv, len) == SIMDSV_OK &&
+        (full ? simdsv_table_read(r, &t) : simdsv_table_infer(r, &t)) == SIMDSV_OK) {
+        simdsv_column_info info;
+        simdsv_table_column(t, 0, &info);
+        type = info.type;
+        snprintf(reason, size, "%s", info.reason);
+    }
+    simdsv_table_free(t);
+    simdsv_reader_free(r);
+    return type;
+}
+
+static void test_sample_covers_small_files(void)
+{
+    uint32_t rng = 2026;
+    char *csv = malloc(16000 * 16 + 16);
+    for (int round = 0; round < 60; round++) {
+        rng = rng * 1103515245u + 12345u;
+        const size_t rows = 1 + (rng >> 8) % 14000;
+        rng = rng * 1103515245u + 12345u;
+        const int64_t budget = round % 2 ? 10000 : 50 + (int64_t)((rng >> 8) % 6000);
+        rng = rng * 1103515245u + 12345u;
+        /* anywhere (past the end: none), just after the start window (the
+         * seam), or late in the file */
+        size_t misfit = (rng >> 8) % (rows + rows / 4);
+        if (round % 4 == 1)
+            misfit = (size_t)budget / 2 + 1;
+        else if (round % 4 == 2)
+            misfit = rows - 1 - (rng >> 8) % (rows / 4 + 1);
+        const int as_text = round % 3 == 0;
+        size_t len = (size_t)sprintf(csv, "v\n");
+        for (size_t i = 0; i < rows; i++) {
+            rng = rng * 1103515245u + 12345u;
+            if (i == misfit)
+                len += (size_t)sprintf(csv + len, as_text ? "x\n" : "2.5\n");
+            else
+                len += (size_t)sprintf(csv + len, "%u\n", (rng >> 4) % (1u + (rng >> 28) * 100000u));
+        }
+        char schema_reason[256], read_reason[256];
+        const simdsv_type schema = inferred_type(csv, len, budget, 0, schema_reason, sizeof schema_reason);
+        const simdsv_type read = inferred_type(csv, len, budget, 1, read_reason, sizeof read_reason);
+        const simdsv_type want =
+            misfit < rows ? (as_text ? SIMDSV_TYPE_STRING : SIMDSV_TYPE_FLOAT64) : SIMDSV_TYPE_INT64;
+        CHECK(read == want);
+        if ((int64_t)rows > budget)
+            continue;
+        CHECK(schema == read);
+        if (schema != read)
+            fprintf(stderr, "rows %zu, budget %lld, misfit at %zu: schema says %s\n", rows, (long long)budget,
+                    misfit, schema_reason);
+        if (misfit >= rows) { /* every row sampled, and counted */
+            char want_reason[64];
+            snprintf(want_reason, sizeof want_reason, "int64: every non-null sampled value (%zu)", rows);
+            CHECK(strcmp(schema_reason, want_reason) == 0);
+        }
+        const opt_kv opts[] = {{SIMDSV_OPT_INFER_ROWS, budget}, {SIMDSV_OPT_BATCH_ROWS, 1000}, {0, 0}};
+        struct ArrowArrayStream stream;
+        FILE *file;
+        CHECK(open_stream(csv, len, FROM_MEMORY, opts, &stream, &file) == SIMDSV_OK);
+        int64_t seen, nulls;
+        CHECK(drain_stream(&stream, &seen, &nulls) == 0 && seen == (int64_t)rows && nulls == 0);
+        stream.release(&stream);
+    }
+    free(csv);
+}
+
 /* After the inference window a value that does not fit an inferred type is
  * an error naming its line, or a null listed in the rejects. */
 static void test_stream_misfit(void)
@@ -929,6 +1010,7 @@ int main(void)
     test_batches_match_records();
     test_stream_batches();
     test_stream_misfit();
+    test_sample_covers_small_files();
     test_stream_limits();
     return check_summary();
 }

@@ -184,7 +184,7 @@ static void note_kind(sample_state *s, field_kind k, const char *text, size_t n,
  * every row parses cleanly with the header's field count: a window that
  * starts inside a quoted field almost never does. */
 static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows, int trusted, sample_state *acc,
-                                   size_t *reached)
+                                   size_t *reached, uint64_t *sampled)
 {
     simdsv_table *t = x->t;
     sample_state *local = simdsv__alloc(&t->alloc, t->ncols * sizeof *local);
@@ -219,6 +219,7 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
         rows++;
     }
     *reached = from + (size_t)simdsv_reader_offset(sr);
+    *sampled = rows;
     if (from == 0) {
         x->first_rows = rows;
         x->first_bytes = *reached;
@@ -236,13 +237,48 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
     return st;
 }
 
+/* The first line start at or after pos (pos itself when a line starts there:
+ * a window that begins where the last one stopped loses no row). */
 static size_t next_line_start(const uint8_t *data, size_t size, size_t pos)
 {
+    if (pos == 0 || pos >= size || data[pos - 1] == '\n' || data[pos - 1] == '\r')
+        return pos;
     while (pos < size && data[pos] != '\n' && data[pos] != '\r')
         pos++;
     while (pos < size && (data[pos] == '\n' || data[pos] == '\r'))
         pos++;
     return pos;
+}
+
+/* After the start window (which stopped at *covered): when the rows left
+ * fit what remains of the budget, samples them all, from where the start
+ * window stopped, so that a file that fits the sample is sampled whole.
+ * Whether they fit is tried only when the bytes left are within a few times
+ * the budget's worth at the start window's row size, so that a large file
+ * costs nothing more; a try that does not reach the end is dropped and the
+ * middle and end windows sample as usual. */
+static simdsv_status sample_rest(typed_ctx *x, uint64_t budget, sample_state *acc, size_t *covered)
+{
+    const uint64_t left = budget > x->first_rows ? budget - x->first_rows : 0;
+    const size_t rest = x->size - *covered;
+    if (!left || !x->first_rows || rest / 4 > left * (x->first_bytes / x->first_rows + 1))
+        return SIMDSV_OK;
+    simdsv_table *t = x->t;
+    const size_t bytes = (t->ncols ? t->ncols : 1) * sizeof *acc;
+    sample_state *trial = simdsv__alloc(&t->alloc, bytes);
+    if (!trial)
+        return SIMDSV_ERR_NOMEM;
+    memcpy(trial, acc, bytes);
+    size_t reached = *covered;
+    /* from a record start: trusted as the start window is */
+    uint64_t rows = 0;
+    const simdsv_status st = sample_window(x, *covered, left + 1, 1, trial, &reached, &rows);
+    if (st == SIMDSV_OK && rows <= left && reached >= x->size) {
+        memcpy(acc, trial, bytes);
+        *covered = reached;
+    }
+    simdsv__free(&t->alloc, trial, bytes);
+    return st;
 }
 
 /* line: 1-based line of the value behind a string reason (0 if none). */
@@ -1005,16 +1041,19 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
         acc[j].type = t->cols[j].user_type ? t->cols[j].type : SIMDSV_TYPE_NULL;
     const int64_t budget = r->opt.infer_rows;
     size_t covered = 0;
+    uint64_t sampled = 0;
     if (budget < 0) {
-        st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered);
+        st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered, &sampled);
     } else {
-        st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered);
+        st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
+        if (st == SIMDSV_OK && covered < x->size)
+            st = sample_rest(x, (uint64_t)budget, acc, &covered);
         const size_t offsets[2] = {x->size / 2, x->size - x->size / 10};
-        for (int w = 0; w < 2 && st == SIMDSV_OK; w++) {
+        for (int w = 0; w < 2 && st == SIMDSV_OK && covered < x->size; w++) {
             /* Windows never overlap: each starts after what was sampled. */
             const size_t from = next_line_start(x->data, x->size, offsets[w] > covered ? offsets[w] : covered);
             if (from < x->size && from > covered)
-                st = sample_window(x, from, (uint64_t)budget / 4 + 1, 0, acc, &covered);
+                st = sample_window(x, from, (uint64_t)budget / 4 + 1, 0, acc, &covered, &sampled);
         }
     }
     for (size_t j = 0; st == SIMDSV_OK && j < t->ncols; j++) {
