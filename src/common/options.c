@@ -76,7 +76,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->threads = 0;
     opt->infer_rows = 10000;
     opt->row_limit = 0;
-    opt->batch_rows = 65536;
+    opt->batch_rows = 8192; /* buffers under glibc's mmap threshold: see simdsv.h */
     opt->on_error = SIMDSV_ON_ERROR_FAIL;
     opt->short_rows = SIMDSV_RAGGED_PAD;
     opt->long_rows = SIMDSV_RAGGED_ERROR;
