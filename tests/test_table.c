@@ -385,27 +385,6 @@ static void test_spec_options(void)
     simdsv_options_free(o);
 }
 
-/* Library messages say what is wrong, not which CLI option to use; a file
- * that cannot be opened says why, with no position. */
-static void test_messages(void)
-{
-    const char *csv = "n,m\n1,2\nx,3\n4,5,6\n";
-    const str_kv schema[] = {{SIMDSV_OPT_SCHEMA, "n:int64"}, {0, NULL}};
-    simdsv_status st;
-    simdsv_error err;
-    CHECK(read_table(csv, NULL, schema, &st, &err) == NULL && st == SIMDSV_ERR_VALUE);
-    CHECK(strcmp(err.message, "value does not fit column `n` of type int64") == 0);
-    CHECK(read_table("a,b\n1,2\n3,4,5\n", NULL, NULL, &st, &err) == NULL && st == SIMDSV_ERR_RAGGED_ROW);
-    CHECK(strcmp(err.message, "row has 3 fields, the header has 2") == 0);
-    simdsv_reader *r = NULL;
-    CHECK(simdsv_reader_new(&r, NULL) == SIMDSV_OK);
-    CHECK(simdsv_reader_open_path(r, "/nonexistent/simdsv-test.csv") == SIMDSV_ERR_IO);
-    const simdsv_error *e = simdsv_reader_error(r);
-    CHECK(e->os_errno == ENOENT && e->line == 0 && e->column == 0);
-    CHECK(strcmp(e->message, "cannot open the file: No such file or directory") == 0);
-    simdsv_reader_free(r);
-}
-
 static void test_projection_and_nulls(void)
 {
     const char *csv = "a,b,c\n1,NA,x\n2,\\N,\"NA\"\n,5,\n";
@@ -895,6 +874,40 @@ static int drain_stream(struct ArrowArrayStream *stream, int64_t *rows, int64_t 
         *nulls += batch.n_children ? batch.children[0]->null_count : 0;
         batch.release(&batch);
     }
+}
+
+/* Library messages say what is wrong, not which CLI option to use; a file
+ * that cannot be opened says why, with no position. */
+static void test_messages(void)
+{
+    const char *csv = "n,m\n1,2\nx,3\n4,5,6\n";
+    const str_kv schema[] = {{SIMDSV_OPT_SCHEMA, "n:int64"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_error err;
+    CHECK(read_table(csv, NULL, schema, &st, &err) == NULL && st == SIMDSV_ERR_VALUE);
+    CHECK(strcmp(err.message, "value does not fit column `n` of type int64") == 0);
+    CHECK(read_table("a,b\n1,2\n3,4,5\n", NULL, NULL, &st, &err) == NULL && st == SIMDSV_ERR_RAGGED_ROW);
+    CHECK(strcmp(err.message, "row has 3 fields, the header has 2") == 0);
+    /* An unterminated quote is reported where the quoted field opened, not
+     * where the input ended (three lines later), by the table and the stream. */
+    const char *open_quote = "a,b\n1,2\n3,\"open\nx,1\ny,2\n";
+    CHECK(read_table(open_quote, NULL, NULL, &st, &err) == NULL && st == SIMDSV_ERR_UNTERMINATED_QUOTE);
+    CHECK(err.line == 3 && err.column == 3 && err.byte_offset == 10);
+    struct ArrowArrayStream stream;
+    FILE *file;
+    CHECK(open_stream(open_quote, strlen(open_quote), FROM_MEMORY, NULL, &stream, &file) == SIMDSV_OK);
+    int64_t rows, nulls;
+    CHECK(drain_stream(&stream, &rows, &nulls) == EINVAL && rows == 0); /* the first batch holds the error */
+    const char *msg = stream.get_last_error(&stream);
+    CHECK(msg && strstr(msg, "line 3, column 3 (byte 10)") && strstr(msg, "not closed"));
+    stream.release(&stream);
+    simdsv_reader *r = NULL;
+    CHECK(simdsv_reader_new(&r, NULL) == SIMDSV_OK);
+    CHECK(simdsv_reader_open_path(r, "/nonexistent/simdsv-test.csv") == SIMDSV_ERR_IO);
+    const simdsv_error *e = simdsv_reader_error(r);
+    CHECK(e->os_errno == ENOENT && e->line == 0 && e->column == 0);
+    CHECK(strcmp(e->message, "cannot open the file: No such file or directory") == 0);
+    simdsv_reader_free(r);
 }
 
 /* The inference sample: when the file fits it (SIMDSV_OPT_INFER_ROWS),
