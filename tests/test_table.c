@@ -34,10 +34,8 @@ static simdsv_table *read_table(const char *csv, const opt_kv *opts, const str_k
     for (; opts && opts->id; opts++)
         simdsv_options_set(o, opts->id, opts->value);
     for (; strs && strs->id; strs++)
-        if (simdsv_options_set_string(o, strs->id, strs->value) != SIMDSV_OK) {
-            fprintf(stderr, "bad string option %s\n", strs->value);
-            failed++;
-        }
+        if (simdsv_options_set_string(o, strs->id, strs->value) != SIMDSV_OK)
+            FAIL_MSG("bad string option %s: %s", strs->value, simdsv_options_error(o));
     simdsv_reader *r = NULL;
     *st = simdsv_reader_new(&r, o);
     if (*st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
