@@ -133,6 +133,7 @@ static long utf8_single_char(const char *s)
 static arg_result set_byte_option(cli_common *c, simdsv_option id, const char *value)
 {
     int byte;
+    c->bad_why = "expected one character or an escape (\\t, \\\\, \\xHH)";
     if (!cli_parse_byte(value, &byte))
         return ARG_BAD;
     if (id == SIMDSV_OPT_DELIMITER && byte < 0)
@@ -186,6 +187,7 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
     for (size_t k = 0; k < sizeof count_options / sizeof count_options[0]; k++) {
         if ((v = cli_option_value(count_options[k].name, argc, argv, i, &missing)) || missing) {
             unsigned long long n;
+            c->bad_why = missing ? NULL : "expected a whole number";
             if (missing || !cli_parse_u64(v, &n) || n > INT64_MAX)
                 return ARG_BAD;
             return simdsv_options_set(c->opt, count_options[k].id, (int64_t)n) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
@@ -198,12 +200,14 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
                          : strcmp(v, "lossy") == 0 ? SIMDSV_UTF8_LOSSY
                          : strcmp(v, "none") == 0  ? SIMDSV_UTF8_NONE
                                                    : -1;
+        c->bad_why = "expected strict, lossy or none";
         if (mode < 0)
             return ARG_BAD;
         return simdsv_options_set(c->opt, SIMDSV_OPT_UTF8, mode) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     }
     if ((v = cli_option_value("--kernel", argc, argv, i, &missing)) || missing) {
         const int k = missing ? -1 : simdsv_kernel_from_name(v);
+        c->bad_why = missing ? NULL : "expected auto, scalar, sse42, avx2, avx512 or neon";
         if (k < 0)
             return ARG_BAD;
         return simdsv_options_set(c->opt, SIMDSV_OPT_KERNEL, k) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
@@ -357,6 +361,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
             continue;
         }
         if (!options_done && arg[0] == '-' && arg[1] != '\0') {
+            c->bad_why = NULL; /* a reason belongs to this argument only */
             arg_result res = spec->extra ? spec->extra(spec->ctx, argc, argv, &i) : ARG_NOT_MINE;
             if (res == ARG_NOT_MINE)
                 res = cli_common_arg(c, argc, argv, &i);
