@@ -44,5 +44,8 @@ int cli_format_timestamp(char *out, size_t size, int64_t micros);
 void out_json_string(const char *s, size_t n);
 /* convert --to jsonl: the whole table as JSON lines on the output. */
 int convert_jsonl(cli_common *c);
+/* convert --to parquet|arrow|arrows: the typed stream through the writers
+ * to the output. */
+int convert_write(cli_common *c, const simdsv_write_options *opt);
 
 #endif
