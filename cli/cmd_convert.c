@@ -23,6 +23,7 @@ static const char help[] =
     "                     none (default), zstd, lz4\n"
     "  --level N          the codec's level (default: the codec's own)\n"
     "  --row-group-size N parquet: rows per row group (default 1048576)\n"
+    "  --no-dictionary    parquet: PLAIN encoding only\n"
     "For json and csv the header, when there is one, is written as the first record;\n"
     "with --no-header it is read as an ordinary record.  Stops at the first error\n"
     "(exit status 1) unless --lenient.\n\n" CLI_TYPED_HELP;
@@ -58,7 +59,7 @@ static target target_of_path(const char *path)
     return t == TO_PARQUET || t == TO_ARROW || t == TO_ARROWS ? t : TO_NONE;
 }
 
-/* --compression, --level, --row-group-size. */
+/* --compression, --level, --row-group-size, --no-dictionary. */
 static arg_result write_arg(convert_args *a, int argc, char **argv, int *i)
 {
     bool missing;
@@ -70,6 +71,10 @@ static arg_result write_arg(convert_args *a, int argc, char **argv, int *i)
         if (codec < 0)
             return ARG_BAD;
         a->write.codec = (simdsv_codec)codec;
+        return ARG_TAKEN;
+    }
+    if (strcmp(argv[*i], "--no-dictionary") == 0) {
+        a->write.dictionary = 0;
         return ARG_TAKEN;
     }
     unsigned long long n;
