@@ -22,7 +22,7 @@ static const char help[] =
     "  --compression C    parquet: none (default), zstd, snappy, gzip; arrow/arrows:\n"
     "                     none (default), zstd, lz4\n"
     "  --level N          the codec's level (default: the codec's own)\n"
-    "  --row-group-size N parquet: rows per row group (default 1048576)\n"
+    "  --row-group-size N parquet: rows per row group (default 131072)\n"
     "  --no-dictionary    parquet: PLAIN encoding only\n"
     "For json and csv the header, when there is one, is written as the first record;\n"
     "with --no-header it is read as an ordinary record.  Stops at the first error\n"

@@ -537,7 +537,7 @@ typedef struct simdsv_write_options {
                                 under 1 MiB per row group, else PLAIN; 0: PLAIN only */
 } simdsv_write_options;
 
-#define SIMDSV_DEFAULT_ROW_GROUP_ROWS ((int64_t)1 << 20)
+#define SIMDSV_DEFAULT_ROW_GROUP_ROWS ((int64_t)1 << 17)
 
 /* Sets the defaults above. */
 SIMDSV_API void simdsv_write_options_init(simdsv_write_options *opt);

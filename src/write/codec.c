@@ -66,9 +66,20 @@ static size_t gzip(int level, const void *src, size_t n, void *dst, size_t cap)
 }
 #endif
 
-size_t simdsv__codec_compress(simdsv_codec codec, int level, const void *src, size_t n, void *dst, size_t cap)
+void simdsv__codec_state_free(void *state)
+{
+#ifdef SIMDSV_HAVE_ZSTD
+    ZSTD_freeCCtx(state);
+#else
+    (void)state;
+#endif
+}
+
+size_t simdsv__codec_compress(simdsv_codec codec, int level, void **state, const void *src, size_t n, void *dst,
+                              size_t cap)
 {
     (void)level;
+    (void)state;
     switch (codec) {
     case SIMDSV_CODEC_NONE:
         if (n > cap)
@@ -87,7 +98,11 @@ size_t simdsv__codec_compress(simdsv_codec codec, int level, const void *src, si
 #endif
 #ifdef SIMDSV_HAVE_ZSTD
     case SIMDSV_CODEC_ZSTD: {
-        const size_t out = ZSTD_compress(dst, cap, src, n, level ? level : 3);
+        /* One context per caller, kept: making one per page costs more than
+         * a small page's compression (allocation and page faults). */
+        if (!*state && !(*state = ZSTD_createCCtx()))
+            return 0;
+        const size_t out = ZSTD_compressCCtx(*state, dst, cap, src, n, level ? level : 3);
         return ZSTD_isError(out) ? 0 : out;
     }
 #endif

@@ -45,6 +45,7 @@ typedef struct ipc_column {
     int nbuf;
     int64_t length, null_count;
     wbuf scratch[MAX_BUFFERS]; /* rewritten bitmaps / offsets */
+    void *codec_state;
     bool failed;
 } ipc_column;
 
@@ -286,7 +287,7 @@ static void prepare_column(ipc_writer *w, size_t j)
             return;
         }
         const size_t packed =
-            simdsv__codec_compress(w->opt->codec, w->opt->level, b->data, (size_t)b->size, b->own.data + 8, bound);
+            simdsv__codec_compress(w->opt->codec, w->opt->level, &c->codec_state, b->data, (size_t)b->size, b->own.data + 8, bound);
         int64_t prefix = b->size;
         if (packed == 0 || packed >= (size_t)b->size) {
             prefix = -1; /* stored as it is */
@@ -463,11 +464,13 @@ simdsv_status simdsv__ipc_write(struct ArrowArrayStream *stream, wsink *sink, co
         st = wsink_write(sink, "\xFF\xFF\xFF\xFF\0\0\0\0", 8);
     if (st == SIMDSV_OK && file)
         st = write_footer(&w);
-    for (size_t j = 0; w.columns && j < w.ncols; j++)
+    for (size_t j = 0; w.columns && j < w.ncols; j++) {
         for (int k = 0; k < MAX_BUFFERS; k++) {
             wbuf_free(&w.columns[j].buf[k].own);
             wbuf_free(&w.columns[j].scratch[k]);
         }
+        simdsv__codec_state_free(w.columns[j].codec_state);
+    }
     free(w.columns);
     free(w.cols);
     free(w.blocks);

@@ -176,6 +176,7 @@ typedef struct chunk {
     size_t dict_starts_cap;
     size_t dict_count;
     wbuf body, packed;     /* one page, uncompressed and compressed */
+    void *codec_state;
 } chunk;
 
 static void chunk_free(chunk *c)
@@ -193,6 +194,7 @@ static void chunk_free(chunk *c)
     free(c->slots);
     free(c->dict_fixed);
     free(c->dict_starts);
+    simdsv__codec_state_free(c->codec_state);
 }
 
 static bool grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -315,8 +317,57 @@ static int bytes_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
     return c ? c : (na > nb) - (na < nb);
 }
 
-/* The rows of the slices into levels, plain, (strings) starts, the
- * dictionary and the statistics. */
+/* The dictionary gives up early on a column that is mostly distinct (the
+ * indexes would cost as much as the values, and hashing them all until
+ * DICT_LIMIT is work for nothing): checked once DICT_PROBE values are in. */
+#define DICT_PROBE 32768
+
+/* Fixed-width values plain[from, to) (width 4: int32 days, else int64 /
+ * double bits) into the statistics and the dictionary. */
+static bool fixed_values(chunk *c, wtype type, size_t from, size_t to, bool dict, minmax *mm)
+{
+    const uint8_t *p = c->plain.data;
+    const size_t width = type == W_DATE32 ? 4 : 8;
+    for (size_t v = from; v < to; v++) {
+        uint64_t bits;
+        if (width == 4) {
+            int32_t d;
+            memcpy(&d, p + 4 * v, 4);
+            bits = (uint64_t)(int64_t)d;
+        } else {
+            memcpy(&bits, p + 8 * v, 8);
+        }
+        if (type == W_DOUBLE) {
+            double x;
+            memcpy(&x, &bits, 8);
+            if (!isnan(x)) {
+                if (!mm->any || x < mm->dmin || (x == 0 && signbit(x)))
+                    mm->dmin = x;
+                if (!mm->any || x > mm->dmax || (x == 0 && !signbit(x)))
+                    mm->dmax = x;
+                mm->any = true;
+            }
+        } else {
+            const int64_t x = (int64_t)bits;
+            if (!mm->any || x < mm->imin)
+                mm->imin = x;
+            if (!mm->any || x > mm->imax)
+                mm->imax = x;
+            mm->any = true;
+        }
+        if (dict) {
+            const int64_t idx = dict_fixed(c, width == 4 ? (uint32_t)bits : bits, width);
+            if (idx < 0 || (v == DICT_PROBE && c->dict_count > DICT_PROBE / 2))
+                dict = false;
+            else
+                c->indexes[v] = (uint32_t)idx;
+        }
+    }
+    return dict;
+}
+
+/* The rows of the slices into levels, plain (bools one byte each), the
+ * string starts, the dictionary and the statistics. */
 static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices, int64_t rows,
                    bool use_dict, minmax *mm, size_t *nvalues)
 {
@@ -329,28 +380,32 @@ static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *sli
     for (size_t k = 0; k < nslices; k++) {
         const struct ArrowArray *a = slices[k].batch->children[index];
         const int64_t base = a->offset + slices[k].start;
-        const int64_t n = slices[k].rows;
+        const size_t n = (size_t)slices[k].rows;
+        uint8_t *levels = c->levels + r;
+        r += n;
         if (col->type == W_NULL) {
-            memset(c->levels + r, 0, (size_t)n);
-            r += (size_t)n;
+            memset(levels, 0, n);
             continue;
         }
-        if (!strings && !wbuf_reserve(&c->plain, (size_t)n * width))
-            return false;
-        if (dict && !grow((void **)&c->indexes, &c->indexes_cap, nv + (size_t)n, sizeof *c->indexes))
-            return false;
-        if (strings && !grow((void **)&c->starts, &c->starts_cap, nv + (size_t)n + 1, sizeof *c->starts))
+        const uint8_t *bits = a->buffers[0];
+        const bool all_valid = a->null_count == 0 || !bits;
+        if (all_valid) {
+            memset(levels, 1, n);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                levels[i] = (bits[(size_t)(base + (int64_t)i) >> 3] >> ((base + (int64_t)i) & 7)) & 1;
+        }
+        if (dict && !grow((void **)&c->indexes, &c->indexes_cap, nv + n, sizeof *c->indexes))
             return false;
         const uint8_t *values = a->buffers[1];
-        for (int64_t i = 0; i < n; i++) {
-            const int64_t at = base + i;
-            const bool valid = wslice_valid(a, at);
-            c->levels[r++] = valid;
-            if (!valid)
-                continue;
-            int64_t idx = 0;
-            switch (col->type) {
-            case W_BOOL: {
+        const size_t first = nv;
+        if (col->type == W_BOOL) {
+            if (!wbuf_reserve(&c->plain, n))
+                return false;
+            for (size_t i = 0; i < n; i++) {
+                if (!levels[i])
+                    continue;
+                const int64_t at = base + (int64_t)i;
                 const uint8_t b = (values[at >> 3] >> (at & 7)) & 1;
                 c->plain.data[c->plain.len++] = b;
                 if (!mm->any)
@@ -358,91 +413,70 @@ static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *sli
                 mm->imin &= b;
                 mm->imax |= b;
                 mm->any = true;
-                break;
+                nv++;
             }
-            case W_INT64:
-            case W_TIMESTAMP:
-            case W_DATE32: {
-                int64_t v;
-                if (col->type == W_DATE32) {
-                    int32_t d;
-                    memcpy(&d, values + 4 * at, 4);
-                    v = d;
-                } else {
-                    memcpy(&v, values + 8 * at, 8);
+            continue;
+        }
+        if (!strings) {
+            if (!wbuf_reserve(&c->plain, n * width))
+                return false;
+            const uint8_t *src = values + width * (size_t)base;
+            if (all_valid) {
+                memcpy(c->plain.data + c->plain.len, src, n * width);
+                c->plain.len += n * width;
+                nv += n;
+            } else {
+                for (size_t i = 0; i < n; i++) {
+                    if (levels[i]) {
+                        memcpy(c->plain.data + c->plain.len, src + width * i, width);
+                        c->plain.len += width;
+                        nv++;
+                    }
                 }
-                memcpy(c->plain.data + c->plain.len, values + (size_t)width * (size_t)at, width);
-                c->plain.len += width;
-                if (!mm->any || v < mm->imin)
-                    mm->imin = v;
-                if (!mm->any || v > mm->imax)
-                    mm->imax = v;
-                mm->any = true;
-                if (dict)
-                    idx = dict_fixed(c, (uint64_t)v, width);
-                break;
             }
-            case W_DOUBLE: {
-                double v;
-                memcpy(&v, values + 8 * at, 8);
-                memcpy(c->plain.data + c->plain.len, &v, 8);
-                c->plain.len += 8;
-                if (!isnan(v)) {
-                    if (!mm->any || v < mm->dmin || (v == 0 && signbit(v)))
-                        mm->dmin = v;
-                    if (!mm->any || v > mm->dmax || (v == 0 && !signbit(v)))
-                        mm->dmax = v;
-                    mm->any = true;
-                }
-                if (dict) {
-                    uint64_t bits;
-                    memcpy(&bits, &v, 8);
-                    idx = dict_fixed(c, bits, 8);
-                }
-                break;
+            dict = fixed_values(c, col->type, first, nv, dict, mm);
+            continue;
+        }
+        if (!grow((void **)&c->starts, &c->starts_cap, nv + n + 1, sizeof *c->starts))
+            return false;
+        for (size_t i = 0; i < n; i++) {
+            if (!levels[i])
+                continue;
+            const int64_t at = base + (int64_t)i;
+            int64_t from, to;
+            if (col->type == W_UTF8) {
+                int32_t o[2];
+                memcpy(o, values + 4 * at, 8);
+                from = o[0];
+                to = o[1];
+            } else {
+                int64_t o[2];
+                memcpy(o, values + 8 * at, 16);
+                from = o[0];
+                to = o[1];
             }
-            case W_UTF8:
-            case W_LARGE_UTF8: {
-                int64_t from, to;
-                if (col->type == W_UTF8) {
-                    int32_t o[2];
-                    memcpy(o, (const uint8_t *)a->buffers[1] + 4 * at, 8);
-                    from = o[0];
-                    to = o[1];
-                } else {
-                    int64_t o[2];
-                    memcpy(o, (const uint8_t *)a->buffers[1] + 8 * at, 16);
-                    from = o[0];
-                    to = o[1];
-                }
-                const uint8_t *s = (const uint8_t *)a->buffers[2] + from;
-                const size_t len = (size_t)(to - from);
-                if (len > UINT32_MAX)
-                    return false;
-                c->starts[nv] = c->plain.len;
-                wbuf_u32(&c->plain, (uint32_t)len);
-                wbuf_put(&c->plain, s, len);
-                if (c->plain.failed)
-                    return false;
-                if (!mm->any || bytes_cmp(s, len, mm->smin, mm->nmin) < 0) {
-                    mm->smin = s;
-                    mm->nmin = len;
-                }
-                if (!mm->any || bytes_cmp(s, len, mm->smax, mm->nmax) > 0) {
-                    mm->smax = s;
-                    mm->nmax = len;
-                }
-                mm->any = true;
-                if (dict)
-                    idx = dict_string(c, s, len);
-                break;
+            const uint8_t *str = (const uint8_t *)a->buffers[2] + from;
+            const size_t len = (size_t)(to - from);
+            if (len > UINT32_MAX)
+                return false;
+            c->starts[nv] = c->plain.len;
+            wbuf_u32(&c->plain, (uint32_t)len);
+            wbuf_put(&c->plain, str, len);
+            if (c->plain.failed)
+                return false;
+            if (!mm->any || bytes_cmp(str, len, mm->smin, mm->nmin) < 0) {
+                mm->smin = str;
+                mm->nmin = len;
             }
-            case W_NULL:
-                break;
+            if (!mm->any || bytes_cmp(str, len, mm->smax, mm->nmax) > 0) {
+                mm->smax = str;
+                mm->nmax = len;
             }
+            mm->any = true;
             if (dict) {
-                if (idx < 0)
-                    dict = false; /* too large: the chunk is written PLAIN */
+                const int64_t idx = dict_string(c, str, len);
+                if (idx < 0 || (nv == DICT_PROBE && c->dict_count > DICT_PROBE / 2))
+                    dict = false;
                 else
                     c->indexes[nv] = (uint32_t)idx;
             }
@@ -506,7 +540,7 @@ static bool emit_page(chunk *c, const simdsv_write_options *opt, int type, int32
         const size_t bound = simdsv__codec_bound(opt->codec, c->body.len);
         if (!wbuf_reserve(&c->packed, bound))
             return false;
-        size = simdsv__codec_compress(opt->codec, opt->level, c->body.data, c->body.len, c->packed.data, bound);
+        size = simdsv__codec_compress(opt->codec, opt->level, &c->codec_state, c->body.data, c->body.len, c->packed.data, bound);
         if (size == 0 && c->body.len)
             return false;
         body = c->packed.data;
@@ -647,12 +681,6 @@ typedef struct held {
     int64_t used; /* rows already in row groups */
 } held;
 
-typedef struct rowgroup_meta {
-    int64_t rows;
-    int64_t *chunk_start;   /* per column: file offset of the chunk */
-    chunk *chunks;          /* per column: only the metadata is kept after writing */
-} rowgroup_meta;
-
 /* What the footer needs of one written chunk. */
 typedef struct chunk_meta {
     int64_t start, dict_offset, data_offset, uncompressed, compressed, null_count;
@@ -663,12 +691,15 @@ typedef struct chunk_meta {
 
 typedef struct writer {
     wsink *sink;
+    struct ArrowArrayStream *stream;
     const simdsv_write_options *opt;
     wcolumn *cols;
     size_t ncols;
-    held *queue;
+    held **queue;         /* each held batch allocated alone: slices point at them while the queue grows */
     size_t nqueue, queue_cap;
     int64_t queued_rows;  /* rows held and not yet written */
+    bool ended;           /* the stream gave its end */
+    simdsv_status fetch_status;
     chunk *chunks;        /* one per column: encoded by the workers */
     wslice *slices;
     size_t nslices, slices_cap;
@@ -680,11 +711,44 @@ typedef struct writer {
     atomic_size_t next_column;
 } writer;
 
-/* A worker takes the next column not taken yet, until none is left. */
+/* Pulls batches until the rows held past the row group being encoded
+ * (`busy` rows) make a row group, or the stream ends. */
+static simdsv_status fetch(writer *w, int64_t busy)
+{
+    while (!w->ended && w->queued_rows - busy < w->opt->row_group_rows) {
+        struct ArrowArray batch;
+        simdsv_status st = simdsv__write_next(w->stream, w->ncols, &batch, w->sink->err);
+        if (st == SIMDSV_END) {
+            w->ended = true;
+            break;
+        }
+        if (st != SIMDSV_OK)
+            return st;
+        if (batch.length == 0) {
+            batch.release(&batch);
+            continue;
+        }
+        held *h = malloc(sizeof *h);
+        if (!h || !grow((void **)&w->queue, &w->queue_cap, w->nqueue + 1, sizeof *w->queue)) {
+            free(h);
+            batch.release(&batch);
+            return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
+        }
+        *h = (held){batch, 0};
+        w->queue[w->nqueue++] = h;
+        w->queued_rows += batch.length;
+    }
+    return SIMDSV_OK;
+}
+
+/* Worker 0 (the caller's thread), when there are others, first reads the
+ * next row group's batches, so that parsing overlaps encoding; then every
+ * worker takes the next column not taken yet, until none is left. */
 static void encode_worker(void *ctx, size_t worker)
 {
-    (void)worker;
     writer *w = ctx;
+    if (worker == 0 && w->opt->threads > 1)
+        w->fetch_status = fetch(w, w->rg_rows);
     for (;;) {
         const size_t j = atomic_fetch_add(&w->next_column, 1);
         if (j >= w->ncols)
@@ -696,19 +760,24 @@ static void encode_worker(void *ctx, size_t worker)
 static simdsv_status write_rowgroup(writer *w, int64_t rows)
 {
     /* The slices of the first `rows` held rows. */
+    if (!grow((void **)&w->slices, &w->slices_cap, w->nqueue, sizeof *w->slices))
+        return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
     w->nslices = 0;
     int64_t need = rows;
     for (size_t k = 0; k < w->nqueue && need > 0; k++) {
-        held *h = &w->queue[k];
+        held *h = w->queue[k];
         const int64_t take = h->batch.length - h->used < need ? h->batch.length - h->used : need;
         w->slices[w->nslices++] = (wslice){&h->batch, h->batch.offset + h->used, take};
         need -= take;
     }
     w->rg_rows = rows;
     atomic_store(&w->next_column, 0);
-    const size_t threads = (size_t)w->opt->threads < w->ncols ? (size_t)w->opt->threads : w->ncols;
+    w->fetch_status = SIMDSV_OK;
+    const size_t threads = (size_t)w->opt->threads < w->ncols + 1 ? (size_t)w->opt->threads : w->ncols + 1;
     if (!simdsv__run_threads(&w->sink->alloc, threads, encode_worker, w))
         return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
+    if (w->fetch_status != SIMDSV_OK)
+        return w->fetch_status;
     if (!grow((void **)&w->meta, &w->rowgroups_cap, w->nrowgroups + 1, w->ncols * sizeof *w->meta))
         return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
     if (!grow((void **)&w->meta_rows, &w->meta_rows_cap, w->nrowgroups + 1, sizeof *w->meta_rows))
@@ -748,12 +817,13 @@ static simdsv_status write_rowgroup(writer *w, int64_t rows)
     need = rows;
     size_t done = 0;
     for (size_t k = 0; k < w->nqueue && need > 0; k++) {
-        held *h = &w->queue[k];
+        held *h = w->queue[k];
         const int64_t take = h->batch.length - h->used < need ? h->batch.length - h->used : need;
         h->used += take;
         need -= take;
         if (h->used == h->batch.length) {
             h->batch.release(&h->batch);
+            free(h);
             done++;
         }
     }
@@ -895,8 +965,10 @@ static simdsv_status write_footer(writer *w)
 
 static void writer_free(writer *w)
 {
-    for (size_t k = 0; k < w->nqueue; k++)
-        w->queue[k].batch.release(&w->queue[k].batch);
+    for (size_t k = 0; k < w->nqueue; k++) {
+        w->queue[k]->batch.release(&w->queue[k]->batch);
+        free(w->queue[k]);
+    }
     free(w->queue);
     for (size_t j = 0; w->chunks && j < w->ncols; j++)
         chunk_free(&w->chunks[j]);
@@ -930,40 +1002,13 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
         st = simdsv__write_fail(sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
     if (st == SIMDSV_OK)
         st = wsink_write(sink, "PAR1", 4);
-    bool end = false;
-    while (st == SIMDSV_OK) {
-        /* Hold batches until a row group is full or the stream ends. */
-        while (!end && w.queued_rows < opt->row_group_rows) {
-            struct ArrowArray batch;
-            st = simdsv__write_next(stream, w.ncols, &batch, sink->err);
-            if (st == SIMDSV_END) {
-                end = true;
-                st = SIMDSV_OK;
-                break;
-            }
-            if (st != SIMDSV_OK)
-                break;
-            if (batch.length == 0) {
-                batch.release(&batch);
-                continue;
-            }
-            if (!grow((void **)&w.queue, &w.queue_cap, w.nqueue + 1, sizeof *w.queue)) {
-                batch.release(&batch);
-                st = simdsv__write_fail(sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
-                break;
-            }
-            /* Slices: at most one per held batch. */
-            if (!grow((void **)&w.slices, &w.slices_cap, w.nqueue + 1, sizeof *w.slices)) {
-                batch.release(&batch);
-                st = simdsv__write_fail(sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
-                break;
-            }
-            w.queue[w.nqueue++] = (held){batch, 0};
-            w.queued_rows += batch.length;
-        }
-        if (st != SIMDSV_OK || w.queued_rows == 0)
-            break;
+    w.stream = stream;
+    if (st == SIMDSV_OK)
+        st = fetch(&w, 0);
+    while (st == SIMDSV_OK && w.queued_rows > 0) {
         st = write_rowgroup(&w, w.queued_rows < opt->row_group_rows ? w.queued_rows : opt->row_group_rows);
+        if (st == SIMDSV_OK && opt->threads <= 1)
+            st = fetch(&w, 0);
     }
     if (st == SIMDSV_OK)
         st = write_footer(&w);

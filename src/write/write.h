@@ -62,8 +62,12 @@ simdsv_status simdsv__write_fail(simdsv_error *err, simdsv_status code, int os_e
  * codec is not in this build). */
 size_t simdsv__codec_bound(simdsv_codec codec, size_t n);
 /* Compresses src into dst (capacity cap, at least the bound); returns the
- * compressed size or 0 on failure. */
-size_t simdsv__codec_compress(simdsv_codec codec, int level, const void *src, size_t n, void *dst, size_t cap);
+ * compressed size or 0 on failure.  *state (NULL at first) keeps what a
+ * codec reuses between calls of one thread; simdsv__codec_state_free
+ * releases it. */
+size_t simdsv__codec_compress(simdsv_codec codec, int level, void **state, const void *src, size_t n, void *dst,
+                              size_t cap);
+void simdsv__codec_state_free(void *state);
 
 /* ---------------------------------------------------------------- columns */
 
