@@ -7,8 +7,8 @@
  * A message is the continuation marker 0xFFFFFFFF, the metadata size, the
  * Message flatbuffer padded to 8 bytes, then the body: each buffer at an
  * 8-byte aligned offset.  Buffers go out straight from the batch's memory
- * where they can; a validity or boolean bitmap that does not start on a byte
- * and offsets that do not start at 0 are rewritten first.  A column without
+ * where they can; a validity or boolean bitmap that does not start or end
+ * on a byte and offsets that do not start at 0 are rewritten first.  A column without
  * nulls gets no validity buffer.  With body compression (zstd or LZ4 frame)
  * every non-empty buffer is its uncompressed length as an int64 followed by
  * the compressed bytes, or -1 followed by the bytes as they are when
@@ -160,16 +160,25 @@ static int64_t count_nulls(const uint8_t *bits, int64_t start, int64_t n)
     return n - valid;
 }
 
-/* bits [start, start + n) as a bitmap of its own (start not on a byte). */
-static const uint8_t *shift_bits(wbuf *out, const uint8_t *bits, int64_t start, int64_t n)
+/* bits [start, start + n) as a bitmap of its own: a byte-aligned bitmap is
+ * used in place unless its last byte holds bits past the batch, which are
+ * cleared in a copy (rows outside the batch never reach the file). */
+static const uint8_t *own_bits(wbuf *out, const uint8_t *bits, int64_t start, int64_t n)
 {
     const size_t bytes = (size_t)(n + 7) / 8;
+    if (start % 8 == 0 && n % 8 == 0)
+        return bits + start / 8;
     out->len = 0;
     if (!wbuf_reserve(out, bytes + 1))
         return NULL;
-    memset(out->data, 0, bytes + 1);
-    for (int64_t i = 0; i < n; i++)
-        out->data[i >> 3] |= (uint8_t)(((bits[(start + i) >> 3] >> ((start + i) & 7)) & 1) << (i & 7));
+    if (start % 8 == 0) {
+        memcpy(out->data, bits + start / 8, bytes);
+        out->data[bytes - 1] &= (uint8_t)((1u << (n % 8)) - 1);
+    } else {
+        memset(out->data, 0, bytes);
+        for (int64_t i = 0; i < n; i++)
+            out->data[i >> 3] |= (uint8_t)(((bits[(start + i) >> 3] >> ((start + i) & 7)) & 1) << (i & 7));
+    }
     out->len = bytes;
     return out->data;
 }
@@ -204,18 +213,13 @@ static void prepare_column(ipc_writer *w, size_t j)
     /* validity */
     if (c->null_count == 0)
         set_buffer(&c->buf[0], NULL, 0);
-    else if (start % 8 == 0)
-        set_buffer(&c->buf[0], validity + start / 8, (n + 7) / 8);
     else
-        set_buffer(&c->buf[0], shift_bits(&c->scratch[0], validity, start, n), (n + 7) / 8);
+        set_buffer(&c->buf[0], own_bits(&c->scratch[0], validity, start, n), (n + 7) / 8);
     c->nbuf = type == W_UTF8 || type == W_LARGE_UTF8 ? 3 : 2;
     const uint8_t *values = a->buffers[1];
     switch (type) {
     case W_BOOL:
-        if (start % 8 == 0)
-            set_buffer(&c->buf[1], values + start / 8, (n + 7) / 8);
-        else
-            set_buffer(&c->buf[1], shift_bits(&c->scratch[1], values, start, n), (n + 7) / 8);
+        set_buffer(&c->buf[1], own_bits(&c->scratch[1], values, start, n), (n + 7) / 8);
         break;
     case W_DATE32:
         set_buffer(&c->buf[1], values + 4 * start, 4 * n);
