@@ -1,10 +1,13 @@
-/* threads.c — the one way the library runs work on several threads: n
- * calls of fn, the first on the caller's thread, the others on threads
- * started for them (or on the caller's thread when one cannot start), all
- * joined before it returns. */
+/* threads.c — the one way the library runs work on several threads (the
+ * parallel count, the typed reader's chunks, the writers' columns): n calls
+ * of fn, the first on the caller's thread, the others on threads started
+ * for them (or on the caller's thread when one cannot start), all joined
+ * before it returns; and the default thread count. */
+#define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 typedef struct thread_call {
     void (*fn)(void *ctx, size_t i);
@@ -44,4 +47,10 @@ int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ct
     simdsv__free(a, ids, n * sizeof *ids);
     simdsv__free(a, calls, n * sizeof *calls);
     return 1;
+}
+
+int simdsv__online_cores(void)
+{
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)(online < 256 ? online : 256) : 1;
 }

@@ -213,12 +213,6 @@ simdsv_status simdsv__write_next(struct ArrowArrayStream *stream, size_t ncols, 
     return SIMDSV_OK;
 }
 
-int simdsv__online_cores(void)
-{
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? (int)(online < 256 ? online : 256) : 1;
-}
-
 /* ------------------------------------------------------------ entry points */
 
 void simdsv_write_options_init(simdsv_write_options *opt)

@@ -113,7 +113,4 @@ static inline bool wslice_valid(const struct ArrowArray *child, int64_t at)
     return child->null_count == 0 || !bits || ((bits[at >> 3] >> (at & 7)) & 1);
 }
 
-/* Default writer threads: the online cores (at most 256). */
-int simdsv__online_cores(void);
-
 #endif
