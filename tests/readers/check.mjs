@@ -301,13 +301,31 @@ function expectNoParquet(label, csv, opts, input) {
 
 // Returns false when simdsv itself rejects the CSV: a failure unless the
 // caller allows it (mayReject).
+// Codecs this build of simdsv lacks (it says so): their variants are left out.
+const missingCodecs = new Set();
+{
+  const tiny = path.join(work, 'codec.csv');
+  fs.writeFileSync(tiny, 'a\n1\n');
+  for (const [format, codec] of [['parquet', 'snappy'], ['parquet', 'gzip'], ['parquet', 'zstd'], ['arrow', 'lz4']]) {
+    const res = spawnSync(simdsv, ['convert', tiny, '--to', format, '--compression', codec, '-o', `${tiny}.out`]);
+    if (/this build has no/.test(res.stderr)) {
+      missingCodecs.add(codec);
+      console.log(`note: this simdsv has no ${codec}: its variants are left out`);
+    }
+  }
+}
+
 async function checkFile(label, csv, opts, variants, input, mayReject = false) {
   const truth = truthOf(csv, opts, input);
   if (!truth) {
     if (!mayReject) fail(label, 'simdsv schema / convert --to jsonl rejected the CSV');
     return false;
   }
-  for (const [format, extra] of variants) await convertAndCheck(label, csv, opts, truth, format, extra, input);
+  for (const [format, extra] of variants) {
+    const codec = extra[extra.indexOf('--compression') + 1];
+    if (!extra.includes('--compression') || !missingCodecs.has(codec))
+      await convertAndCheck(label, csv, opts, truth, format, extra, input);
+  }
   return true;
 }
 
