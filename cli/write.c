@@ -28,13 +28,9 @@ int convert_write(cli_common *c, const simdsv_write_options *wopt)
     struct ArrowArrayStream stream;
     const simdsv_status st = simdsv_table_stream(r, &stream);
     if (st != SIMDSV_OK) {
-        const simdsv_error *e = simdsv_reader_error(r);
-        if (st == SIMDSV_ERR_INVALID_ARGUMENT && e->message[0])
-            cli_error("%s: %s", c->command, e->message);
-        else
-            cli_report(c, r);
+        const int status = cli_typed_failure(c, r, st);
         cli_close(c, r);
-        return st == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
+        return status;
     }
     simdsv_write_options o = *wopt;
     o.threads = (int)cli_opt(c, SIMDSV_OPT_THREADS);

@@ -436,12 +436,7 @@ simdsv_status simdsv__ipc_write(struct ArrowArrayStream *stream, wsink *sink, co
     w.opt = opt;
     const bool file = opt->format == SIMDSV_FORMAT_ARROW_FILE;
     struct ArrowSchema schema;
-    memset(&schema, 0, sizeof schema);
-    if (stream->get_schema(stream, &schema) != 0) {
-        const char *why = stream->get_last_error ? stream->get_last_error(stream) : NULL;
-        return simdsv__write_fail(sink->err, SIMDSV_ERR_VALUE, 0, "%s", why && *why ? why : "no schema");
-    }
-    simdsv_status st = simdsv__write_columns(&schema, &w.cols, &w.ncols, sink->err);
+    simdsv_status st = simdsv__write_columns(stream, &schema, &w.cols, &w.ncols, sink->err);
     if (st == SIMDSV_OK && !(w.columns = calloc(w.ncols ? w.ncols : 1, sizeof *w.columns)))
         st = simdsv__write_fail(sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
     if (st == SIMDSV_OK && file)

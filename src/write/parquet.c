@@ -990,12 +990,7 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
     w.sink = sink;
     w.opt = opt;
     struct ArrowSchema schema;
-    memset(&schema, 0, sizeof schema);
-    if (stream->get_schema(stream, &schema) != 0) {
-        const char *why = stream->get_last_error ? stream->get_last_error(stream) : NULL;
-        return simdsv__write_fail(sink->err, SIMDSV_ERR_VALUE, 0, "%s", why && *why ? why : "no schema");
-    }
-    simdsv_status st = simdsv__write_columns(&schema, &w.cols, &w.ncols, sink->err);
+    simdsv_status st = simdsv__write_columns(stream, &schema, &w.cols, &w.ncols, sink->err);
     if (st == SIMDSV_OK && w.ncols == 0)
         st = simdsv__write_fail(sink->err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "Parquet needs at least one column");
     if (st == SIMDSV_OK && !(w.chunks = calloc(w.ncols, sizeof *w.chunks)))

@@ -135,8 +135,14 @@ static long long write_fd(void *ctx, const void *buf, size_t size, int *os_errno
 
 /* ---------------------------------------------------------------- columns */
 
-simdsv_status simdsv__write_columns(const struct ArrowSchema *schema, wcolumn **out, size_t *n, simdsv_error *err)
+simdsv_status simdsv__write_columns(struct ArrowArrayStream *stream, struct ArrowSchema *schema, wcolumn **out,
+                                    size_t *n, simdsv_error *err)
 {
+    memset(schema, 0, sizeof *schema);
+    if (stream->get_schema(stream, schema) != 0) {
+        const char *why = stream->get_last_error ? stream->get_last_error(stream) : NULL;
+        return simdsv__write_fail(err, SIMDSV_ERR_VALUE, 0, "%s", why && *why ? why : "the stream has no schema");
+    }
     if (!schema->format || strcmp(schema->format, "+s") != 0)
         return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0,
                                   "the stream's schema is \"%s\", not a struct (\"+s\") of columns",

@@ -88,10 +88,12 @@ typedef struct wcolumn {
     const char *timezone; /* timestamps: after "tsu:", "" for none */
 } wcolumn;
 
-/* The columns of a stream's schema: a "+s" with children of the formats the
- * typed reader produces (b l g tdD tsu:TZ u U n).  Anything else is
+/* The stream's schema (*schema, released by the caller when its release is
+ * set) and its columns: a "+s" with children of the formats the typed
+ * reader produces (b l g tdD tsu:TZ u U n).  Anything else is
  * SIMDSV_ERR_INVALID_ARGUMENT naming the column and the format. */
-simdsv_status simdsv__write_columns(const struct ArrowSchema *schema, wcolumn **out, size_t *n, simdsv_error *err);
+simdsv_status simdsv__write_columns(struct ArrowArrayStream *stream, struct ArrowSchema *schema, wcolumn **out,
+                                    size_t *n, simdsv_error *err);
 
 /* Pulls the next batch: SIMDSV_OK with *batch set, SIMDSV_END, or the
  * stream's failure (ENOMEM -> NOMEM, EIO -> IO, else VALUE) with its
