@@ -530,7 +530,8 @@ typedef enum simdsv_codec {
 typedef struct simdsv_write_options {
     simdsv_format format;
     simdsv_codec codec;      /* default NONE */
-    int level;               /* codec level; 0 = the codec's default */
+    int level;               /* codec level, 0 = the codec's default; at most gzip 9, zstd 22, lz4 12
+                                (snappy: 0 only) */
     int64_t row_group_rows;  /* Parquet rows per row group; 0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
     int threads;             /* columns encoded and compressed side by side; 0 = all cores */
     int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays

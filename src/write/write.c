@@ -277,6 +277,12 @@ simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_writ
         return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0,
                                   "this build has no %s compression: install %s and rebuild",
                                   codec_names[o.codec], codec_packages[o.codec]);
+    static const int max_level[] = {0, 0, 9, 22, 12}; /* none, snappy, gzip, zstd, lz4 */
+    if (o.level < 0 || o.level > max_level[o.codec])
+        return max_level[o.codec]
+                   ? simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "%s levels are 1..%d (0: default), not %d",
+                                        codec_names[o.codec], max_level[o.codec], o.level)
+                   : simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "%s has no levels", codec_names[o.codec]);
     if (o.row_group_rows <= 0)
         o.row_group_rows = SIMDSV_DEFAULT_ROW_GROUP_ROWS;
     if (o.threads <= 0)
