@@ -311,6 +311,11 @@ static void test_errors(void)
     s = make_stream(&ok);
     CHECK(simdsv_write_callback(&s, to_memory, &m, &o, &err) == SIMDSV_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "lz4") != NULL);
+    o.codec = SIMDSV_CODEC_ZSTD;
+    o.level = 23;
+    CHECK(simdsv_write_callback(&s, to_memory, &m, &o, &err) == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "1..22") != NULL);
+    o.level = 0;
     o.codec = (simdsv_codec)99;
     CHECK(simdsv_write_callback(&s, to_memory, &m, &o, &err) == SIMDSV_ERR_INVALID_ARGUMENT);
     o.codec = SIMDSV_CODEC_NONE;
