@@ -314,7 +314,7 @@ static void test_errors(void)
     o.codec = SIMDSV_CODEC_ZSTD;
     o.level = 23;
     CHECK(simdsv_write_callback(&s, to_memory, &m, &o, &err) == SIMDSV_ERR_INVALID_ARGUMENT);
-    CHECK(strstr(err.message, "1..22") != NULL);
+    CHECK(!simdsv_codec_supported(SIMDSV_CODEC_ZSTD) || strstr(err.message, "1..22") != NULL);
     o.level = 0;
     o.codec = (simdsv_codec)99;
     CHECK(simdsv_write_callback(&s, to_memory, &m, &o, &err) == SIMDSV_ERR_INVALID_ARGUMENT);
