@@ -804,8 +804,10 @@ static simdsv_status write_rowgroup(writer *w, int64_t rows)
             m->max = malloc(c->max.len + 1);
             if (!m->min || !m->max)
                 return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
-            memcpy(m->min, c->min.data, c->min.len);
-            memcpy(m->max, c->max.data, c->max.len);
+            if (c->min.len) /* an empty string has no bytes (and maybe no buffer) */
+                memcpy(m->min, c->min.data, c->min.len);
+            if (c->max.len)
+                memcpy(m->max, c->max.data, c->max.len);
             m->nmin = c->min.len;
             m->nmax = c->max.len;
         }
