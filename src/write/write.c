@@ -221,6 +221,27 @@ simdsv_status simdsv__write_next(struct ArrowArrayStream *stream, size_t ncols, 
 
 /* ------------------------------------------------------------ entry points */
 
+/* malloc for the thread pool's bookkeeping (see write.h). */
+static void *writer_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void *writer_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    (void)ctx;
+    (void)old_size;
+    return realloc(ptr, new_size);
+}
+
+static void writer_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(ptr);
+}
+
 void simdsv_write_options_init(simdsv_write_options *opt)
 {
     memset(opt, 0, sizeof *opt);
@@ -288,9 +309,7 @@ simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_writ
     if (o.threads <= 0)
         o.threads = simdsv__online_cores();
     simdsv_error local;
-    struct simdsv_options defaults;
-    simdsv__options_defaults(&defaults);
-    wsink sink = {fn, ctx, 0, err ? err : &local, defaults.alloc};
+    wsink sink = {fn, ctx, 0, err ? err : &local, {writer_alloc, writer_realloc, writer_free, NULL}};
     return parquet ? simdsv__parquet_write(stream, &sink, &o) : simdsv__ipc_write(stream, &sink, &o);
 }
 

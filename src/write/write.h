@@ -7,7 +7,10 @@
  * The writers consume an ArrowArrayStream and nothing of the reader: any
  * producer's stream of "+s" batches works.  They allocate with malloc (the
  * reader's allocator hooks belong to the reader's options, which a writer
- * fed by another producer does not have).  Buffers are written as the host
+ * fed by another producer does not have).  The library is built with
+ * src/common/threads.c and alloc.c of its own: the core's internal
+ * functions are not exported from libsimdsv.so, which libsimdsv_write may be
+ * linked with.  Buffers are written as the host
  * holds them; simdsv builds only for little-endian hosts, which is what both
  * formats store.
  */
@@ -43,7 +46,7 @@ typedef struct wsink {
     void *ctx;
     uint64_t written; /* bytes so far: the offset of the next byte */
     simdsv_error *err;
-    simdsv_allocator alloc; /* the library's default, for the thread pool */
+    simdsv_allocator alloc; /* malloc, for the thread pool */
 } wsink;
 
 /* Writes everything or fails with SIMDSV_ERR_IO (error filled). */
