@@ -1,18 +1,20 @@
 /*
  * parquet.c — Parquet out of an Arrow stream.
  *
- * Batches are held until they make a row group (SIMDSV_OPT row_group_rows;
+ * Batches are held until they make a row group (the row_group_rows option;
  * a batch may straddle two), then each column chunk is encoded on its own
- * (on the worker threads, one column at a time each), and the chunks are
- * written in column order.  Memory: the held batches, plus per column the
- * gathered values and the encoded chunk.
+ * (on the worker threads, one column at a time each, while worker 0 first
+ * reads the next row group's batches), and the chunks are written in column
+ * order.  Memory: the held batches (this row group and the next), plus per
+ * column the gathered values and the encoded chunk.
  *
  * A column chunk: every column is OPTIONAL (definition levels, bit width 1,
  * RLE/bit-packed hybrid with a 4-byte length, data page v1).  Values are
  * dictionary-encoded (a PLAIN dictionary page, then RLE_DICTIONARY data
  * pages: one byte of bit width and the hybrid of the indexes) while the
- * dictionary's PLAIN size stays under DICT_LIMIT; past it the whole chunk is
- * written PLAIN.  Booleans are always PLAIN (bit-packed).  Pages hold about
+ * dictionary's PLAIN size stays under DICT_LIMIT and it is not mostly
+ * distinct after DICT_PROBE values; otherwise the whole chunk is written
+ * PLAIN.  Booleans are always PLAIN (bit-packed).  Pages hold about
  * PAGE_BYTES of values.  Statistics: null_count always; min_value/max_value
  * in the type's order (strings: unsigned bytes; doubles: NaN ignored, a zero
  * minimum written -0.0 and a zero maximum +0.0, as the specification asks),
