@@ -40,10 +40,10 @@ struct simdsv_options {
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;
-    char *strings[5];         /* SIMDSV_OPT_NULL_VALUES.. SCHEMA, owned copies or NULL */
+    char *strings[6];         /* SIMDSV_OPT_NULL_VALUES.. NAMES, owned copies or NULL */
 };
 
-#define SIMDSV__STRING_OPTIONS 5
+#define SIMDSV__STRING_OPTIONS 6
 
 /* Deep copy / release of the owned strings of an options value. */
 simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src);

@@ -102,10 +102,32 @@ typedef struct count_job {
     int open_tail;        /* last chunk: the input ends with a record without a line end */
 } count_job;
 
+/* Occurrences of byte (256: none) in p[0..n), eight bytes at a time: the
+ * quote parity of a whole range is counted at memory speed (the range
+ * summaries need nothing else of most bytes).  A byte of x is zero exactly
+ * when the byte matched; the zero test below is exact (no borrow between
+ * bytes), each matching byte leaves 1 in its lane of acc, and lanes are
+ * summed before they can reach 256. */
 static uint64_t count_byte(const uint8_t *p, size_t n, int byte)
 {
+    if (byte > 255)
+        return 0;
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
+    const uint64_t pattern = ones * (uint64_t)byte;
     uint64_t count = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    while (n - i >= 8) {
+        uint64_t acc = 0;
+        for (size_t round = 0; round < 255 && n - i >= 8; round++, i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            const uint64_t x = w ^ pattern;
+            acc += ~(((x & low7) + low7) | x | low7) >> 7;
+        }
+        count += (acc & 0x00ff00ff00ff00ffu) * 0x0001000100010001u >> 48;
+        count += (acc >> 8 & 0x00ff00ff00ff00ffu) * 0x0001000100010001u >> 48;
+    }
+    for (; i < n; i++)
         count += p[i] == byte;
     return count;
 }
@@ -573,4 +595,47 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
     }
     work_free(&w);
     return ok;
+}
+
+void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
+                           simdsv_range_summary *out)
+{
+    count_plan plan;
+    plan_init(&plan, r, WINDOW);
+    plan.buf = data;
+    plan.origin = begin;
+    atomic_init(&plan.stop, 0);
+    count_job job;
+    memset(&job, 0, sizeof job);
+    job.plan = &plan;
+    memset(out, 0, sizeof *out);
+    out->begin = begin;
+    out->end = begin + size;
+    for (int h = 0; h < 2; h++) {
+        uint64_t found = UINT64_MAX;
+        int parity = 0;
+        if (begin == 0) {
+            found = h == 0 ? 0 : UINT64_MAX; /* the input starts outside quotes, at a record */
+        } else if (find_record_start(&job, begin, begin + size, h, &found, &parity) <= 0) {
+            found = UINT64_MAX; /* in memory, nothing can fail: no line end in the range */
+        }
+        out->record_start[h] = found;
+        if (found != UINT64_MAX) {
+            uint64_t after_cr = prev_byte == '\r';
+            out->lines_to_start[h] = r->kernel->count_lines(data, (size_t)(found - begin), &after_cr);
+            out->after_cr[h] = found > begin && data[found - begin - 1] == '\r';
+        }
+    }
+    if (begin == 0 && r->opt.header) {
+        /* The header row is the first record: after the BOM and blank lines. */
+        size_t at = size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        while (at < size && (data[at] == '\n' || data[at] == '\r'))
+            at++;
+        int parity = 0;
+        if (find_record_start(&job, at, size, 0, &out->header_end, &parity) <= 0)
+            out->header_end = UINT64_MAX;
+    }
+    uint64_t after_cr = prev_byte == '\r';
+    out->lines = r->kernel->count_lines(data, size, &after_cr);
+    out->quote_parity = (uint8_t)(count_byte(data, size, plan.quote) & 1);
 }

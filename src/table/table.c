@@ -313,7 +313,16 @@ static long find_source(const simdsv_record *names, size_t nfields, const char *
     return idx >= 0 && (size_t)idx < nfields ? idx : -1;
 }
 
-/* Columns from the header (or column_N), the projection and the schema. */
+/* find_source, where a header-less input has names given (SIMDSV_OPT_NAMES). */
+static long find_source_named(const simdsv_record *header, const string_list *given, size_t nfields, const char *sel)
+{
+    for (size_t i = 0; !header && i < given->count && i < nfields; i++)
+        if (strcmp(sel, given->items[i]) == 0)
+            return (long)i;
+    return find_source(header, nfields, sel);
+}
+
+/* Columns from the header (or the names given, or column_N), the projection and the schema. */
 static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, size_t nfields)
 {
     simdsv_reader *r = x->r;
@@ -324,10 +333,17 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
                                           &projection);
     if (st != SIMDSV_OK)
         return st;
+    /* Names given for a header-less input (SIMDSV_OPT_NAMES) stand in for the header. */
+    string_list given;
+    if ((st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_NAMES - SIMDSV_OPT_NULL_VALUES], &given)) !=
+        SIMDSV_OK) {
+        simdsv__list_free(&t->alloc, &projection);
+        return st;
+    }
     const size_t out_cols = projection.count ? projection.count : nfields;
     for (size_t j = 0; j < out_cols && st == SIMDSV_OK; j++) {
         long field = (long)j;
-        if (projection.count && (field = find_source(header, nfields, projection.items[j])) < 0) {
+        if (projection.count && (field = find_source_named(header, &given, nfields, projection.items[j])) < 0) {
             snprintf(r->err.message, sizeof r->err.message, "no column `%s` (--columns)", projection.items[j]);
             r->err.code = SIMDSV_ERR_INVALID_ARGUMENT;
             st = SIMDSV_ERR_INVALID_ARGUMENT;
@@ -338,12 +354,16 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
         if (header && (size_t)field < header->field_count) {
             name = header->fields[field].data;
             name_size = header->fields[field].size;
+        } else if (!header && (size_t)field < given.count) {
+            name = given.items[field];
+            name_size = given.lens[field];
         } else {
             name_size = (size_t)snprintf(generated, sizeof generated, "column_%ld", field + 1);
         }
         st = add_column(t, name, name_size, (size_t)field);
     }
     simdsv__list_free(&t->alloc, &projection);
+    simdsv__list_free(&t->alloc, &given);
     if (st != SIMDSV_OK)
         return st;
     /* User types: "name:type" items, "*:type" for every column. */
