@@ -322,6 +322,19 @@ static long find_source_named(const simdsv_record *header, const string_list *gi
     return find_source(header, nfields, sel);
 }
 
+/* Names given for a header-less input (SIMDSV_OPT_NAMES) are columns even
+ * where no row has that many fields (an empty byte range of a file). */
+static simdsv_status count_given_names(const simdsv_allocator *a, const simdsv_reader *r, size_t *nfields)
+{
+    string_list given;
+    const simdsv_status st =
+        simdsv__list_parse(a, r->opt.strings[SIMDSV_OPT_NAMES - SIMDSV_OPT_NULL_VALUES], &given);
+    if (st == SIMDSV_OK && given.count > *nfields)
+        *nfields = given.count;
+    simdsv__list_free(a, &given);
+    return st;
+}
+
 /* Columns from the header (or the names given, or column_N), the projection and the schema. */
 static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, size_t nfields)
 {
@@ -1072,6 +1085,8 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
         if (st != SIMDSV_OK)
             return st;
     }
+    if (!names && (st = count_given_names(&t->alloc, r, &nfields)) != SIMDSV_OK)
+        return st;
     x->row_fields = nfields;
     if ((st = build_schema(x, names, nfields)) != SIMDSV_OK)
         return st;
