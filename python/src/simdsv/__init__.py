@@ -27,7 +27,7 @@ from . import _simdsv as _c
 Error = _c.Error
 __version__ = _c.version
 
-__all__ = ["Error", "Table", "CsvStream", "read_csv", "open_csv", "records", "count", "__version__"]
+__all__ = ["Error", "Table", "CsvStream", "read_csv", "infer_schema", "open_csv", "records", "count", "__version__"]
 
 _POSITION = re.compile(r"line (\d+), column (\d+) \(byte (\d+)\): (.*)$", re.S)
 
@@ -110,24 +110,7 @@ def read_csv(
     schema: Any = None,
     threads: int | None = None,
     null_values: Any = None,
-    true_values: Any = None,
-    false_values: Any = None,
-    delimiter: str = ",",
-    quote: str | None = '"',
-    escape: str | None = None,
-    comment: str | None = None,
-    header: bool = True,
-    names: Any = None,
-    skip_lines: int = 0,
-    lenient: bool = False,
-    utf8: str = "strict",
-    infer_rows: int | None = 10000,
-    row_limit: int | None = None,
-    on_error: str = "fail",
-    short_rows: str = "pad",
-    long_rows: str = "error",
-    decimal_comma: bool = False,
-    use_mmap: bool = False,
+    **options: Any,
 ) -> Table:
     """Reads a whole CSV file into typed columns.
 
@@ -139,20 +122,19 @@ def read_csv(
     threads: worker threads (None: all cores).
     null_values: tokens read as null (a list, or {column: token}); an empty
       unquoted field is always null.
-    infer_rows: rows sampled (start, middle, end) to infer types; None: all.
-      A later value that does not fit widens the column.
-    on_error: "fail" or "null" for values that do not fit a given type
-      (nulls are listed in Table.rejects).
-    short_rows / long_rows: "pad", "truncate" or "error" for ragged rows.
-    names: column names when header=False.
+    Other options (keywords):
+      delimiter=",", quote='"' (None: no quoting), escape=None, comment=None,
+      header=True, names=None (column names when header=False),
+      skip_lines=0, lenient=False, utf8="strict" ("lossy", "none"),
+      infer_rows=10000 (rows sampled at the start, middle and end; None: all;
+      a later value that does not fit widens the column), row_limit=None,
+      on_error="fail" ("null": values that do not fit a given type become
+      null and are listed in Table.rejects), short_rows="pad",
+      long_rows="error" ("pad", "truncate", "error"), decimal_comma=False,
+      true_values, false_values, use_mmap=False.
     Raises simdsv.Error with the line, column and byte offset of bad data.
     """
-    ints, strings = _options.build(
-        columns=columns, schema=schema, threads=threads, null_values=null_values, true_values=true_values,
-        false_values=false_values, delimiter=delimiter, quote=quote, escape=escape, comment=comment, header=header,
-        names=names, skip_lines=skip_lines, lenient=lenient, utf8=utf8, infer_rows=infer_rows, row_limit=row_limit,
-        on_error=on_error, short_rows=short_rows, long_rows=long_rows, decimal_comma=decimal_comma,
-        use_mmap=use_mmap)
+    ints, strings = _options.build(columns=columns, schema=schema, threads=threads, null_values=null_values, **options)
     return Table(_c.read_table(_options.source(source), ints, strings))
 
 

@@ -378,6 +378,23 @@ static void capsule_array_destructor(PyObject *capsule)
     free(a);
 }
 
+/* An "arrow_array_stream" capsule owning a copy of filled (released on failure). */
+static PyObject *stream_capsule(struct ArrowArrayStream filled)
+{
+    struct ArrowArrayStream *s = malloc(sizeof *s);
+    if (!s) {
+        filled.release(&filled);
+        return PyErr_NoMemory();
+    }
+    *s = filled;
+    PyObject *capsule = PyCapsule_New(s, "arrow_array_stream", capsule_stream_destructor);
+    if (!capsule) {
+        s->release(s);
+        free(s);
+    }
+    return capsule;
+}
+
 /* ----------------------------------------------------------------- Table */
 
 typedef struct {
@@ -403,26 +420,12 @@ static PyObject *Table_arrow_c_stream(TableObject *self, PyObject *args, PyObjec
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &requested))
         return NULL;
     (void)requested; /* the table has one schema: consumers cast if they wish */
-    struct ArrowArrayStream *s = calloc(1, sizeof *s);
     one_batch *b = calloc(1, sizeof *b);
-    if (!s || !b) {
-        free(s);
-        free(b);
+    if (!b)
         return PyErr_NoMemory();
-    }
     atomic_fetch_add(&self->data->refs, 1);
     b->owner = self->data;
-    s->get_schema = one_get_schema;
-    s->get_next = one_get_next;
-    s->get_last_error = one_get_last_error;
-    s->release = one_release;
-    s->private_data = b;
-    PyObject *capsule = PyCapsule_New(s, "arrow_array_stream", capsule_stream_destructor);
-    if (!capsule) {
-        one_release(s);
-        free(s);
-    }
-    return capsule;
+    return stream_capsule((struct ArrowArrayStream){one_get_schema, one_get_next, one_get_last_error, one_release, b});
 }
 
 static PyObject *Table_arrow_c_schema(TableObject *self, PyObject *unused)
@@ -679,28 +682,15 @@ static PyObject *Stream_arrow_c_stream(StreamObject *self, PyObject *args, PyObj
     PyObject *requested = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &requested) || !stream_usable(self))
         return NULL;
-    struct ArrowArrayStream *s = calloc(1, sizeof *s);
     handed *h = calloc(1, sizeof *h);
-    if (!s || !h) {
-        free(s);
-        free(h);
+    if (!h)
         return PyErr_NoMemory();
-    }
     h->inner = self->stream;
     self->stream.release = NULL;
     Py_INCREF(self);
     h->keep = self;
-    s->get_schema = handed_get_schema;
-    s->get_next = handed_get_next;
-    s->get_last_error = handed_get_last_error;
-    s->release = handed_release;
-    s->private_data = h;
-    PyObject *capsule = PyCapsule_New(s, "arrow_array_stream", capsule_stream_destructor);
-    if (!capsule) {
-        handed_release(s);
-        free(s);
-    }
-    return capsule;
+    return stream_capsule(
+        (struct ArrowArrayStream){handed_get_schema, handed_get_next, handed_get_last_error, handed_release, h});
 }
 
 static PyObject *Stream_schema(StreamObject *self, PyObject *unused)

@@ -119,6 +119,8 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", columns:
     if block <= 0:
         raise ValueError("blocksize must be positive")
     kwargs.setdefault("threads", 1)
+    if kwargs.get("row_limit"):
+        raise ValueError("row_limit would apply to each partition: use .head() on the DataFrame")
     ints, strings = _options.build(**kwargs)
     _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
 
