@@ -102,33 +102,27 @@ typedef struct count_job {
     int open_tail;        /* last chunk: the input ends with a record without a line end */
 } count_job;
 
-/* Occurrences of byte (256: none) in p[0..n), eight bytes at a time: the
- * quote parity of a whole range is counted at memory speed (the range
- * summaries need nothing else of most bytes).  A byte of x is zero exactly
- * when the byte matched; the zero test below is exact (no borrow between
- * bytes), each matching byte leaves 1 in its lane of acc, and lanes are
- * summed before they can reach 256. */
+/* Occurrences of byte (256: none) in p[0..n): the quote parity of a whole
+ * range is counted at memory speed (the range summaries need nothing else of
+ * most bytes).  Written for the compiler to vectorize at the baseline ISA:
+ * 64 one-byte lanes count matches, summed before any can reach 256. */
 static uint64_t count_byte(const uint8_t *p, size_t n, int byte)
 {
     if (byte > 255)
         return 0;
-    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
-    const uint64_t pattern = ones * (uint64_t)byte;
+    const uint8_t b = (uint8_t)byte;
     uint64_t count = 0;
     size_t i = 0;
-    while (n - i >= 8) {
-        uint64_t acc = 0;
-        for (size_t round = 0; round < 255 && n - i >= 8; round++, i += 8) {
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            const uint64_t x = w ^ pattern;
-            acc += ~(((x & low7) + low7) | x | low7) >> 7;
-        }
-        count += (acc & 0x00ff00ff00ff00ffu) * 0x0001000100010001u >> 48;
-        count += (acc >> 8 & 0x00ff00ff00ff00ffu) * 0x0001000100010001u >> 48;
+    while (n - i >= 64) {
+        uint8_t lanes[64] = {0};
+        for (size_t round = 0; round < 255 && n - i >= 64; round++, i += 64)
+            for (size_t l = 0; l < 64; l++)
+                lanes[l] = (uint8_t)(lanes[l] + (p[i + l] == b));
+        for (size_t l = 0; l < 64; l++)
+            count += lanes[l];
     }
     for (; i < n; i++)
-        count += p[i] == byte;
+        count += p[i] == b;
     return count;
 }
 
@@ -185,11 +179,23 @@ static int find_record_start(count_job *j, uint64_t from, uint64_t limit, int in
         if (!b)
             return -1;
         for (size_t k = 0; k < n; k++) {
+            if (in_quote) {
+                /* Inside quotes only the closing quote matters: in a
+                 * range guessed inside quotes that has few quotes (most
+                 * data), this is most of the range. */
+                const uint8_t *q = quote < 256 ? memchr(b + k, quote, n - k) : NULL;
+                if (!q)
+                    break;
+                k = (size_t)(q - b);
+                in_quote = 0;
+                nq++;
+                continue;
+            }
             const int c = b[k];
             if (c == quote) {
-                in_quote ^= 1;
+                in_quote = 1;
                 nq++;
-            } else if (!in_quote && (c == '\n' || c == '\r')) {
+            } else if (c == '\n' || c == '\r') {
                 *found = pos + k + 1;
                 *parity = (int)(nq & 1);
                 return 1;
@@ -611,18 +617,28 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
     memset(out, 0, sizeof *out);
     out->begin = begin;
     out->end = begin + size;
+    /* Lines and quotes piece by piece: the second pass reads from cache. */
+    uint64_t after_cr = prev_byte == '\r', quotes = 0;
+    for (size_t at = 0; at < size; at += PIECE) {
+        const size_t n = size - at < PIECE ? size - at : PIECE;
+        out->lines += r->kernel->count_lines(data + at, n, &after_cr);
+        quotes += count_byte(data + at, n, plan.quote);
+    }
+    out->quote_parity = (uint8_t)(quotes & 1);
     for (int h = 0; h < 2; h++) {
         uint64_t found = UINT64_MAX;
         int parity = 0;
         if (begin == 0) {
             found = h == 0 ? 0 : UINT64_MAX; /* the input starts outside quotes, at a record */
+        } else if (h == 1 && quotes == 0) {
+            found = UINT64_MAX; /* inside quotes with no quote ahead: no record starts here */
         } else if (find_record_start(&job, begin, begin + size, h, &found, &parity) <= 0) {
             found = UINT64_MAX; /* in memory, nothing can fail: no line end in the range */
         }
         out->record_start[h] = found;
         if (found != UINT64_MAX) {
-            uint64_t after_cr = prev_byte == '\r';
-            out->lines_to_start[h] = r->kernel->count_lines(data, (size_t)(found - begin), &after_cr);
+            uint64_t lines_cr = prev_byte == '\r';
+            out->lines_to_start[h] = r->kernel->count_lines(data, (size_t)(found - begin), &lines_cr);
             out->after_cr[h] = found > begin && data[found - begin - 1] == '\r';
         }
     }
@@ -635,7 +651,4 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
         if (find_record_start(&job, at, size, 0, &out->header_end, &parity) <= 0)
             out->header_end = UINT64_MAX;
     }
-    uint64_t after_cr = prev_byte == '\r';
-    out->lines = r->kernel->count_lines(data, size, &after_cr);
-    out->quote_parity = (uint8_t)(count_byte(data, size, plan.quote) & 1);
 }
