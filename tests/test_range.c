@@ -300,9 +300,15 @@ static void summary_values(void)
     simdsv_range_summary s;
     CHECK(simdsv_range_summarize(opt, csv + 4, 8, 4, 'a', &s, NULL) == SIMDSV_OK);
     CHECK(s.begin == 4 && s.end == 12 && s.quote_parity == 1);
-    CHECK(s.record_start[0] == 5 && s.lines_to_start[0] == 1 && s.after_cr[0] == 0); /* outside: after the LF at 4 */
+    /* outside: `b"` after the LF at 4 is irregular, so no record start
+     * (were that the true state, the range before would read through) */
+    CHECK(s.record_start[0] == UINT64_MAX);
     CHECK(s.record_start[1] == 8 && s.lines_to_start[1] == 2);                        /* inside: after `b"\n` */
     CHECK(s.lines == 3); /* LF at 4, LF at 7, CRLF at 9 */
+    /* [9, 13) of `h\n"a\nb"\nc\r\nd\n`: the CR at 9 ends a line; the next starts at its LF. */
+    CHECK(simdsv_range_summarize(opt, csv + 9, 4, 9, 'c', &s, NULL) == SIMDSV_OK);
+    CHECK(s.record_start[0] == 10 && s.after_cr[0] == 1 && s.lines_to_start[0] == 1 && s.quote_parity == 0);
+    CHECK(s.record_start[1] == UINT64_MAX); /* inside quotes with no quote ahead */
     simdsv_options_free(opt);
 }
 

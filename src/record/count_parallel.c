@@ -603,6 +603,48 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
     return ok;
 }
 
+/* The first record start in (from, limit] under quote state h at `from`,
+ * found with the count kernel (64 bytes at a time) rather than a byte
+ * loop; prev_byte (-1: none) sets the kernel's state before `from`.
+ * Returns 1 with *found, or 0 when there is none: no line end outside
+ * quotes, or the kernel stopped at a special byte.  The latter is safe: if
+ * h is the wrong state nothing reads the answer, and if it is the true one
+ * the bytes are irregular there, so the range is said to hold no record,
+ * and the reader of the range before reads through it under the serial
+ * policy (reporting the error, or the records, exactly as a whole read).
+ * A wrong guess on real data stops within a record or two (misplaced
+ * quotes), which is what makes this fast where the byte loop would walk
+ * the whole range. */
+static int find_record_start_kernel(count_job *j, uint64_t from, uint64_t limit, int h, int prev_byte,
+                                    uint64_t *found)
+{
+    const count_plan *p = j->plan;
+    const int line_end = prev_byte == '\n' || prev_byte == '\r';
+    scan_state s;
+    scan_state_reset(&s);
+    s.in_quote = h ? ~(uint64_t)0 : 0;
+    s.after_sep = !h && (line_end || prev_byte == p->dialect.delimiter);
+    s.after_term = !h && line_end;
+    s.after_close = !h && prev_byte == p->quote;
+    size_t piece = 4096; /* usually a line end is near: scan little first */
+    for (uint64_t pos = from; pos < limit;) {
+        const size_t n = limit - pos <= piece ? (size_t)(limit - pos) : piece;
+        const scan_state before = s;
+        const uint8_t *b = view(j, pos, n);
+        const scan_result res = p->kernel->scan_count(&p->dialect, &s, b, n, pos + n == limit, NULL);
+        if (res.stopped || res.consumed != n)
+            return 0;
+        if (res.last_term_end || res.record_ends) {
+            int parity = 0; /* (not needed) */
+            return find_record_start(j, pos, pos + n, (int)(before.in_quote & 1), found, &parity) > 0;
+        }
+        pos += n;
+        if (piece < p->window)
+            piece *= 2;
+    }
+    return 0;
+}
+
 void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
                            simdsv_range_summary *out)
 {
@@ -627,13 +669,12 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
     out->quote_parity = (uint8_t)(quotes & 1);
     for (int h = 0; h < 2; h++) {
         uint64_t found = UINT64_MAX;
-        int parity = 0;
         if (begin == 0) {
             found = h == 0 ? 0 : UINT64_MAX; /* the input starts outside quotes, at a record */
         } else if (h == 1 && quotes == 0) {
             found = UINT64_MAX; /* inside quotes with no quote ahead: no record starts here */
-        } else if (find_record_start(&job, begin, begin + size, h, &found, &parity) <= 0) {
-            found = UINT64_MAX; /* in memory, nothing can fail: no line end in the range */
+        } else if (!find_record_start_kernel(&job, begin, begin + size, h, prev_byte, &found)) {
+            found = UINT64_MAX;
         }
         out->record_start[h] = found;
         if (found != UINT64_MAX) {
