@@ -28,71 +28,89 @@ import sys
 import time
 
 
-def one(lib: str, threads: int, path: str) -> float:
-    """One timed read in this process (the driver starts a process per call)."""
+def cpu_seconds() -> float:
+    """User + system CPU time of this process, all threads."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def one(lib: str, threads: int, path: str) -> tuple[float, float]:
+    """One timed read in this process (the driver starts a process per call):
+    (wall seconds, CPU seconds).  Modules are imported before the timer."""
+    import pandas  # noqa: F401  (to_pandas and read_csv need it: not timed)
+    import pyarrow  # noqa: F401
+
     if lib == "simdsv":
         import simdsv
 
-        t = time.perf_counter()
+        c0, t = cpu_seconds(), time.perf_counter()
         simdsv.read_csv(path, threads=threads).to_arrow()
     elif lib == "pyarrow":
         import pyarrow as pa
         import pyarrow.csv as pacsv
 
         pa.set_cpu_count(threads)
-        t = time.perf_counter()
+        c0, t = cpu_seconds(), time.perf_counter()
         pacsv.read_csv(path, read_options=pacsv.ReadOptions(use_threads=threads > 1))
     elif lib == "polars":
         import polars as pl  # POLARS_MAX_THREADS was set by the driver
 
-        t = time.perf_counter()
+        c0, t = cpu_seconds(), time.perf_counter()
         pl.read_csv(path)
     elif lib == "duckdb":
         import duckdb
 
         con = duckdb.connect(config={"threads": threads})
-        t = time.perf_counter()
-        con.read_csv(path).arrow()
+        c0, t = cpu_seconds(), time.perf_counter()
+        con.read_csv(path).to_arrow_table()  # (.arrow() is a lazy reader in duckdb 2)
     elif lib == "simdsv-pandas":
         import simdsv
 
-        t = time.perf_counter()
+        c0, t = cpu_seconds(), time.perf_counter()
         simdsv.read_csv(path, threads=threads).to_pandas()
     elif lib == "pandas-c":
         import pandas as pd
 
-        t = time.perf_counter()
+        c0, t = cpu_seconds(), time.perf_counter()
         pd.read_csv(path)
     elif lib == "pandas-pyarrow":
         import pandas as pd
         import pyarrow as pa
 
         pa.set_cpu_count(threads)
-        t = time.perf_counter()
+        c0, t = cpu_seconds(), time.perf_counter()
         pd.read_csv(path, engine="pyarrow")
     else:
         raise SystemExit(f"unknown reader {lib}")
-    return time.perf_counter() - t
+    return time.perf_counter() - t, cpu_seconds() - c0
 
 
-def spawn(lib: str, threads: int, path: str) -> float:
+def spawn(lib: str, threads: int, path: str) -> tuple[float, float]:
     env = dict(os.environ, POLARS_MAX_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     out = subprocess.run([sys.executable, __file__, "--one", lib, str(threads), path], env=env, check=True,
                          capture_output=True, text=True)
-    return float(out.stdout.strip())
+    wall, cpu = out.stdout.split()
+    return float(wall), float(cpu)
 
 
-def report(title: str, times: dict[str, list[float]], size: int, reference: str) -> None:
+def report(title: str, times: dict[str, list[tuple[float, float]]], size: int, reference: str) -> None:
+    """Wall and CPU medians; the ratios are each reader's median over the reference's."""
     print(f"  {title}")
-    print(f"    {'reader':16} {'median_s':>9} {'best_s':>9} {'MB/s':>8} {'vs ' + reference:>12}")
-    ref = statistics.median(times[reference])
+    print(f"    {'reader':16} {'wall_s':>8} {'best':>7} {'cpu_s':>7} {'best':>7} {'wall MB/s':>9} "
+          f"{'wall/' + reference:>14} {'cpu/' + reference:>14}")
+    ref_wall = statistics.median(w for w, _ in times[reference])
+    ref_cpu = statistics.median(c for _, c in times[reference])
     for lib, ts in times.items():
-        med = statistics.median(ts)
-        print(f"    {lib:16} {med:9.3f} {min(ts):9.3f} {size / 1e6 / med:8.0f} {med / ref:11.2f}x")
+        wall = statistics.median(w for w, _ in ts)
+        cpu = statistics.median(c for _, c in ts)
+        print(f"    {lib:16} {wall:8.3f} {min(w for w, _ in ts):7.3f} {cpu:7.3f} {min(c for _, c in ts):7.3f} "
+              f"{size / 1e6 / wall:9.0f} {wall / ref_wall:13.2f}x {cpu / ref_cpu:13.2f}x")
 
 
 def compare(path: str, libs: list[str], repeat: int, threads: int, title: str) -> None:
-    times: dict[str, list[float]] = {lib: [] for lib in libs}
+    times: dict[str, list[tuple[float, float]]] = {lib: [] for lib in libs}
     for _ in range(repeat):
         for lib in libs:
             times[lib].append(spawn(lib, threads, path))
@@ -106,16 +124,17 @@ def dask_section(path: str, repeat: int) -> None:
 
     import simdsv.dask
 
-    times: dict[str, list[float]] = {"simdsv.dask": [], "dask": []}
+    times: dict[str, list[tuple[float, float]]] = {"simdsv.dask": [], "dask": []}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with Client(cluster):
             for _ in range(repeat):
+                # Wall time only: the work is in the worker processes.
                 t = time.perf_counter()
                 a = simdsv.dask.read_csv(path, blocksize="64MB").compute()
-                times["simdsv.dask"].append(time.perf_counter() - t)
+                times["simdsv.dask"].append((time.perf_counter() - t,) * 2)
                 t = time.perf_counter()
                 b = dd.read_csv(path, blocksize="64MB").compute()
-                times["dask"].append(time.perf_counter() - t)
+                times["dask"].append((time.perf_counter() - t,) * 2)
                 assert len(a) == len(b)
     report(f"dask .compute(), LocalCluster 2 worker processes ({repeat} rounds)", times, os.path.getsize(path),
            "simdsv.dask")
@@ -163,7 +182,7 @@ def ranges_section(path: str, repeat: int) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--one":
-        print(f"{one(sys.argv[2], int(sys.argv[3]), sys.argv[4]):.6f}")
+        print("%.6f %.6f" % one(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")

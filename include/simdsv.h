@@ -541,8 +541,11 @@ SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStre
 typedef struct simdsv_range_summary {
     uint64_t begin, end;        /* the range [begin, end) of the input */
     uint64_t record_start[2];   /* the first record start in (begin, end] when begin is outside
-                                   ([0]) / inside ([1]) quotes; UINT64_MAX when none (a record
-                                   longer than the range); begin itself for the range at 0 */
+                                   ([0]) / inside ([1]) quotes; UINT64_MAX when none: no line end
+                                   outside quotes (a record longer than the range), or bytes that
+                                   are not strict CSV in that state before one (then the range
+                                   before reads through this one, and reports the error if that
+                                   is the true state); begin itself for the range at 0 */
     uint64_t lines_to_start[2]; /* line ends in [begin, record_start[h]) */
     uint8_t after_cr[2];        /* the line end before record_start[h] was a CR */
     uint64_t lines;             /* line ends in [begin, end) (a CRLF is one, at its CR) */
