@@ -326,7 +326,7 @@ static void table_of(const char *csv, size_t n, const simdsv_options *opt, const
         simdsv_reader_open_memory(r, csv, n);
     simdsv_table *t = NULL;
     CHECK(simdsv_table_read(r, &t) == SIMDSV_OK);
-    CHECK(t && simdsv_table_export(t, schema, array) == SIMDSV_OK);
+    CHECK(t && simdsv_table_move_to_arrow(t, schema, array) == SIMDSV_OK);
     simdsv_table_free(t);
     simdsv_reader_free(r);
 }

@@ -568,7 +568,7 @@ static PyObject *table_object(simdsv_table *t)
     self->data = h;
     self->columns = columns;
     self->rejects = rejects;
-    if (simdsv_table_export(t, &h->schema, &h->array) != SIMDSV_OK) {
+    if (simdsv_table_move_to_arrow(t, &h->schema, &h->array) != SIMDSV_OK) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
