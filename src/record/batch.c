@@ -42,7 +42,8 @@ static size_t walk(const simdsv_reader *r, size_t fields, size_t max_rows, uint3
             }
             const uint32_t last = e[fields - 1];
             row[fields] = (last & SCAN_OFFSET_MASK) + shift;
-            if (!(terms & SCAN_TERM_BIT) && (last & SCAN_TERM_BIT) &&
+            /* (With one field, a line end at the row's start is an empty line, not a row.) */
+            if (!(terms & SCAN_TERM_BIT) && (last & SCAN_TERM_BIT) && row[fields] - 1 != row[0] &&
                 !(max_size && row[fields] - 1 - row[0] > max_size)) {
                 i += fields;
                 *next_i = i;
