@@ -183,11 +183,12 @@ def test_stream_in_batches() -> None:
     reader = pa.RecordBatchReader.from_stream(simdsv.open_csv(data, batch_rows=300))
     assert reader.read_all().num_rows == 1000
     assert pl.DataFrame(simdsv.open_csv(data)).height == 1000
-    # A later value that does not fit the type fixed by the first batch:
-    bad = b"n\n" + b"1\n" * 10 + b"x\n"
+    # A value outside the sampled rows (start, middle and end windows of
+    # infer_rows in all) that does not fit the type they fixed:
+    bad = b"n\n" + b"1\n" * 3 + b"x\n" + b"1\n" * 26
     with pytest.raises(simdsv.Error) as e:
         list(simdsv.open_csv(bad, infer_rows=5, batch_rows=4))
-    assert e.value.line == 12 and e.value.column == 1
+    assert e.value.line == 5 and e.value.column == 1
 
 
 def test_records_and_count() -> None:
