@@ -128,17 +128,16 @@ static void compute(const struct ArrowSchema *s, const struct ArrowArray *a, col
     }
 }
 
-/* A cell padded to width terminal columns. */
+/* A cell padded to width terminal columns (in its display form: names and
+ * values come from the file). */
 static void cell(const char *s, size_t width, int right)
 {
     const size_t n = cli_display_width(s);
-    if (right)
-        for (size_t i = n; i < width; i++)
-            out_byte(' ');
-    out_str(s);
-    if (!right)
-        for (size_t i = n; i < width; i++)
-            out_byte(' ');
+    if (right && n < width)
+        out_pad(width - n);
+    text_display(s, strlen(s), SIZE_MAX, 0, true);
+    if (!right && n < width)
+        out_pad(width - n);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -185,9 +184,8 @@ int cmd_stats(int argc, char **argv)
         for (int k = 0; k < 7; k++)
             widths[k] = w[k] > widths[k] ? w[k] : widths[k];
     }
-    char line[96];
-    int m = snprintf(line, sizeof line, "%llu rows, %zu columns\n", (unsigned long long)rows, n);
-    out_write(line, (size_t)m);
+    widths[0] = widths[0] < CLI_PAD_MAX ? widths[0] : CLI_PAD_MAX;
+    out_printf("%llu rows, %zu columns\n", (unsigned long long)rows, n);
     for (int k = 0; k < 7; k++) {
         cell(heads[k], widths[k], k >= 2 && k <= 3);
         out_write(k < 6 ? "  " : "\n", k < 6 ? 2 : 1);
@@ -208,14 +206,12 @@ int cmd_stats(int argc, char **argv)
     const size_t rejects = simdsv_table_reject_count(t);
     for (size_t i = 0; i < rejects; i++) {
         const simdsv_reject *r = simdsv_table_reject(t, i);
-        m = snprintf(line, sizeof line, "rejected: line %llu, column %zu (", (unsigned long long)r->line,
-                     r->column + 1);
-        out_write(line, (size_t)m);
-        out_str(s.children[r->column]->name);
+        out_printf("rejected: line %llu, column %zu (", (unsigned long long)r->line, r->column + 1);
+        cell(s.children[r->column]->name, 0, 0);
         out_str("): `");
-        out_str(r->value);
+        cell(r->value, 0, 0);
         out_str("`: ");
-        out_str(r->reason);
+        cell(r->reason, 0, 0);
         out_byte('\n');
     }
     free(stats);

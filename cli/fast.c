@@ -494,12 +494,13 @@ static bool choose_region(source *s, size_t *end_out, bool *plain)
         return true;
     }
     /* For the library: as much as the buffer holds (fewer readers to make),
-     * up to the last line feed. */
+     * up to the last line feed; never less than the line found above (a
+     * line longer than LIBRARY_REGION is one region, not cut). */
     if (!ok && end < len) {
         size_t i = len - pos > LIBRARY_REGION ? pos + LIBRARY_REGION : len;
         while (i > end && d[i - 1] != '\n')
             i--;
-        end = i;
+        end = i > end ? i : end;
     }
     uint64_t quotes, lines;
     count_for_library(d + pos, end - pos, s->quote, &quotes, &lines);

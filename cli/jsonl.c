@@ -36,12 +36,13 @@ void out_json_string(const char *s, size_t n)
     out_byte('"');
 }
 
-/* The shortest of %.15g..%.17g that reads back as the same double. */
-static int format_double(char *out, size_t size, double v)
+/* The shortest of %.15g..%.17g that reads back as the same double; returns
+ * the length written. */
+static size_t format_double(char *out, size_t size, double v)
 {
-    int n = 0;
+    size_t n = 0;
     for (int digits = 15; digits <= 17; digits++) {
-        n = snprintf(out, size, "%.*g", digits, v);
+        n = cli_format(out, size, "%.*g", digits, v);
         if (strtod(out, NULL) == v)
             break;
     }
@@ -52,7 +53,6 @@ static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64
 {
     const char *f = s->format;
     char buf[64];
-    int n;
     if (a->n_buffers == 0 || !((((const uint8_t *)a->buffers[0])[i / 8] >> (i % 8)) & 1)) {
         out_write("null", 4);
         return;
@@ -65,8 +65,7 @@ static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64
             out_write("false", 5);
         return;
     case 'l':
-        n = snprintf(buf, sizeof buf, "%" PRId64, ((const int64_t *)a->buffers[1])[i]);
-        out_write(buf, (size_t)n);
+        out_printf("%" PRId64, ((const int64_t *)a->buffers[1])[i]);
         return;
     case 'g': {
         const double v = ((const double *)a->buffers[1])[i];
@@ -74,16 +73,14 @@ static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64
             out_str("\"NaN\"");
         else if (isinf(v))
             out_str(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-        else {
-            n = format_double(buf, sizeof buf, v);
-            out_write(buf, (size_t)n);
-        }
+        else
+            out_write(buf, format_double(buf, sizeof buf, v));
         return;
     }
     case 't': {
         out_byte('"');
-        n = f[1] == 'd' ? cli_format_date(buf, sizeof buf, ((const int32_t *)a->buffers[1])[i])
-                        : cli_format_timestamp(buf, sizeof buf, ((const int64_t *)a->buffers[1])[i]);
+        const int n = f[1] == 'd' ? cli_format_date(buf, sizeof buf, ((const int32_t *)a->buffers[1])[i])
+                                  : cli_format_timestamp(buf, sizeof buf, ((const int64_t *)a->buffers[1])[i]);
         out_write(buf, (size_t)n);
         out_byte('"');
         return;

@@ -33,10 +33,11 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
 int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
-/* Terminal columns of a UTF-8 string (wide characters count 2). */
+/* Terminal columns of a string as text_display shows it (wide characters
+ * count 2). */
 size_t cli_display_width(const char *s);
 /* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
- * the length as snprintf does. */
+ * the length written (cli_format: at most size - 1). */
 int cli_format_date(char *out, size_t size, int64_t days);
 int cli_format_timestamp(char *out, size_t size, int64_t micros);
 /* A JSON string literal (quotes, backslash and control characters escaped;

@@ -99,7 +99,7 @@ int simdsv__schema_valid(const char *spec)
     for (;;) {
         const char *end = item;
         const char *colon = NULL;
-        while (*end && !(*end == ',' && end[-1] != '\\')) {
+        while (*end && !(*end == ',' && (end == spec || end[-1] != '\\'))) {
             if (*end == ':')
                 colon = end;
             end++;
