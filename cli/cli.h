@@ -102,6 +102,9 @@ simdsv_reader *cli_new_reader(const simdsv_options *opt);
 /* Same as cli_open with other options (e.g. the header turned off). */
 simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt);
 void cli_close(cli_common *c, simdsv_reader *r);
+/* Writes s to stderr with control characters as \xHH: for messages that
+ * quote the file's text (a terminal would obey an ESC sequence). */
+void cli_put_text(const char *s);
 /* Prints FILE:LINE:COL: error: ... for the reader's last error. */
 void cli_report(const cli_common *c, const simdsv_reader *r);
 /* Prints "simdsv: MESSAGE" on stderr (the progress line erased first). */

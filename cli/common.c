@@ -290,6 +290,16 @@ void cli_close(cli_common *c, simdsv_reader *r)
     c->in = NULL;
 }
 
+void cli_put_text(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F)
+            fprintf(stderr, "\\x%02X", *p);
+        else
+            fputc(*p, stderr);
+    }
+}
+
 void cli_report(const cli_common *c, const simdsv_reader *r)
 {
     progress_erase();
@@ -304,8 +314,9 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
                 e->os_errno ? strerror(e->os_errno) : "");
         return;
     }
-    fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", c->display,
-            (unsigned long long)e->line, (unsigned long long)e->column, e->message, (unsigned long long)e->byte_offset,
+    fprintf(stderr, "%s:%llu:%llu: error: ", c->display, (unsigned long long)e->line, (unsigned long long)e->column);
+    cli_put_text(e->message); /* it may quote a column name */
+    fprintf(stderr, " (byte %llu, record %llu, field %llu)\n", (unsigned long long)e->byte_offset,
             (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
 }
 

@@ -389,9 +389,11 @@ static void report_region_error(source *s, const simdsv_reader *r, size_t region
 {
     const simdsv_error *e = simdsv_reader_error(r);
     progress_erase();
-    fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", s->c->display,
-            (unsigned long long)(s->lines_before + e->line - (prefixed ? 1 : 0)), (unsigned long long)e->column,
-            e->message, (unsigned long long)(s->origin + region_start + e->byte_offset),
+    fprintf(stderr, "%s:%llu:%llu: error: ", s->c->display,
+            (unsigned long long)(s->lines_before + e->line - (prefixed ? 1 : 0)), (unsigned long long)e->column);
+    cli_put_text(e->message);
+    fprintf(stderr, " (byte %llu, record %llu, field %llu)\n",
+            (unsigned long long)(s->origin + region_start + e->byte_offset),
             (unsigned long long)(s->records_before + e->record + 1), (unsigned long long)e->field + 1);
 }
 

@@ -334,6 +334,12 @@ def empty_cells(d):
 
 
 def messages(d):
+    # A message that quotes a column name shows its control bytes as \xHH.
+    with open(os.path.join(d, "esc.csv"), "wb") as fh:
+        fh.write(b"a,\x1b]0;owned\x07b\n1,2\n3,x\n")
+    check("a message quoting a name with control bytes", ["stats", "--schema", "2:int64", "esc.csv"], d, rc=1,
+          err=b"esc.csv:3:3: error: value does not fit column `\\x1B]0;owned\\x07b` of type int64 (use --on-error "
+              b"null to make it null) (byte 20, record 3, field 2)\n")
     for size in SIZES:
         long = b"n" * size
         # An unterminated quoted field of that size: the message gives the position.
