@@ -541,9 +541,12 @@ static bool choose_region(source *s, size_t *end_out, bool *plain)
     return true;
 }
 
+/* The output quotes fields with '"': a plain line may be copied as it is
+ * only when '"' is the input's quote too (with another quote or none, a '"'
+ * in a plain line would need quoting). */
 static bool eligible(const cli_common *c)
 {
-    return cli_opt(c, SIMDSV_OPT_ESCAPE) < 0 && cli_opt(c, SIMDSV_OPT_COMMENT) < 0 &&
+    return cli_opt(c, SIMDSV_OPT_QUOTE) == '"' && cli_opt(c, SIMDSV_OPT_ESCAPE) < 0 && cli_opt(c, SIMDSV_OPT_COMMENT) < 0 &&
            cli_opt(c, SIMDSV_OPT_COMMENT_CHAR) < 0 && cli_opt(c, SIMDSV_OPT_SKIP_LINES) == 0 &&
            cli_opt(c, SIMDSV_OPT_LENIENT) == 0 && !getenv("SIMDSV_CLI_NO_FAST_PATH");
 }
