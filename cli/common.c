@@ -294,6 +294,16 @@ void cli_close(cli_common *c, simdsv_reader *r)
     c->in = NULL;
 }
 
+void cli_put_text(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F)
+            fprintf(stderr, "\\x%02X", *p);
+        else
+            fputc(*p, stderr);
+    }
+}
+
 void cli_report(const cli_common *c, const simdsv_reader *r)
 {
     progress_erase();
@@ -312,9 +322,10 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
     const char *hint = e->code == SIMDSV_ERR_VALUE         ? " (use --on-error null to make it null)"
                        : e->code == SIMDSV_ERR_RAGGED_ROW ? " (--short-rows pad and --long-rows truncate accept it)"
                                                           : "";
-    fprintf(stderr, "%s:%llu:%llu: error: %s%s (byte %llu, record %llu, field %llu)\n", c->display,
-            (unsigned long long)e->line, (unsigned long long)e->column, e->message, hint,
-            (unsigned long long)e->byte_offset, (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
+    fprintf(stderr, "%s:%llu:%llu: error: ", c->display, (unsigned long long)e->line, (unsigned long long)e->column);
+    cli_put_text(e->message); /* it may quote a column name */
+    fprintf(stderr, "%s (byte %llu, record %llu, field %llu)\n", hint, (unsigned long long)e->byte_offset,
+            (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
 }
 
 simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bool *has_header)

@@ -21,15 +21,7 @@ static arg_result set_value(cli_common *c, simdsv_option id, int64_t v)
 
 size_t cli_display_width(const char *s)
 {
-    size_t width = 0;
-    const size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        size_t len;
-        const uint32_t cp = utf8_next((const unsigned char *)s + i, n - i, &len);
-        width += (size_t)cp_width(cp);
-        i += len;
-    }
-    return width;
+    return text_display(s, strlen(s), SIZE_MAX, 0, false);
 }
 
 arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
@@ -120,7 +112,7 @@ int cli_format_double(char *out, size_t size, double v)
 {
     int n = 0;
     for (int digits = 15; digits <= 17; digits++) {
-        n = snprintf(out, size, "%.*g", digits, v);
+        n = (int)cli_format(out, size, "%.*g", digits, v);
         if (strtod(out, NULL) == v)
             break;
     }
@@ -146,7 +138,7 @@ int cli_format_date(char *out, size_t size, int64_t days)
     int64_t y;
     unsigned m, d;
     civil(days, &y, &m, &d);
-    return snprintf(out, size, "%04" PRId64 "-%02u-%02u", y, m, d);
+    return (int)cli_format(out, size, "%04" PRId64 "-%02u-%02u", y, m, d);
 }
 
 int cli_format_timestamp(char *out, size_t size, int64_t micros)
@@ -164,7 +156,7 @@ int cli_format_timestamp(char *out, size_t size, int64_t micros)
     char date[32];
     cli_format_date(date, sizeof date, days);
     if (frac)
-        return snprintf(out, size, "%sT%02d:%02d:%02d.%06dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60),
+        return (int)cli_format(out, size, "%sT%02d:%02d:%02d.%06dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60),
                         (int)(rem % 60), (int)frac);
-    return snprintf(out, size, "%sT%02d:%02d:%02dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+    return (int)cli_format(out, size, "%sT%02d:%02d:%02dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
 }

@@ -36,10 +36,11 @@ int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
 int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
-/* Terminal columns of a UTF-8 string (wide characters count 2). */
+/* Terminal columns of a string as text_display shows it (wide characters
+ * count 2). */
 size_t cli_display_width(const char *s);
 /* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
- * the length as snprintf does. */
+ * the length written (cli_format: at most size - 1). */
 int cli_format_date(char *out, size_t size, int64_t days);
 /* The shortest of %.15g..%.17g that reads back as the same double (the form
  * of every float the CLI prints). */

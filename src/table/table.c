@@ -396,7 +396,8 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
             name = given->items[field].text;
             name_size = given->items[field].size;
         } else {
-            name_size = (size_t)snprintf(generated, sizeof generated, "column_%ld", field + 1);
+            snprintf(generated, sizeof generated, "column_%ld", field + 1);
+            name_size = strlen(generated);
         }
         st = add_column(t, name, name_size, (size_t)field);
     }
