@@ -25,6 +25,7 @@ static const char usage[] =
     "  cat         concatenate files: 'cat rows' (same header) or 'cat columns'\n"
     "  schema      column types (inferred over the start, middle and end) and why\n"
     "  stats       typed read: per column count, nulls, min, max, mean\n"
+    "  sniff       the detected dialect, header, tables and column formats, with reasons\n"
     "\n"
     "Input may be gzip- or zstd-compressed.  Run 'simdsv COMMAND --help' for the\n"
     "options of a command, 'man simdsv' for the manual.\n"
@@ -37,7 +38,7 @@ static const struct {
     {"count", cmd_count},   {"check", cmd_check},         {"convert", cmd_convert}, {"headers", cmd_headers},
     {"head", cmd_head},     {"tail", cmd_tail},           {"slice", cmd_slice},     {"select", cmd_select},
     {"search", cmd_search}, {"frequency", cmd_frequency}, {"table", cmd_table},     {"cat", cmd_cat},
-    {"schema", cmd_schema}, {"stats", cmd_stats},
+    {"schema", cmd_schema}, {"stats", cmd_stats},         {"sniff", cmd_sniff},
 };
 
 int main(int argc, char **argv)

@@ -78,8 +78,12 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
             return ARG_BAD;
         }
     }
-    if (strcmp(argv[*i], "--decimal-comma") == 0)
+    if (strcmp(argv[*i], "--decimal-comma") == 0) {
+        c->given |= 1u << SIMDSV_SNIFF_DECIMAL;
         return set_value(c, SIMDSV_OPT_DECIMAL_COMMA, 1);
+    }
+    if (strcmp(argv[*i], "--quotes-are-text") == 0)
+        return set_value(c, SIMDSV_OPT_TYPED_QUOTES, 0);
     return ARG_NOT_MINE;
 }
 

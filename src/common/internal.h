@@ -40,10 +40,13 @@ struct simdsv_options {
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;
-    char *strings[5];         /* SIMDSV_OPT_NULL_VALUES.. SCHEMA, owned copies or NULL */
+    bool typed_quotes;        /* quoted fields typed like unquoted ones */
+    uint64_t end_offset;      /* 0 = to the end */
+    uint64_t header_rows;     /* >= 1 */
+    char *strings[6];         /* SIMDSV_OPT_NULL_VALUES.. ENCODING, owned copies or NULL */
 };
 
-#define SIMDSV__STRING_OPTIONS 5
+#define SIMDSV__STRING_OPTIONS 6
 
 /* Deep copy / release of the owned strings of an options value. */
 simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src);

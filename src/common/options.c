@@ -2,6 +2,7 @@
  * never change the ABI. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "internal.h"
+#include "../source/transcode.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,9 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->short_rows = SIMDSV_RAGGED_PAD;
     opt->long_rows = SIMDSV_RAGGED_ERROR;
     opt->decimal_comma = false;
+    opt->typed_quotes = true;
+    opt->end_offset = 0;
+    opt->header_rows = 1;
     for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
         opt->strings[i] = NULL;
 }
@@ -146,6 +150,8 @@ simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_optio
         return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
     if (id == SIMDSV_OPT_SCHEMA && value && *value && !simdsv__schema_valid(value))
         return SIMDSV_ERR_INVALID_ARGUMENT;
+    if (id == SIMDSV_OPT_ENCODING && value && simdsv__encoding_kind(value) < 0)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
     char **slot = &opt->strings[id - SIMDSV_OPT_NULL_VALUES];
     char *copy = NULL;
     if (value && *value && !(copy = copy_string(&opt->alloc, value)))
@@ -154,6 +160,14 @@ simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_optio
         simdsv__free(&opt->alloc, *slot, strlen(*slot) + 1);
     *slot = copy;
     return SIMDSV_OK;
+}
+
+const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id)
+{
+    if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
+        return "";
+    const char *v = opt->strings[id - SIMDSV_OPT_NULL_VALUES];
+    return v ? v : "";
 }
 
 static bool is_byte(int64_t v)
@@ -254,6 +268,21 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->decimal_comma = value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_END_OFFSET:
+        if (value < 0)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->end_offset = (uint64_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_HEADER_ROWS:
+        if (value < 1 || value > 1000)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->header_rows = (uint64_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_TYPED_QUOTES:
+        if (value != 0 && value != 1)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->typed_quotes = value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_BATCH_ROWS:
         if (value < 1 || value > INT32_MAX)
             return SIMDSV_ERR_INVALID_ARGUMENT;
@@ -336,6 +365,9 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_SHORT_ROWS: *value = opt->short_rows; return SIMDSV_OK;
     case SIMDSV_OPT_LONG_ROWS: *value = opt->long_rows; return SIMDSV_OK;
     case SIMDSV_OPT_DECIMAL_COMMA: *value = opt->decimal_comma; return SIMDSV_OK;
+    case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
+    case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
+    case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;
     }
     return SIMDSV_ERR_UNKNOWN_OPTION;
 }
