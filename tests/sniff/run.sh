@@ -1,0 +1,27 @@
+#!/bin/sh
+# tests/sniff/run.sh SIMDSV — the detection corpus (gen.py) written to a
+# temporary folder and checked (check.py: every file right), then the
+# adversarial inputs: a 10 MB line, binary bytes, empty and header-only files
+# give an answer or a clear error, never a crash.
+set -eu
+BIN=$1
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/simdsv-sniff-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+python3 "$HERE/gen.py" "$TMP/corpus"
+python3 "$HERE/check.py" "$BIN" "$TMP/corpus"
+head -c 10485760 /dev/zero | tr '\0' 'x' >"$TMP/long.csv"
+"$BIN" sniff "$TMP/long.csv" | grep -q "not sure: no complete row" || { echo "FAIL: 10 MB line"; exit 1; }
+head -c 4096 "$BIN" >"$TMP/binary.bin"
+if "$BIN" sniff "$TMP/binary.bin" >/dev/null 2>"$TMP/err"; then echo "FAIL: binary accepted"; exit 1; fi
+grep -q "not a delimited text file" "$TMP/err" || { echo "FAIL: binary message"; cat "$TMP/err"; exit 1; }
+: >"$TMP/empty.csv"
+"$BIN" sniff "$TMP/empty.csv" | grep -q "not sure" || { echo "FAIL: empty"; exit 1; }
+printf 'name;age;city\n' >"$TMP/header_only.csv"
+"$BIN" sniff --json "$TMP/header_only.csv" | grep -q '"delimiter":";"' || { echo "FAIL: header only"; exit 1; }
+# Automatic reading: a ';' Latin-1 file needs no option; an option given wins.
+printf 'nom;prix\n\351t\351;3,5\nna\357ve;4,25\n' >"$TMP/latin1.csv"
+[ "$("$BIN" convert --to json "$TMP/latin1.csv")" = "$(printf '[\n["nom","prix"],\n["été","3,5"],\n["naïve","4,25"]\n]')" ] ||
+    { echo "FAIL: latin1 auto"; "$BIN" convert --to json "$TMP/latin1.csv"; exit 1; }
+[ "$("$BIN" count --delimiter , --encoding latin1 "$TMP/latin1.csv")" = 2 ] || { echo "FAIL: given wins"; exit 1; }
+echo "sniff: all passed"
