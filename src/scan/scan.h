@@ -102,6 +102,23 @@ scan_result simdsv__scan_count_avx512(const scan_dialect *, scan_state *, const 
 scan_result simdsv__scan_index_neon(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
 scan_result simdsv__scan_count_neon(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
 
+/* The same kernels with the nibble classifier (scan_block.h, SCAN_NIBBLE),
+ * built by bench/ only: bench_classify compares the two classifiers. */
+scan_result simdsv__scan_index_sse42_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_sse42_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_index_avx2_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_avx2_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_index_avx512_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int,
+                                             uint32_t *);
+scan_result simdsv__scan_count_avx512_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int,
+                                             uint32_t *);
+scan_result simdsv__scan_index_neon_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+scan_result simdsv__scan_count_neon_nibble(const scan_dialect *, scan_state *, const uint8_t *, size_t, int, uint32_t *);
+uint64_t simdsv__count_lines_sse42_nibble(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_avx2_nibble(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_avx512_nibble(const uint8_t *, size_t, uint64_t *);
+uint64_t simdsv__count_lines_neon_nibble(const uint8_t *, size_t, uint64_t *);
+
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_avx2(const uint8_t *, size_t, uint64_t *);

@@ -6,7 +6,11 @@
 
 #include <immintrin.h>
 
+#ifdef SCAN_NIBBLE
+#define SCAN_ISA avx2_nibble
+#else
 #define SCAN_ISA avx2
+#endif
 
 typedef struct simd_block {
     __m256i lo, hi;
@@ -53,6 +57,39 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
 {
     return (unsigned)__builtin_clzll(x);
 }
+
+#ifdef SCAN_NIBBLE
+typedef __m256i simd_table;
+
+static inline simd_table table_load(const uint8_t t[16])
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t));
+}
+
+static inline __m256i lookup_half(__m256i v, simd_table lo, simd_table hi)
+{
+    const __m256i low4 = _mm256_set1_epi8(0x0f);
+    const __m256i l = _mm256_shuffle_epi8(lo, _mm256_and_si256(v, low4));
+    const __m256i h = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), low4));
+    return _mm256_and_si256(l, h);
+}
+
+static inline simd_block block_lookup_nibbles(const simd_block *b, simd_table lo, simd_table hi)
+{
+    simd_block r;
+    r.lo = lookup_half(b->lo, lo, hi);
+    r.hi = lookup_half(b->hi, lo, hi);
+    return r;
+}
+
+/* Shifting 16-bit lanes left by 7 - k moves bit k of both bytes to their bit 7. */
+static inline uint64_t block_has_bit(const simd_block *b, unsigned k)
+{
+    const uint64_t lo = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(b->lo, (int)(7 - k)));
+    const uint64_t hi = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(b->hi, (int)(7 - k)));
+    return lo | (hi << 32);
+}
+#endif
 
 #include "scan_block.h"
 #endif

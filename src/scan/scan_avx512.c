@@ -7,7 +7,11 @@
 
 #include <immintrin.h>
 
+#ifdef SCAN_NIBBLE
+#define SCAN_ISA avx512_nibble
+#else
 #define SCAN_ISA avx512
+#endif
 
 typedef __m512i simd_block;
 typedef __m512i simd_splat;
@@ -84,6 +88,28 @@ static inline uint32_t *flatten_compress(uint32_t *out, uint64_t sep, uint64_t t
     }
     return out + count;
 }
+
+#ifdef SCAN_NIBBLE
+typedef __m512i simd_table;
+
+static inline simd_table table_load(const uint8_t t[16])
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t));
+}
+
+static inline simd_block block_lookup_nibbles(const simd_block *b, simd_table lo, simd_table hi)
+{
+    const __m512i low4 = _mm512_set1_epi8(0x0f);
+    const __m512i l = _mm512_shuffle_epi8(lo, _mm512_and_si512(*b, low4));
+    const __m512i h = _mm512_shuffle_epi8(hi, _mm512_and_si512(_mm512_srli_epi16(*b, 4), low4));
+    return _mm512_and_si512(l, h);
+}
+
+static inline uint64_t block_has_bit(const simd_block *b, unsigned k)
+{
+    return (uint64_t)_mm512_test_epi8_mask(*b, _mm512_set1_epi8((char)(1u << k)));
+}
+#endif
 
 #include "scan_block.h"
 #endif

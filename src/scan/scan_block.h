@@ -12,6 +12,11 @@
  *   unsigned count_leading_zeros_nonzero(uint64_t)
  *   optionally SCAN_HAVE_COMPRESS and
  *   uint32_t *flatten_compress(uint32_t *out, uint64_t sep, uint64_t term, uint32_t base)
+ *   and, for the nibble classifier (SCAN_NIBBLE, see below):
+ *   simd_table, simd_table table_load(const uint8_t t[16])
+ *   simd_block block_lookup_nibbles(const simd_block *, simd_table lo, simd_table hi)
+ *                                    byte i = lo[low nibble of i] & hi[high nibble of i]
+ *   uint64_t block_has_bit(const simd_block *, unsigned k)   bit i = bit k of byte i
  *
  * Per block we compute masks of line ends (LF, CR), delimiters and quotes;
  * "inside quotes" for all 64 positions is the prefix XOR of the quote mask
@@ -36,9 +41,89 @@
 #define SCAN_CAT2(a, b) a##b
 #define SCAN_CAT(a, b) SCAN_CAT2(a, b)
 
-typedef struct splat_set {
+/*
+ * How a block's bytes become masks.  Two classifiers, one interface:
+ *   compare (default): one byte compare per structural byte (LF, CR,
+ *     delimiter, quote, escape, comment);
+ *   SCAN_NIBBLE: table lookup ("nibble classification") -- each byte's low and high nibble index two 16-byte tables whose AND
+ *     is a byte of class bits, then one bit test per class (LF and CR share
+ *     the class "line end").  Classes are single bytes apart from LF/CR,
+ *     which share their high nibble, so the AND has no false positives.
+ * docs/BENCHMARKS.md ("Nibble classification") measures both on each ISA;
+ * the library's kernels use the faster, compare, and bench_classify builds
+ * the nibble variant of each kernel to keep that measurement reproducible.
+ */
+#ifdef SCAN_NIBBLE
+enum { CLASS_DELIMITER = 0, CLASS_QUOTE = 1, CLASS_TERM = 2, CLASS_ESCAPE = 3, CLASS_COMMENT = 4 };
+
+typedef struct classifier {
+    simd_table lo, hi;
+} classifier;
+
+static inline void class_add(uint8_t lo[16], uint8_t hi[16], uint8_t byte, unsigned cls)
+{
+    lo[byte & 15] |= (uint8_t)(1u << cls);
+    hi[byte >> 4] |= (uint8_t)(1u << cls);
+}
+
+static inline classifier make_classifier(const scan_dialect *d)
+{
+    uint8_t lo[16] = {0}, hi[16] = {0};
+    class_add(lo, hi, '\n', CLASS_TERM);
+    class_add(lo, hi, '\r', CLASS_TERM);
+    class_add(lo, hi, d->delimiter, CLASS_DELIMITER);
+    if (d->has_quote)
+        class_add(lo, hi, d->quote, CLASS_QUOTE);
+    if (d->has_escape)
+        class_add(lo, hi, d->escape, CLASS_ESCAPE);
+    if (d->has_comment)
+        class_add(lo, hi, d->comment, CLASS_COMMENT);
+    classifier c;
+    c.lo = table_load(lo);
+    c.hi = table_load(hi);
+    return c;
+}
+
+static inline simd_block classify(const classifier *c, const simd_block *b)
+{
+    return block_lookup_nibbles(b, c->lo, c->hi);
+}
+
+#define MASK_TERM(c, k) block_has_bit(k, CLASS_TERM)
+#define MASK_DELIMITER(c, k) block_has_bit(k, CLASS_DELIMITER)
+#define MASK_QUOTE(c, k) block_has_bit(k, CLASS_QUOTE)
+#define MASK_ESCAPE(c, k) block_has_bit(k, CLASS_ESCAPE)
+#define MASK_COMMENT(c, k) block_has_bit(k, CLASS_COMMENT)
+#else
+typedef struct classifier {
     simd_splat lf, cr, delimiter, quote, escape, comment;
-} splat_set;
+} classifier;
+
+static inline classifier make_classifier(const scan_dialect *d)
+{
+    classifier c;
+    c.lf = splat_byte('\n');
+    c.cr = splat_byte('\r');
+    c.delimiter = splat_byte(d->delimiter);
+    c.quote = splat_byte(d->quote);
+    c.escape = splat_byte(d->escape);
+    c.comment = splat_byte(d->comment);
+    return c;
+}
+
+/* The compare classifier works on the block itself. */
+static inline simd_block classify(const classifier *c, const simd_block *b)
+{
+    (void)c;
+    return *b;
+}
+
+#define MASK_TERM(c, k) (block_eq(k, (c)->lf) | block_eq(k, (c)->cr))
+#define MASK_DELIMITER(c, k) block_eq(k, (c)->delimiter)
+#define MASK_QUOTE(c, k) block_eq(k, (c)->quote)
+#define MASK_ESCAPE(c, k) block_eq(k, (c)->escape)
+#define MASK_COMMENT(c, k) block_eq(k, (c)->comment)
+#endif
 
 typedef struct block_masks {
     uint64_t sep;        /* field or record ends outside quotes */
@@ -68,20 +153,21 @@ static inline uint64_t escaped_positions(uint64_t esc, uint64_t *carry)
 /* need_delimiters: whether the caller needs delimiters in m.sep.  Counting
  * does not, except to validate quotes, so a quote-free block skips that
  * compare and takes "the last byte ended a field" from the byte itself. */
-static inline block_masks classify_block(const scan_dialect *d, const splat_set *sp, scan_state *s,
+static inline block_masks classify_block(const scan_dialect *d, const classifier *c, scan_state *s,
                                          const simd_block *b, const uint8_t *bytes, uint64_t valid,
                                          const int need_delimiters)
 {
     block_masks m;
-    uint64_t term = block_eq(b, sp->lf) | block_eq(b, sp->cr);
+    const simd_block k = classify(c, b);
+    uint64_t term = MASK_TERM(c, &k);
     uint64_t special = 0;
-    const uint64_t quote_raw = d->has_quote ? block_eq(b, sp->quote) : 0;
+    const uint64_t quote_raw = d->has_quote ? MASK_QUOTE(c, &k) : 0;
     if (quote_raw | s->in_quote) {
         uint64_t escaped = 0;
         if (d->has_escape)
-            escaped = escaped_positions(block_eq(b, sp->escape), &s->escaped_next);
+            escaped = escaped_positions(MASK_ESCAPE(c, &k), &s->escaped_next);
         const uint64_t quote = quote_raw & ~escaped;
-        const uint64_t delimiter = block_eq(b, sp->delimiter);
+        const uint64_t delimiter = MASK_DELIMITER(c, &k);
         const uint64_t inside = prefix_xor(quote) ^ s->in_quote;
         s->in_quote = (uint64_t)((int64_t)inside >> 63);
         term &= ~inside;
@@ -95,9 +181,9 @@ static inline block_masks classify_block(const scan_dialect *d, const splat_set 
         s->after_close = closes >> 63;
     } else {
         if (d->has_escape)
-            (void)escaped_positions(block_eq(b, sp->escape), &s->escaped_next);
+            (void)escaped_positions(MASK_ESCAPE(c, &k), &s->escaped_next);
         if (need_delimiters || s->after_close)
-            m.sep = block_eq(b, sp->delimiter) | term;
+            m.sep = MASK_DELIMITER(c, &k) | term;
         else
             m.sep = term | ((uint64_t)(bytes[63] == d->delimiter) << 63);
         special = s->after_close & ~m.sep; /* bit 0 only: the byte after a closing quote */
@@ -105,7 +191,7 @@ static inline block_masks classify_block(const scan_dialect *d, const splat_set 
     }
     m.prev_term = (term << 1) | s->after_term;
     if (d->has_comment)
-        special |= block_eq(b, sp->comment) & m.prev_term;
+        special |= MASK_COMMENT(c, &k) & m.prev_term;
     s->after_term = term >> 63;
     s->after_sep = m.sep >> 63;
     m.term = term;
@@ -137,18 +223,6 @@ static inline uint32_t *flatten_bits(uint32_t *out, uint64_t sep, uint64_t term,
 }
 #define flatten_compress flatten_bits
 #endif
-
-static inline splat_set make_splats(const scan_dialect *d)
-{
-    splat_set sp;
-    sp.lf = splat_byte('\n');
-    sp.cr = splat_byte('\r');
-    sp.delimiter = splat_byte(d->delimiter);
-    sp.quote = splat_byte(d->quote);
-    sp.escape = splat_byte(d->escape);
-    sp.comment = splat_byte(d->comment);
-    return sp;
-}
 
 /* What the count mode accumulates; kept branch-free per block, since line
  * ends fall in blocks at random and a branch on them mispredicts. */
@@ -186,7 +260,7 @@ static inline int consume_block(block_masks m, size_t pos, scan_result *res, cou
 static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, const uint8_t *data, size_t len,
                                        int final, uint32_t *index, const int emit_index)
 {
-    const splat_set sp = make_splats(d);
+    const classifier cls = make_classifier(d);
     scan_state state = *s; /* a local copy: stores through `out` cannot alias it */
     scan_result res = {0, 0, 0, 0, 0};
     count_acc acc = {0, 0, 0};
@@ -198,7 +272,7 @@ static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, con
          * prefetcher alone on the machines measured (docs/BENCHMARKS.md). */
         __builtin_prefetch(data + pos + SCAN_PREFETCH_DISTANCE);
         const simd_block b = block_load(data + pos);
-        const block_masks m = classify_block(d, &sp, &state, &b, data + pos, ~0ULL, emit_index);
+        const block_masks m = classify_block(d, &cls, &state, &b, data + pos, ~0ULL, emit_index);
         if (!consume_block(m, pos, &res, &acc, &out, emit_index))
             goto done;
     }
@@ -208,7 +282,7 @@ static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, con
         memcpy(tail, data + pos, len - pos);
         const simd_block b = block_load(tail);
         const uint64_t valid = (1ULL << (len - pos)) - 1; /* len - pos < 64 */
-        const block_masks m = classify_block(d, &sp, &state, &b, tail, valid, 1);
+        const block_masks m = classify_block(d, &cls, &state, &b, tail, valid, 1);
         if (!consume_block(m, pos, &res, &acc, &out, emit_index))
             goto done;
         /* The state must describe the last real byte, not the padding. */

@@ -6,7 +6,11 @@
 
 #include <arm_neon.h>
 
+#ifdef SCAN_NIBBLE
+#define SCAN_ISA neon_nibble
+#else
 #define SCAN_ISA neon
+#endif
 
 typedef struct simd_block {
     uint8x16_t v[4];
@@ -26,22 +30,26 @@ static inline simd_block block_load(const uint8_t *p)
     return b;
 }
 
-/* NEON has no movemask: give each matching byte its bit within the byte
+/* NEON has no movemask: give each all-ones byte its bit within the byte
  * (1, 2, 4, ... 128 repeating), then three rounds of pairwise adds fold 64
  * bytes into 8, byte k holding the bits of input bytes 8k..8k+7. */
-static inline uint64_t block_eq(const simd_block *b, simd_splat c)
+static inline uint64_t fold_to_mask(const simd_block *ones)
 {
     static const uint8_t bit_of_byte[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
     const uint8x16_t bits = vld1q_u8(bit_of_byte);
-    const uint8x16_t m0 = vandq_u8(vceqq_u8(b->v[0], c), bits);
-    const uint8x16_t m1 = vandq_u8(vceqq_u8(b->v[1], c), bits);
-    const uint8x16_t m2 = vandq_u8(vceqq_u8(b->v[2], c), bits);
-    const uint8x16_t m3 = vandq_u8(vceqq_u8(b->v[3], c), bits);
-    const uint8x16_t s01 = vpaddq_u8(m0, m1);
-    const uint8x16_t s23 = vpaddq_u8(m2, m3);
+    const uint8x16_t s01 = vpaddq_u8(vandq_u8(ones->v[0], bits), vandq_u8(ones->v[1], bits));
+    const uint8x16_t s23 = vpaddq_u8(vandq_u8(ones->v[2], bits), vandq_u8(ones->v[3], bits));
     const uint8x16_t s = vpaddq_u8(s01, s23);
     const uint8x16_t s2 = vpaddq_u8(s, s);
     return vgetq_lane_u64(vreinterpretq_u64_u8(s2), 0);
+}
+
+static inline uint64_t block_eq(const simd_block *b, simd_splat c)
+{
+    simd_block eq;
+    for (int i = 0; i < 4; i++)
+        eq.v[i] = vceqq_u8(b->v[i], c);
+    return fold_to_mask(&eq);
 }
 
 static inline uint64_t prefix_xor(uint64_t x)
@@ -63,6 +71,34 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
 {
     return (unsigned)__builtin_clzll(x);
 }
+
+#ifdef SCAN_NIBBLE
+typedef uint8x16_t simd_table;
+
+static inline simd_table table_load(const uint8_t t[16])
+{
+    return vld1q_u8(t);
+}
+
+static inline simd_block block_lookup_nibbles(const simd_block *b, simd_table lo, simd_table hi)
+{
+    const uint8x16_t low4 = vdupq_n_u8(0x0f);
+    simd_block r;
+    for (int i = 0; i < 4; i++)
+        r.v[i] = vandq_u8(vqtbl1q_u8(lo, vandq_u8(b->v[i], low4)), vqtbl1q_u8(hi, vshrq_n_u8(b->v[i], 4)));
+    return r;
+}
+
+/* A byte with bit k set becomes all ones (vtst), then folded like block_eq. */
+static inline uint64_t block_has_bit(const simd_block *b, unsigned k)
+{
+    const uint8x16_t bit = vdupq_n_u8((uint8_t)(1u << k));
+    simd_block t;
+    for (int i = 0; i < 4; i++)
+        t.v[i] = vtstq_u8(b->v[i], bit);
+    return fold_to_mask(&t);
+}
+#endif
 
 #include "scan_block.h"
 #endif

@@ -5,7 +5,11 @@
 
 #include <immintrin.h>
 
+#ifdef SCAN_NIBBLE
+#define SCAN_ISA sse42_nibble
+#else
 #define SCAN_ISA sse42
+#endif
 
 typedef struct simd_block {
     __m128i v[4];
@@ -54,6 +58,36 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
 {
     return (unsigned)__builtin_clzll(x);
 }
+
+#ifdef SCAN_NIBBLE
+typedef __m128i simd_table;
+
+static inline simd_table table_load(const uint8_t t[16])
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)t);
+}
+
+static inline simd_block block_lookup_nibbles(const simd_block *b, simd_table lo, simd_table hi)
+{
+    const __m128i low4 = _mm_set1_epi8(0x0f);
+    simd_block r;
+    for (int i = 0; i < 4; i++) {
+        const __m128i l = _mm_shuffle_epi8(lo, _mm_and_si128(b->v[i], low4));
+        const __m128i h = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(b->v[i], 4), low4));
+        r.v[i] = _mm_and_si128(l, h);
+    }
+    return r;
+}
+
+/* Shifting 16-bit lanes left by 7 - k moves bit k of both bytes to their bit 7. */
+static inline uint64_t block_has_bit(const simd_block *b, unsigned k)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < 4; i++)
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_slli_epi16(b->v[i], (int)(7 - k))) << (16 * i);
+    return m;
+}
+#endif
 
 #include "scan_block.h"
 #endif
