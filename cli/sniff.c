@@ -165,8 +165,11 @@ int cli_detect(cli_common *c)
         simdsv_options_set(o, SIMDSV_OPT_ESCAPE, s->escape);
     if (!given(c, SIMDSV_SNIFF_COMMENT) && s->comment >= 0)
         simdsv_options_set(o, SIMDSV_OPT_COMMENT, s->comment);
-    if (!given(c, SIMDSV_SNIFF_HEADER) && !given(c, SIMDSV_SNIFF_HEADER_ROWS))
+    if (!given(c, SIMDSV_SNIFF_HEADER) && !given(c, SIMDSV_SNIFF_HEADER_ROWS)) {
         simdsv_options_set(o, SIMDSV_OPT_HEADER, s->header != 0);
+        if (s->header_rows > 1)
+            simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, (int64_t)s->header_rows);
+    }
     if (!given(c, SIMDSV_SNIFF_PREAMBLE))
         simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
     if (!given(c, SIMDSV_SNIFF_FOOTER))

@@ -622,7 +622,7 @@ SIMDSV_API simdsv_status simdsv_sniff_memory(const void *data, size_t size, cons
 SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *params, simdsv_sniff **out,
                                            int *os_errno);
 /* Sets the detected options on opt: delimiter (its first byte), quote,
- * escape, comment, header, skip lines, end offset, decimal comma and the
+ * escape, comment, header and its rows, skip lines, end offset, decimal comma and the
  * encoding.  Settings given to the sniff are set to the value given. */
 SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */

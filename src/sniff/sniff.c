@@ -1848,6 +1848,8 @@ simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
         (st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1)) !=
+            SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0)) != SIMDSV_OK)

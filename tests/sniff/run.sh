@@ -24,4 +24,12 @@ printf 'nom;prix\n\351t\351;3,5\nna\357ve;4,25\n' >"$TMP/latin1.csv"
 [ "$("$BIN" convert --to json "$TMP/latin1.csv")" = "$(printf '[\n["nom","prix"],\n["été","3,5"],\n["naïve","4,25"]\n]')" ] ||
     { echo "FAIL: latin1 auto"; "$BIN" convert --to json "$TMP/latin1.csv"; exit 1; }
 [ "$("$BIN" count --delimiter , --encoding latin1 "$TMP/latin1.csv")" = 2 ] || { echo "FAIL: given wins"; exit 1; }
+# The fast paths (select, tail's seek) read converted and cut inputs through the reader.
+[ "$("$BIN" select 1 "$TMP/latin1.csv")" = "$(printf 'nom\nété\nnaïve')" ] || { echo "FAIL: select latin1"; exit 1; }
+[ "$("$BIN" tail -n 1 "$TMP/latin1.csv")" = "$(printf 'nom,prix\nnaïve,"4,25"')" ] || { echo "FAIL: tail latin1"; exit 1; }
+[ "$("$BIN" count "$TMP/corpus/footer.csv")" = 24 ] || { echo "FAIL: footer cut"; exit 1; }
+[ "$("$BIN" count "$TMP/corpus/preamble.csv")" = 24 ] || { echo "FAIL: preamble skipped"; exit 1; }
+[ "$("$BIN" count --table 2 "$TMP/corpus/tables2.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: table 2"; exit 1; }
+[ "$("$BIN" headers --just-names "$TMP/corpus/header_rows2.csv")" = "$(printf 'id\nname\nprice EUR\nday\nok')" ] ||
+    { echo "FAIL: header rows"; "$BIN" headers --just-names "$TMP/corpus/header_rows2.csv"; exit 1; }
 echo "sniff: all passed"
