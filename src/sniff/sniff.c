@@ -33,9 +33,9 @@
 
 #define START_SAMPLE ((size_t)256 << 10)
 #define PART_SAMPLE ((size_t)64 << 10)
-#define SCORE_ROWS 400   /* rows parsed per candidate dialect */
-#define START_ROWS 5000  /* rows of the start kept for the decisions */
-#define PART_ROWS 1000   /* rows of the middle and of the end */
+#define SCORE_ROWS 200   /* rows parsed per candidate dialect */
+#define START_ROWS 1000  /* rows of the start kept for the decisions (tables are found among them) */
+#define PART_ROWS 250    /* rows of the middle and of the end */
 #define MAX_HEADER_ROWS 4
 #define NOT_SURE 0.5
 
@@ -154,6 +154,11 @@ static sn_row *add_row(rows *rs)
     return row;
 }
 
+static int at_delim(const dialect *d, const uint8_t *p, size_t n, size_t i)
+{
+    return p[i] == (uint8_t)d->delim[0] && (d->dlen == 1 || (n - i >= d->dlen && !memcmp(p + i, d->delim, d->dlen)));
+}
+
 static size_t line_end_len(const uint8_t *p, size_t n, size_t i)
 {
     if (p[i] == '\n')
@@ -237,16 +242,16 @@ static void parse_region(const region *g, int gi, const dialect *d, size_t max_r
                     break;
                 len = pos - start;
                 pos++; /* the closing quote */
-                if (pos < n && !line_end_len(p, n, pos) && !(n - pos >= d->dlen && !memcmp(p + pos, d->delim, d->dlen))) {
+                if (pos < n && !line_end_len(p, n, pos) && !at_delim(d, p, n, pos)) {
                     bad = 1; /* text after the closing quote: read on to the delimiter */
                     while (pos < n && !line_end_len(p, n, pos) &&
-                           !(n - pos >= d->dlen && !memcmp(p + pos, d->delim, d->dlen)))
+                           !at_delim(d, p, n, pos))
                         pos++;
                     len = pos - start;
                 }
             } else {
                 while (pos < n && !line_end_len(p, n, pos) &&
-                       !(n - pos >= d->dlen && !memcmp(p + pos, d->delim, d->dlen))) {
+                       !at_delim(d, p, n, pos)) {
                     if (d->quote >= 0 && p[pos] == d->quote)
                         bad = 1; /* a quote inside an unquoted field */
                     pos++;
