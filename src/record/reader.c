@@ -696,6 +696,10 @@ static simdsv_status read_header(simdsv_reader *r)
         r->header_fields[i].flags = f->flags & ~SIMDSV_FIELD_NEEDS_UNESCAPE;
         out += n;
     }
+    /* An empty cell of an upper header row stands for its left neighbour (a merged cell). */
+    for (size_t i = 1; r->opt.header_rows > 1 && i < r->header_count; i++)
+        if (r->header_fields[i].size == 0)
+            r->header_fields[i] = r->header_fields[i - 1];
     for (uint64_t row = 1; row < r->opt.header_rows; row++)
         if ((st = add_header_row(r, row + 1 < r->opt.header_rows)) != SIMDSV_OK)
             break;

@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -632,6 +633,22 @@ static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int compl
                      c1 ? " (bytes 0x80-0x9F are its letters and signs)" : " letters");
 }
 
+/* A header name as UTF-8 in out (room for 3 n + 1 bytes): 8-bit text
+ * converted, invalid bytes replaced (the name is shown, never read back). */
+static const char *utf8_name(const encoding_result *e, const char *raw, size_t n, char *out)
+{
+    size_t o;
+    if (e->kind == ENCODING_LATIN1 || e->kind == ENCODING_CP1252) {
+        transcoder tc = {e->kind, NULL};
+        size_t used = 0;
+        o = simdsv__transcode(&tc, (const uint8_t *)raw, n, &used, (uint8_t *)out, 3 * 256, 1);
+    } else {
+        o = simdsv_utf8_lossy(raw, n, out);
+    }
+    out[o] = '\0';
+    return out;
+}
+
 /* ------------------------------------------------------ candidates */
 
 typedef struct score {
@@ -640,11 +657,43 @@ typedef struct score {
     double typed;
 } score;
 
+static int compare_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The most common field count among the data rows (ties: the larger) and
+ * how many rows have it; 0 when there is no row or no memory. */
+static size_t mode_fields(const rows *rs, size_t *mode_rows)
+{
+    *mode_rows = 0;
+    uint32_t *n = simdsv__alloc(rs->alloc, (rs->nr ? rs->nr : 1) * sizeof *n);
+    if (!n)
+        return 0;
+    size_t m = 0;
+    for (size_t i = 0; i < rs->nr; i++)
+        if (rs->r[i].kind == ROW_DATA)
+            n[m++] = rs->r[i].nfields;
+    qsort(n, m, sizeof *n, compare_u32);
+    size_t k = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && n[j] == n[i])
+            j++;
+        if (j - i >= *mode_rows) {
+            *mode_rows = j - i;
+            k = n[i];
+        }
+        i = j;
+    }
+    simdsv__free(rs->alloc, n, (rs->nr ? rs->nr : 1) * sizeof *n);
+    return k;
+}
+
 static void score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc)
 {
     memset(sc, 0, sizeof sc[0]);
-    /* The most common field count (ties: the larger). */
-    size_t counts[64] = {0};
     size_t rows_seen = 0, bad = 0;
     sc->kmin = SIZE_MAX;
     for (size_t i = 0; i < rs->nr; i++) {
@@ -653,24 +702,21 @@ static void score_rows(const region *gs, const rows *rs, int decimal_comma, scor
             continue;
         rows_seen++;
         bad += r->bad;
-        counts[r->nfields < 63 ? r->nfields : 63]++;
         if (r->nfields < sc->kmin)
             sc->kmin = r->nfields;
         if (r->nfields > sc->kmax)
             sc->kmax = r->nfields;
     }
-    if (!rows_seen) {
+    size_t mode_rows = 0;
+    const size_t k = rows_seen ? mode_fields(rs, &mode_rows) : 0;
+    if (!rows_seen || !k) {
         sc->kmin = 0;
         return;
     }
-    size_t k = 0;
-    for (size_t c = 1; c < 64; c++)
-        if (counts[c] >= counts[k])
-            k = c;
     size_t typed = 0, values = 0, skipped_first = 0;
     for (size_t i = 0; i < rs->nr; i++) {
         const sn_row *r = &rs->r[i];
-        if (r->kind != ROW_DATA || (r->nfields < 63 ? r->nfields : 63) != k)
+        if (r->kind != ROW_DATA || r->nfields != k)
             continue;
         if (!skipped_first++)
             continue; /* likely the header */
@@ -683,11 +729,11 @@ static void score_rows(const region *gs, const rows *rs, int decimal_comma, scor
         }
     }
     sc->rows = rows_seen;
-    sc->mode_rows = counts[k];
+    sc->mode_rows = mode_rows;
     sc->k = k;
     sc->bad_rows = bad;
     sc->typed = values ? (double)typed / (double)values : 0;
-    const double consistency = (double)counts[k] / (double)rows_seen;
+    const double consistency = (double)mode_rows / (double)rows_seen;
     const double clean = 1.0 - (double)bad / (double)rows_seen;
     /* More fields is likelier the structure than a coincidence (a ',' inside
      * one column of a ';' file is as regular as the ';' but splits less). */
@@ -951,8 +997,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         const size_t singles = nd;
         for (size_t i = 0; i < singles && nd < 16; i++) {
             const char d = dl[i][0];
-            if (d == ' ')
-                continue;
+            if (d != '|' && d != ':')
+                continue; /* ",," and ";;" are empty columns far more often than a delimiter */
             size_t pairs = 0;
             for (size_t j = 0; j + 1 < probe; j++)
                 if (gs[0].p[j] == d && gs[0].p[j + 1] == d) {
@@ -1032,6 +1078,27 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                    (second == SIZE_MAX || sc.value > second_score.value + 1e-9)) {
             second = c;
             second_score = sc;
+        }
+    }
+    /* A doubled delimiter ("||") against its single byte: the single one
+     * splits the same rows with an empty field between, as regularly; the
+     * doubled one is the structure when it is as regular and clean. */
+    if (!cands[best].delim[1]) {
+        for (size_t c = 0; c < nc; c++) {
+            if (cands[c].delim[1] != cands[best].delim[0] || cands[c].delim[0] != cands[best].delim[0] ||
+                cands[c].quote != cands[best].quote || cands[c].escape != cands[best].escape)
+                continue;
+            reset_rows(&rs);
+            parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
+            score sc;
+            score_rows(gs, &rs, 1, &sc);
+            if (sc.k >= 2 && sc.mode_rows == sc.rows && !sc.bad_rows && best_score.mode_rows == best_score.rows) {
+                second = best;
+                second_score = best_score;
+                best = c;
+                best_score = sc;
+            }
+            break;
         }
     }
     dialect d = cands[best];
@@ -1335,8 +1402,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                                      notes, notes == 1 ? "" : "s", width);
                 footer_conf = 0.8;
                 /* Blank lines just before the footer end the table too. */
-                for (size_t i = tail; i > lo && rs.r[i - 1].kind == ROW_BLANK; i--)
+                for (size_t i = tail; i > lo && rs.r[i - 1].kind == ROW_BLANK; i--) {
                     footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + rs.r[i - 1].off;
+                    footer_lines++;
+                }
                 if (endg == 0)
                     tbl[lt].last_line = rs.r[tail].line - 1;
             } else if (endg == 0) {
@@ -1533,7 +1602,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             simdsv_sniff_column *col = &s->columns[c];
             memset(col, 0, sizeof *col);
             /* The name: the header rows' cells joined with a space. */
-            char name[256];
+            char name[256], shown[3 * sizeof name + 1];
             size_t nl = 0;
             name[0] = '\0';
             size_t hr = 0;
@@ -1554,7 +1623,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 if (wrote > 0)
                     nl = nl + (size_t)wrote < sizeof name ? nl + (size_t)wrote : sizeof name - 1;
             }
-            col->name = header ? keep(s, "%s", name) : "";
+            col->name = header ? keep(s, "%s", utf8_name(&enc, name, nl, shown)) : "";
             size_t nv = 0, nulls = 0, rowi = 0;
             simdsv_value_kind kind = SIMDSV_KIND_NULL;
             int dc_th = 0;

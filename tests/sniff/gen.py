@@ -2,12 +2,18 @@
 """tests/sniff/gen.py — the detection corpus: one small table written in many
 dialects, with what a sniffer should find written down next to each file.
 
-    python3 tests/sniff/gen.py OUTDIR     writes OUTDIR/*.csv and OUTDIR/expected.json
+    python3 tests/sniff/gen.py OUTDIR [REAL_DIR]   writes OUTDIR/*.csv and OUTDIR/expected.json
+
+With REAL_DIR (../shared/datasets/real), the first 60 rows of each real file
+are also rewritten in three dialects each (';' in Latin-1 or UTF-8, tab with
+CRLF, '|' in UTF-16 with a BOM after a two-line preamble).
 
 Deterministic (no randomness): every run writes the same bytes.  Each case
 names its category (delimiter, quote, escape, line ending, encoding, header,
 preamble, footer, comment, multi-row header, tables, dates, decimal comma)
 and the settings that must be detected for the file to count as right."""
+import csv
+import io
 import json
 import os
 import sys
@@ -77,8 +83,8 @@ def main():
     add("preamble.csv", "preamble", "Sales report\nExported 2024-01-02\n\n" + write(body, ","),
         {"skip_lines": 3, "header": True, "delimiter": ","})
     add("footer.csv", "footer", write(body, ",") + "\nTotal: 24 rows\n", {"footer": True, "header": True})
-    add("comment.csv", "comment", "# made by gen.py\n# columns: five\n" + write(body, ","), {"comment": "#"})
-    add("comment_pct.csv", "comment", "% exported\n" + write(body, ";"), {"comment": "%", "delimiter": ";"})
+    add("comment.csv", "comment", "# made by gen.py\n# columns: five\n" + write(body, ","), {"comment": "#", "leading_comments": 2})
+    add("comment_pct.csv", "comment", "% exported\n" + write(body, ";"), {"comment": "%", "delimiter": ";", "leading_comments": 1})
     two = [["id", "name", "price", "day", "ok"], ["", "", "EUR", "", ""]] + rows()
     add("header_rows2.csv", "multi-row header", write(two, ","), {"header_rows": 2})
     three = [["id", "name", "price", "day", "ok"], ["key", "person", "gross", "date", "flag"],
@@ -107,6 +113,33 @@ def main():
     dc = [["id", "amount", "rate"]] + [[str(i), "%d.%03d,%02d" % (i + 1, i * 37 % 1000, i), "0,%02d" % (i + 5)]
                                         for i in range(24)]
     add("decimal_comma.csv", "decimal comma", write(dc, ";"), {"delimiter": ";", "decimal_comma": True})
+    real = sys.argv[2] if len(sys.argv) > 2 else None
+    if real and os.path.isdir(real):
+        for fn in sorted(os.listdir(real)):
+            if not fn.endswith((".csv", ".tsv")):
+                continue
+            with open(os.path.join(real, fn), newline="", encoding="utf-8") as f:
+                delim = "\t" if fn.endswith(".tsv") else ";" if fn.startswith("laposte") else ","
+                table = list(csv.reader(f, delimiter=delim))[:61]
+            stem = fn.rsplit(".", 1)[0][:24]
+
+            def dump(d, eol):
+                b = io.StringIO()
+                csv.writer(b, delimiter=d, lineterminator=eol).writerows(table)
+                return b.getvalue()
+            semi = dump(";", "\n")
+            try:
+                semi.encode("latin-1")
+                enc = "iso-8859-1" if not semi.isascii() else "utf-8"
+            except UnicodeEncodeError:
+                enc = "utf-8"
+            add("real_%s_semicolon.csv" % stem, "real files", semi, {"delimiter": ";", "encoding": enc,
+                                                                     "header": True}, enc)
+            add("real_%s_tab_crlf.csv" % stem, "real files", dump("\t", "\r\n"),
+                {"delimiter": "\t", "line_ending": "CRLF", "header": True})
+            pre = "Export of %s\nsource: gen.py\n" % stem + dump("|", "\n")
+            add("real_%s_pipe_utf16.csv" % stem, "real files", b"\xff\xfe" + pre.encode("utf-16-le"),
+                {"delimiter": "|", "encoding": "utf-16le", "skip_lines": 2, "header": True})
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(cases, f, indent=1, ensure_ascii=False)
 
