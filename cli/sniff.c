@@ -126,6 +126,11 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
     }
     if (s->decimal_comma)
         put(sb, " --decimal-comma");
+    if (s->date_order != SIMDSV_DATE_ISO) {
+        static const char *const orders[] = {"iso", "dmy", "mdy", "ymd"};
+        put(sb, " --date-order ");
+        put(sb, orders[s->date_order]);
+    }
     sb_put(sb, "", 1);
 }
 
@@ -176,6 +181,8 @@ int cli_detect(cli_common *c)
         simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
     if (!given(c, SIMDSV_SNIFF_DECIMAL) && s->decimal_comma)
         simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, 1);
+    if (!given(c, SIMDSV_SNIFF_DATES) && s->date_order != SIMDSV_DATE_ISO)
+        simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, s->date_order);
     if (!given(c, SIMDSV_SNIFF_ENCODING) && strcmp(s->encoding, "utf-8") != 0)
         simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, s->encoding);
     if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES)) {
@@ -266,10 +273,10 @@ static void print_json(const char *file, const simdsv_sniff *s, const char *opti
     else
         json_str(*s->comment_marker ? s->comment_marker : cm);
     outf(",\"skip_lines\":%llu,\"footer_lines\":%llu,\"end_offset\":%llu,\"header\":%s,\"header_rows\":%llu,"
-         "\"padding\":%s,\"decimal_comma\":%s,\"sampled_rows\":%llu,\"sampled_bytes\":%llu",
+         "\"padding\":%s,\"decimal_comma\":%s,\"date_order\":%d,\"sampled_rows\":%llu,\"sampled_bytes\":%llu",
          (unsigned long long)s->skip_lines, (unsigned long long)s->footer_lines, (unsigned long long)s->end_offset,
          s->header ? "true" : "false", (unsigned long long)s->header_rows, s->padding ? "true" : "false",
-         s->decimal_comma ? "true" : "false", (unsigned long long)s->sampled_rows,
+         s->decimal_comma ? "true" : "false", (int)s->date_order, (unsigned long long)s->sampled_rows,
          (unsigned long long)s->sampled_bytes);
     out_str(",\"decisions\":{");
     for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++) {

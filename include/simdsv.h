@@ -190,10 +190,23 @@ typedef enum simdsv_option {
                                        table after it, see simdsv_sniff); 0 (default) = read to the end */
     SIMDSV_OPT_TYPED_QUOTES = 24,   /* 1 (default): a quoted field is typed like the same text unquoted
                                        ("42" is an int64); 0: a quoted field is always a string */
-    SIMDSV_OPT_HEADER_ROWS = 25     /* rows of the header, 1 (default) to 1000: each column's name is its
+    SIMDSV_OPT_HEADER_ROWS = 25,    /* rows of the header, 1 (default) to 1000: each column's name is its
                                        non-empty cells joined with a space; an empty cell of a row above
                                        the last takes its left neighbour's (a merged cell) */
+    SIMDSV_OPT_DATE_ORDER = 26      /* simdsv_date_order: dates the typed reader also reads besides ISO */
 } simdsv_option;
+
+/* Non-ISO dates (SIMDSV_OPT_DATE_ORDER): with an order other than ISO, the
+ * typed reader also infers and reads D/M/Y (DMY), M/D/Y (MDY) or Y/M/D
+ * (YMD) with '/', '.' or '-', 2- or 4-digit years (00-68: 20xx, 69-99:
+ * 19xx), optionally followed by H:MM[:SS] and AM/PM: a date, or with a
+ * time a timestamp.  simdsv_sniff decides the order over its sample. */
+typedef enum simdsv_date_order {
+    SIMDSV_DATE_ISO = 0,  /* default: YYYY-MM-DD only */
+    SIMDSV_DATE_DMY = 1,
+    SIMDSV_DATE_MDY = 2,
+    SIMDSV_DATE_YMD = 3
+} simdsv_date_order;
 
 /* Default limits: far above real data (the widest real tables have tens of
  * thousands of columns), low enough that a hostile stream cannot make a
@@ -542,9 +555,10 @@ typedef enum simdsv_sniff_setting {
     SIMDSV_SNIFF_HEADER_ROWS = 9,  /* rows of the header (names of a column joined with a space) */
     SIMDSV_SNIFF_TABLES = 10,      /* several tables: which one is read (simdsv_sniff_params.table) */
     SIMDSV_SNIFF_PADDING = 11,     /* spaces after each delimiter (reported; the reader keeps them) */
-    SIMDSV_SNIFF_DECIMAL = 12      /* decimal comma: SIMDSV_OPT_DECIMAL_COMMA */
+    SIMDSV_SNIFF_DECIMAL = 12,     /* decimal comma: SIMDSV_OPT_DECIMAL_COMMA */
+    SIMDSV_SNIFF_DATES = 13        /* the order of non-ISO dates: SIMDSV_OPT_DATE_ORDER */
 } simdsv_sniff_setting;
-#define SIMDSV_SNIFF_SETTING_COUNT 13
+#define SIMDSV_SNIFF_SETTING_COUNT 14
 
 /* "encoding", "delimiter", ... for messages and JSON keys; NULL if unknown. */
 SIMDSV_API const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting);
@@ -592,6 +606,7 @@ typedef struct simdsv_sniff {
     uint64_t header_rows;
     int padding;               /* 1: a space follows every delimiter */
     int decimal_comma;
+    simdsv_date_order date_order; /* of the non-ISO date columns (SIMDSV_OPT_DATE_ORDER) */
     int binary;                /* 1: the sample is not text (NUL or control bytes); nothing else is reliable */
     simdsv_sniff_decision decisions[SIMDSV_SNIFF_SETTING_COUNT];
     size_t table_count;
@@ -622,8 +637,9 @@ SIMDSV_API simdsv_status simdsv_sniff_memory(const void *data, size_t size, cons
 SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *params, simdsv_sniff **out,
                                            int *os_errno);
 /* Sets the detected options on opt: delimiter (its first byte), quote,
- * escape, comment, header and its rows, skip lines, end offset, decimal comma and the
- * encoding.  Settings given to the sniff are set to the value given. */
+ * escape, comment, header and its rows, skip lines, end offset, decimal
+ * comma, date order and the encoding.  Settings given to the sniff are set
+ * to the value given. */
 SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
 

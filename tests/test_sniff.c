@@ -335,8 +335,56 @@ static void test_reader_options(void)
     simdsv_options_free(o);
 }
 
+/* The typed reader with SIMDSV_OPT_DATE_ORDER: the day/month order, 2-digit
+ * years, AM/PM; an impossible date stays text; ISO still reads. */
+static void test_date_order(void)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, 4) == SIMDSV_ERR_INVALID_ARGUMENT);
+    simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, SIMDSV_DATE_MDY);
+    simdsv_options_set(o, SIMDSV_OPT_THREADS, 1);
+    const char csv[] = "t,d,bad,iso\n5/10/18 4:01,12/31/2024,13/13/2024,2024-01-02\n12/31/24 12:30 AM,2/1/99,1/1/2024,\n";
+    simdsv_reader *r = NULL;
+    simdsv_table *t = NULL;
+    if (simdsv_reader_new(&r, o) == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    CHECK(simdsv_reader_open_memory(r, csv, sizeof csv - 1) == SIMDSV_OK && simdsv_table_read(r, &t) == SIMDSV_OK);
+    if (t) {
+        simdsv_column_info info;
+        simdsv_table_column(t, 0, &info);
+        CHECK(info.type == SIMDSV_TYPE_TIMESTAMP);
+        simdsv_table_column(t, 1, &info);
+        CHECK(info.type == SIMDSV_TYPE_DATE);
+        simdsv_table_column(t, 2, &info);
+        CHECK(info.type == SIMDSV_TYPE_STRING);
+        simdsv_table_column(t, 3, &info);
+        CHECK(info.type == SIMDSV_TYPE_DATE);
+        struct ArrowSchema sc;
+        struct ArrowArray a;
+        CHECK(simdsv_table_export(t, &sc, &a) == SIMDSV_OK);
+        const int64_t *ts = a.children[0]->buffers[1];
+        CHECK(ts[0] == INT64_C(1525924860000000) && ts[1] == INT64_C(1735605000000000));
+        const int32_t *d = a.children[1]->buffers[1];
+        CHECK(d[0] == 20088 && d[1] == 10623);
+        sc.release(&sc);
+        a.release(&a);
+        simdsv_table_free(t);
+    }
+    simdsv_reader_free(r);
+    /* Day first, with dots; the sniff says which. */
+    simdsv_sniff *s = sniff("id,d\n1,31.12.2024\n2,01.02.2024\n");
+    CHECK(s->date_order == SIMDSV_DATE_DMY && !strcmp(why(s, SIMDSV_SNIFF_DATES), "%d.%m.%Y (column 2: d)"));
+    CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);
+    int64_t v;
+    simdsv_options_get(o, SIMDSV_OPT_DATE_ORDER, &v);
+    CHECK(v == SIMDSV_DATE_DMY);
+    simdsv_sniff_free(s);
+    simdsv_options_free(o);
+}
+
 int main(void)
 {
+    test_date_order();
     test_encoding();
     test_delimiter();
     test_quote_escape_lines();

@@ -43,6 +43,7 @@ struct simdsv_options {
     bool typed_quotes;        /* quoted fields typed like unquoted ones */
     uint64_t end_offset;      /* 0 = to the end */
     uint64_t header_rows;     /* >= 1 */
+    simdsv_date_order date_order;
     char *strings[6];         /* SIMDSV_OPT_NULL_VALUES.. ENCODING, owned copies or NULL */
 };
 

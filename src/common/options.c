@@ -83,6 +83,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->typed_quotes = true;
     opt->end_offset = 0;
     opt->header_rows = 1;
+    opt->date_order = SIMDSV_DATE_ISO;
     for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
         opt->strings[i] = NULL;
 }
@@ -273,6 +274,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->end_offset = (uint64_t)value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_DATE_ORDER:
+        if (value < SIMDSV_DATE_ISO || value > SIMDSV_DATE_YMD)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->date_order = (simdsv_date_order)value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS:
         if (value < 1 || value > 1000)
             return SIMDSV_ERR_INVALID_ARGUMENT;
@@ -368,6 +374,7 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;
+    case SIMDSV_OPT_DATE_ORDER: *value = opt->date_order; return SIMDSV_OK;
     }
     return SIMDSV_ERR_UNKNOWN_OPTION;
 }

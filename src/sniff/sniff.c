@@ -1676,6 +1676,37 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
         out->column_count = kc;
         out->columns = s->columns;
+        /* One date order for the reader: the first non-ISO date column's, the others reported. */
+        const char *order_from = NULL;
+        size_t disagree = 0;
+        for (size_t c = 0; c < kc; c++) {
+            const char *f = s->columns[c].format;
+            const simdsv_date_order o = !strncmp(f, "%d", 2)   ? SIMDSV_DATE_DMY
+                                        : !strncmp(f, "%m", 2) ? SIMDSV_DATE_MDY
+                                        : !strncmp(f, "%Y", 2) ? SIMDSV_DATE_YMD
+                                                               : SIMDSV_DATE_ISO;
+            if (o == SIMDSV_DATE_ISO)
+                continue;
+            if (!order_from) {
+                out->date_order = o;
+                order_from = s->columns[c].name;
+                decide(s, SIMDSV_SNIFF_DATES, s->columns[c].confidence,
+                       keep(s, "%s (column %zu%s%s)", f, c + 1, *order_from ? ": " : "", order_from));
+            } else if (o != out->date_order) {
+                disagree++;
+            }
+        }
+        if (!order_from)
+            decide(s, SIMDSV_SNIFF_DATES, 0.9, "no non-ISO date column");
+        else if (disagree)
+            decide(s, SIMDSV_SNIFF_DATES, NOT_SURE,
+                   keep(s, "not sure: %zu date columns in another order than %s's, read as text", disagree,
+                        order_from));
+        if (given & (1u << SIMDSV_SNIFF_DATES)) {
+            simdsv_options_get(opt, SIMDSV_OPT_DATE_ORDER, &v);
+            out->date_order = (simdsv_date_order)v;
+            decide(s, SIMDSV_SNIFF_DATES, 1, "given");
+        }
         out->decimal_comma = any_dc && !any_dot;
         if (given & (1u << SIMDSV_SNIFF_DECIMAL)) {
             simdsv_options_get(opt, SIMDSV_OPT_DECIMAL_COMMA, &v);
@@ -1691,6 +1722,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
         decide(s, SIMDSV_SNIFF_HEADER_ROWS, NOT_SURE, "not sure: no rows");
         decide(s, SIMDSV_SNIFF_DECIMAL, NOT_SURE, "not sure: no rows");
+        decide(s, SIMDSV_SNIFF_DATES, NOT_SURE, "not sure: no rows");
         out->header = 1;
         out->header_rows = 1;
     }
@@ -1926,7 +1958,8 @@ simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
             SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0)) != SIMDSV_OK)
+        (st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_DATE_ORDER, s->date_order)) != SIMDSV_OK)
         return st;
     return simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") ? s->encoding : NULL);
 }
@@ -1935,6 +1968,6 @@ const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting)
 {
     static const char *const names[SIMDSV_SNIFF_SETTING_COUNT] = {
         "encoding", "delimiter",   "quote",  "escape", "line_ending", "comment", "preamble",
-        "footer",   "header",      "header_rows", "tables", "padding", "decimal"};
+        "footer",   "header",      "header_rows", "tables", "padding", "decimal", "dates"};
     return (unsigned)setting < SIMDSV_SNIFF_SETTING_COUNT ? names[setting] : NULL;
 }

@@ -85,6 +85,13 @@ static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const ch
         k.type = SIMDSV_TYPE_FLOAT64;
         why = SIMDSV__WHY_NONE;
     }
+    int64_t us;
+    bool has_time;
+    if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->r->opt.date_order &&
+        simdsv__scan_ordered(s, n, x->r->opt.date_order, &us, &has_time) == SIMDSV__TIME_OK) {
+        k.type = has_time ? SIMDSV_TYPE_TIMESTAMP : SIMDSV_TYPE_DATE;
+        why = SIMDSV__WHY_NONE;
+    }
     k.why = k.type == SIMDSV_TYPE_STRING ? simdsv__infer_reason_text(why) : NULL;
     k.past_2p53 = k.type == SIMDSV_TYPE_INT64 && simdsv__integer_past_2p53(s, n);
     return k;
@@ -558,7 +565,8 @@ static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
     if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED) ||
         (x->r->opt.typed_quotes && n)) {
         int nomem;
-        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
+        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type,
+                                   x->r->opt.date_order};
         const int ok = simdsv__column_append_text(a, c, s, n, &rules, &nomem);
         return nomem ? -1 : ok;
     }
@@ -785,7 +793,8 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text... */
     const int quotes_typed = x->r->opt.typed_quotes;                         /* ...unless typed like unquoted */
     const int check_zeros = !c->user_type && c->type == SIMDSV_TYPE_INT64;   /* and so is "00501" */
-    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
+    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type,
+                               x->r->opt.date_order};
     size_t done = 0;
     slot_text *texts = k->texts;
     while (done < b->rows) {
