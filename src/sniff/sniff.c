@@ -763,6 +763,48 @@ static const char *show_delim(sniff_impl *s, const char *d)
     return keep(s, "'%s'", d);
 }
 
+/* Parses every region.  The middle and the end begin at a line start that
+ * may lie inside a quoted field (a text with line breaks): a region whose
+ * rows do not mostly have k fields is parsed again from just after the
+ * first quote that ends a line (the other parity), and left out when that
+ * is no better. */
+static void parse_all(region *g, size_t ng, const dialect *d, size_t k, rows *rs)
+{
+    for (size_t i = 0; i < ng && !rs->nomem; i++) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            const size_t r0 = rs->nr, f0 = rs->nf;
+            parse_region(&g[i], (int)i, d, i == 0 ? START_ROWS : PART_ROWS, rs);
+            if (i == 0 || k < 2 || d->quote < 0)
+                break;
+            size_t data = 0, fit = 0, bad = 0;
+            for (size_t j = r0; j < rs->nr; j++) {
+                if (rs->r[j].kind != ROW_DATA)
+                    continue;
+                data++;
+                fit += rs->r[j].nfields == k;
+                bad += rs->r[j].bad;
+            }
+            if (fit * 10 >= data * 9 && bad * 50 <= data)
+                break;
+            rs->nr = r0;
+            rs->nf = f0;
+            if (attempt == 1)
+                break;
+            size_t at = 0;
+            while (at + 1 < g[i].n && !(g[i].p[at] == (uint8_t)d->quote && (g[i].p[at + 1] == '\n' || g[i].p[at + 1] == '\r')))
+                at++;
+            at += 1;
+            while (at < g[i].n && (g[i].p[at] == '\n' || g[i].p[at] == '\r'))
+                at++;
+            if (at >= g[i].n)
+                break;
+            g[i].p += at;
+            g[i].n -= at;
+            g[i].offset += at;
+        }
+    }
+}
+
 /* ----------------------------------------------------------- driver */
 
 typedef struct sniff_input {
@@ -1139,8 +1181,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
 
     /* 4. The whole sample with that dialect. */
     reset_rows(&rs);
-    for (size_t i = 0; i < conv.ng; i++)
-        parse_region(&gs[i], (int)i, &d, i == 0 ? START_ROWS : PART_ROWS, &rs);
+    parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
     if (rs.nomem) {
         st = SIMDSV_ERR_NOMEM;
         goto done;
@@ -1208,8 +1249,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             comment = NULL;
             d.comment = NULL;
             reset_rows(&rs);
-            for (size_t i = 0; i < conv.ng; i++)
-                parse_region(&gs[i], (int)i, &d, i == 0 ? START_ROWS : PART_ROWS, &rs);
+            parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
             if (rs.nomem) {
                 st = SIMDSV_ERR_NOMEM;
                 goto done;
@@ -1624,8 +1664,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     nl = nl + (size_t)wrote < sizeof name ? nl + (size_t)wrote : sizeof name - 1;
             }
             col->name = header ? keep(s, "%s", utf8_name(&enc, name, nl, shown)) : "";
-            size_t nv = 0, nulls = 0, rowi = 0;
-            simdsv_value_kind kind = SIMDSV_KIND_NULL;
+            size_t nv = 0, nulls = 0, rowi = 0, texts_seen = 0;
+            simdsv_value_kind kind = SIMDSV_KIND_NULL, typed_only = SIMDSV_KIND_NULL;
             int dc_th = 0;
             size_t dc_hits = 0, dot_hits = 0;
             for (size_t i = h0; i < body_end; i++) {
@@ -1651,6 +1691,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     kind = simdsv__kind_join(kind, SIMDSV_KIND_FLOAT64);
                 } else {
                     kind = simdsv__kind_join(kind, k0);
+                    if (k0 == SIMDSV_KIND_STRING)
+                        texts_seen++;
+                    else
+                        typed_only = simdsv__kind_join(typed_only, k0);
                 }
             }
             col->type = (simdsv_type)kind;
@@ -1658,6 +1702,17 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             col->confidence = nv ? 0.95 : NOT_SURE;
             col->reason = nv ? keep(s, "%s over %zu values (%zu empty)", simdsv__kind_name(kind), nv, nulls)
                              : keep(s, "not sure: no value in the sample (%zu empty)", nulls);
+            if (kind == SIMDSV_KIND_STRING && texts_seen && texts_seen * 50 <= nv && typed_kind(typed_only)) {
+                /* A few texts among typed values: strays of a sample that
+                 * starts inside a quoted field, or real exceptions ("n/a"),
+                 * which the typed reader would read as text: said so. */
+                col->type = (simdsv_type)typed_only;
+                col->confidence = 0.7;
+                col->reason = keep(s, "%s in %zu of %zu values; %zu text value%s (the reader makes the column a "
+                                      "string if the file holds them)",
+                                   simdsv__kind_name(typed_only), nv - texts_seen, nv, texts_seen,
+                                   texts_seen == 1 ? "" : "s");
+            }
             format_guess fg;
             if (dc_hits) {
                 any_dc = 1;

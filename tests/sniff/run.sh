@@ -11,6 +11,17 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 # The real files of the shared datasets join the corpus when they are there.
 python3 "$HERE/gen.py" "$TMP/corpus" "$HERE/../../../shared/datasets/real"
 python3 "$HERE/check.py" "$BIN" "$TMP/corpus"
+# The synthetic benchmark shapes (../shared/datasets/gen.py, when there): plain
+# CSV detected as such, and every count the same as with the defaults.
+GEN=$HERE/../../../shared/datasets/gen.py
+if [ -f "$GEN" ]; then
+    python3 "$GEN" all 1 -o "$TMP/gen" >/dev/null
+    for f in "$TMP"/gen/*.csv; do
+        opts=$("$BIN" sniff --json "$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["options"])')
+        [ "$opts" = "--delimiter ',' --quote '\"'" ] || { echo "FAIL: $f detected as $opts"; exit 1; }
+        [ "$("$BIN" count "$f")" = "$("$BIN" count --no-sniff "$f")" ] || { echo "FAIL: count $f"; exit 1; }
+    done
+fi
 head -c 10485760 /dev/zero | tr '\0' 'x' >"$TMP/long.csv"
 "$BIN" sniff "$TMP/long.csv" | grep -q "not sure: no complete row" || { echo "FAIL: 10 MB line"; exit 1; }
 head -c 4096 "$BIN" >"$TMP/binary.bin"
