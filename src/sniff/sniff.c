@@ -288,6 +288,16 @@ static void parse_region(const region *g, int gi, const dialect *d, size_t max_r
     }
 }
 
+/* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
+static uint64_t count_lines(const uint8_t *p, size_t n)
+{
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n' || (p[i] == '\r' && !(i + 1 < n && p[i + 1] == '\n')))
+            lines++;
+    return lines + (n && p[n - 1] != '\n' && p[n - 1] != '\r');
+}
+
 /* ------------------------------------------------------------ typing */
 
 /* Text of a field with doubled quotes or escapes left in: only type tests
@@ -1207,8 +1217,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     if (given & (1u << SIMDSV_SNIFF_QUOTE))
         decide(s, SIMDSV_SNIFF_QUOTE, 1, "given");
     else if (d.quote < 0)
-        decide(s, SIMDSV_SNIFF_QUOTE, 0.8, keep(s, "none: quoting with '\"' would reject %s rows",
-                                                best_score.rows ? "more" : "some"));
+        decide(s, SIMDSV_SNIFF_QUOTE, 0.8, "none: '\"' never opens a field, and quoting with it rejects more rows");
     else if (quoted_fields)
         decide(s, SIMDSV_SNIFF_QUOTE, best_score.bad_rows ? 0.7 : 1,
                keep(s, "'%c': %zu quoted fields, %zu rows with quoting problems", d.quote, quoted_fields,
@@ -1436,8 +1445,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && (apart || narrow == notes)) {
                 const sn_row *f = &rs.r[tail];
                 footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + f->off;
-                for (size_t i = tail; i < hi; i++)
-                    footer_lines += rs.r[i].kind != ROW_COMMENT || 1;
+                footer_lines = count_lines(gs[endg].p + f->off, gs[endg].n - f->off);
                 footer_reason = keep(s, "%zu row%s after the table with other than %zu fields (totals or notes)",
                                      notes, notes == 1 ? "" : "s", width);
                 footer_conf = 0.8;

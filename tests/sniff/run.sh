@@ -36,6 +36,12 @@ printf 'nom;prix\n\351t\351;3,5\nna\357ve;4,25\n' >"$TMP/latin1.csv"
 [ "$("$BIN" convert --to json "$TMP/latin1.csv")" = "$(printf '[\n["nom","prix"],\n["été","3,5"],\n["naïve","4,25"]\n]')" ] ||
     { echo "FAIL: latin1 auto"; "$BIN" convert --to json "$TMP/latin1.csv"; exit 1; }
 [ "$("$BIN" count --delimiter , --encoding latin1 "$TMP/latin1.csv")" = 2 ] || { echo "FAIL: given wins"; exit 1; }
+"$BIN" count -v "$TMP/latin1.csv" 2>"$TMP/err" >/dev/null
+grep -q "latin1.csv: detected --delimiter ';' --quote '\"' --encoding iso-8859-1 --decimal-comma" "$TMP/err" ||
+    { echo "FAIL: -v"; cat "$TMP/err"; exit 1; }
+# Without detection the Latin-1 bytes are invalid UTF-8 for check; with it, the file is fine.
+if "$BIN" check --no-sniff "$TMP/latin1.csv" >/dev/null 2>&1; then echo "FAIL: --no-sniff"; exit 1; fi
+"$BIN" check "$TMP/latin1.csv" >/dev/null || { echo "FAIL: check latin1"; exit 1; }
 # The fast paths (select, tail's seek) read converted and cut inputs through the reader.
 [ "$("$BIN" select 1 "$TMP/latin1.csv")" = "$(printf 'nom\nété\nnaïve')" ] || { echo "FAIL: select latin1"; exit 1; }
 [ "$("$BIN" tail -n 1 "$TMP/latin1.csv")" = "$(printf 'nom,prix\nnaïve,"4,25"')" ] || { echo "FAIL: tail latin1"; exit 1; }
