@@ -29,7 +29,7 @@ static simdsv_status sniff_file(const cli_common *c, const char *file, const cha
     if (!in)
         return SIMDSV_ERR_IO;
     uint64_t size = 0;
-    if (input_seekable_fd(in, &size) >= 0) {
+    if (strcmp(file, "-") != 0 && input_seekable_fd(in, &size) >= 0) {
         input_close(in);
         int err = 0;
         const simdsv_status st = simdsv_sniff_path(file, &p, out, &err);

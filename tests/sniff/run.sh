@@ -50,4 +50,7 @@ if "$BIN" check --no-sniff "$TMP/latin1.csv" >/dev/null 2>&1; then echo "FAIL: -
 [ "$("$BIN" count --table 2 "$TMP/corpus/tables2.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: table 2"; exit 1; }
 [ "$("$BIN" headers --just-names "$TMP/corpus/header_rows2.csv")" = "$(printf 'id\nname\nprice EUR\nday\nok')" ] ||
     { echo "FAIL: header rows"; "$BIN" headers --just-names "$TMP/corpus/header_rows2.csv"; exit 1; }
+# Standard input is sniffed from its first bytes (sniff only: commands keep the defaults there).
+"$BIN" sniff - <"$TMP/latin1.csv" | grep -q "options: --delimiter ';' --quote '\"' --encoding iso-8859-1" ||
+    { echo "FAIL: sniff -"; exit 1; }
 echo "sniff: all passed"
