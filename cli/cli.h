@@ -40,6 +40,7 @@ typedef struct cli_common {
     int out_delimiter;    /* --output-delimiter (default ,) */
     int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
     cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
+    const char *bad_why;  /* what was wrong with the option value just refused (ARG_BAD), or NULL */
     /* Automatic reading (sniff.c): */
     unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
     bool no_sniff;        /* --no-sniff: nothing detected, the defaults apply */

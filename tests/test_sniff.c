@@ -361,7 +361,7 @@ static void test_date_order(void)
         CHECK(info.type == SIMDSV_TYPE_DATE);
         struct ArrowSchema sc;
         struct ArrowArray a;
-        CHECK(simdsv_table_export(t, &sc, &a) == SIMDSV_OK);
+        CHECK(simdsv_table_move_to_arrow(t, &sc, &a) == SIMDSV_OK);
         const int64_t *ts = a.children[0]->buffers[1];
         CHECK(ts[0] == INT64_C(1525924860000000) && ts[1] == INT64_C(1735605000000000));
         const int32_t *d = a.children[1]->buffers[1];

@@ -904,7 +904,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
         return SIMDSV_ERR_NOMEM;
     memset(r, 0, sizeof *r);
     r->opt = o;
-    if (simdsv__options_copy_strings(&r->opt, &o) != SIMDSV_OK) {
+    if (simdsv__options_copy_specs(&r->opt, &o) != SIMDSV_OK) {
         simdsv__free(&o.alloc, r, sizeof *r);
         return SIMDSV_ERR_NOMEM;
     }
@@ -923,7 +923,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
     r->dialect.pad_byte = pad;
     r->index = simdsv__alloc(&o.alloc, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
     if (!r->index) {
-        simdsv__options_free_strings(&r->opt);
+        simdsv__options_free_specs(&r->opt);
         simdsv__free(&o.alloc, r, sizeof *r);
         return SIMDSV_ERR_NOMEM;
     }
@@ -1001,7 +1001,8 @@ simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path)
         memset(&r->err, 0, sizeof r->err);
         r->err.code = st;
         r->err.os_errno = os_errno;
-        memcpy(r->err.message, "cannot open the file", sizeof "cannot open the file");
+        snprintf(r->err.message, sizeof r->err.message, "cannot open the file: %s",
+                 os_errno ? strerror(os_errno) : "not a readable file");
         return st;
     }
     return open_source(r);
@@ -1059,7 +1060,7 @@ void simdsv_reader_free(simdsv_reader *r)
     simdsv__free(&a, r->unescape_buf, r->unescape_cap);
     simdsv__free(&a, r->header_bytes, r->header_bytes_size);
     simdsv__free(&a, r->header_fields, r->header_count * sizeof *r->header_fields);
-    simdsv__options_free_strings(&r->opt);
+    simdsv__options_free_specs(&r->opt);
     simdsv__free(&a, r, sizeof *r);
 }
 

@@ -353,22 +353,22 @@ static int decimal_comma_value(const char *s, size_t n, int *thousands)
 }
 
 /* The kind of a field as the typed reader infers it, quotes or not. */
-static simdsv_value_kind kind_of(field_text t, int decimal_comma)
+static simdsv_type kind_of(field_text t, int decimal_comma)
 {
     if (t.n == 0)
-        return SIMDSV_KIND_NULL;
-    const simdsv_value_kind k = simdsv__infer_field(t.s, t.n, 0, NULL);
-    if (k == SIMDSV_KIND_STRING && decimal_comma) {
+        return SIMDSV_TYPE_NULL;
+    const simdsv_type k = simdsv__infer_field(t.s, t.n, 0, NULL);
+    if (k == SIMDSV_TYPE_STRING && decimal_comma) {
         int th = 0;
         if (decimal_comma_value(t.s, t.n, &th))
-            return SIMDSV_KIND_FLOAT64;
+            return SIMDSV_TYPE_FLOAT64;
     }
     return k;
 }
 
-static int typed_kind(simdsv_value_kind k)
+static int typed_kind(simdsv_type k)
 {
-    return k != SIMDSV_KIND_NULL && k != SIMDSV_KIND_STRING;
+    return k != SIMDSV_TYPE_NULL && k != SIMDSV_TYPE_STRING;
 }
 
 /* ------------------------------------------------------ non-ISO dates */
@@ -731,8 +731,8 @@ static void score_rows(const region *gs, const rows *rs, int decimal_comma, scor
         if (!skipped_first++)
             continue; /* likely the header */
         for (size_t f = 0; f < r->nfields; f++) {
-            const simdsv_value_kind kind = kind_of(text_of(gs, rs, r, f), decimal_comma);
-            if (kind == SIMDSV_KIND_NULL)
+            const simdsv_type kind = kind_of(text_of(gs, rs, r, f), decimal_comma);
+            if (kind == SIMDSV_TYPE_NULL)
                 continue;
             values++;
             typed += typed_kind(kind);
@@ -850,7 +850,7 @@ static int fields_equal(const region *gs, const rows *rs, const sn_row *a, const
 }
 
 /* 1 when row h contrasts with the body kinds: text where the body is typed. */
-static size_t contrast(const region *gs, const rows *rs, const sn_row *h, const simdsv_value_kind *body, size_t k,
+static size_t contrast(const region *gs, const rows *rs, const sn_row *h, const simdsv_type *body, size_t k,
                        int dc, size_t *typed_cols, size_t *same)
 {
     size_t c = 0;
@@ -860,10 +860,10 @@ static size_t contrast(const region *gs, const rows *rs, const sn_row *h, const 
         if (!typed_kind(body[i]))
             continue;
         ++*typed_cols;
-        const simdsv_value_kind hk = kind_of(text_of(gs, rs, h, i), dc);
-        if (hk == SIMDSV_KIND_STRING)
+        const simdsv_type hk = kind_of(text_of(gs, rs, h, i), dc);
+        if (hk == SIMDSV_TYPE_STRING)
             c++;
-        else if (hk != SIMDSV_KIND_NULL && simdsv__kind_join(hk, body[i]) == body[i])
+        else if (hk != SIMDSV_TYPE_NULL && simdsv__kind_join(hk, body[i]) == body[i])
             ++*same;
     }
     return c;
@@ -1373,14 +1373,14 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     /* Same width after a blank line: a new table only if this row is a header again. */
                     size_t text_here = 0, typed_below = 0;
                     for (size_t f = 0; f < r->nfields; f++) {
-                        const simdsv_value_kind hk = kind_of(text_of(gs, &rs, r, f), dc_allowed);
-                        const simdsv_value_kind bk = i + 1 < nstart && rs.r[i + 1].kind == ROW_DATA &&
+                        const simdsv_type hk = kind_of(text_of(gs, &rs, r, f), dc_allowed);
+                        const simdsv_type bk = i + 1 < nstart && rs.r[i + 1].kind == ROW_DATA &&
                                                              rs.r[i + 1].nfields == r->nfields
                                                          ? kind_of(text_of(gs, &rs, &rs.r[i + 1], f), dc_allowed)
-                                                         : SIMDSV_KIND_NULL;
+                                                         : SIMDSV_TYPE_NULL;
                         if (typed_kind(bk)) {
                             typed_below++;
-                            text_here += hk == SIMDSV_KIND_STRING;
+                            text_here += hk == SIMDSV_TYPE_STRING;
                         }
                     }
                     starts = typed_below && text_here == typed_below;
@@ -1523,16 +1523,16 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             nbody_rows += rs.r[i].kind == ROW_DATA && rs.r[i].nfields == width;
         /* Leave possible header rows out of the body kinds when there are enough rows. */
         size_t skip_more = nbody_rows > 2 * MAX_HEADER_ROWS ? MAX_HEADER_ROWS - 1 : 0;
-        simdsv_value_kind body[512];
+        simdsv_type body[512];
         const size_t kc = width < 512 ? width : 512;
         for (size_t c = 0; c < kc; c++)
-            body[c] = SIMDSV_KIND_NULL;
+            body[c] = SIMDSV_TYPE_NULL;
         /* A column's body kind ignores a few stray texts (a repeated header
          * in the middle, a "n/a"): at most 2% of its values. */
-        simdsv_value_kind typed_join[512];
+        simdsv_type typed_join[512];
         uint32_t texts[512], values[512];
         for (size_t c = 0; c < kc; c++) {
-            typed_join[c] = SIMDSV_KIND_NULL;
+            typed_join[c] = SIMDSV_TYPE_NULL;
             texts[c] = values[c] = 0;
         }
         size_t seen = 0;
@@ -1545,19 +1545,19 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             if (footer_offset && r->region == conv.ng - 1 && gs[r->region].offset + r->off >= footer_offset)
                 continue;
             for (size_t c = 0; c < kc; c++) {
-                const simdsv_value_kind kd = kind_of(text_of(gs, &rs, r, c), dc_allowed);
+                const simdsv_type kd = kind_of(text_of(gs, &rs, r, c), dc_allowed);
                 body[c] = simdsv__kind_join(body[c], kd);
-                if (kd == SIMDSV_KIND_NULL)
+                if (kd == SIMDSV_TYPE_NULL)
                     continue;
                 values[c]++;
-                if (kd == SIMDSV_KIND_STRING)
+                if (kd == SIMDSV_TYPE_STRING)
                     texts[c]++;
                 else
                     typed_join[c] = simdsv__kind_join(typed_join[c], kd);
             }
         }
         for (size_t c = 0; c < kc; c++)
-            if (body[c] == SIMDSV_KIND_STRING && typed_kind(typed_join[c]) && texts[c] * 50 <= values[c])
+            if (body[c] == SIMDSV_TYPE_STRING && typed_kind(typed_join[c]) && texts[c] * 50 <= values[c])
                 body[c] = typed_join[c];
         size_t typed_cols = 0, same = 0;
         const sn_row *h = &rs.r[h0];
@@ -1673,7 +1673,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             }
             col->name = header ? keep(s, "%s", utf8_name(&enc, name, nl, shown)) : "";
             size_t nv = 0, nulls = 0, rowi = 0, texts_seen = 0;
-            simdsv_value_kind kind = SIMDSV_KIND_NULL, typed_only = SIMDSV_KIND_NULL;
+            simdsv_type kind = SIMDSV_TYPE_NULL, typed_only = SIMDSV_TYPE_NULL;
             int dc_th = 0;
             size_t dc_hits = 0, dot_hits = 0;
             for (size_t i = h0; i < body_end; i++) {
@@ -1691,34 +1691,34 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     continue;
                 }
                 vals[nv++] = x;
-                const simdsv_value_kind k0 = simdsv__infer_field(x.s, x.n, 0, NULL);
-                if (k0 == SIMDSV_KIND_FLOAT64)
+                const simdsv_type k0 = simdsv__infer_field(x.s, x.n, 0, NULL);
+                if (k0 == SIMDSV_TYPE_FLOAT64)
                     dot_hits += memchr(x.s, '.', x.n) != NULL;
-                if (dc_allowed && k0 == SIMDSV_KIND_STRING && decimal_comma_value(x.s, x.n, &dc_th)) {
+                if (dc_allowed && k0 == SIMDSV_TYPE_STRING && decimal_comma_value(x.s, x.n, &dc_th)) {
                     dc_hits++;
-                    kind = simdsv__kind_join(kind, SIMDSV_KIND_FLOAT64);
+                    kind = simdsv__kind_join(kind, SIMDSV_TYPE_FLOAT64);
                 } else {
                     kind = simdsv__kind_join(kind, k0);
-                    if (k0 == SIMDSV_KIND_STRING)
+                    if (k0 == SIMDSV_TYPE_STRING)
                         texts_seen++;
                     else
                         typed_only = simdsv__kind_join(typed_only, k0);
                 }
             }
-            col->type = (simdsv_type)kind;
+            col->type = kind;
             col->format = "";
             col->confidence = nv ? 0.95 : NOT_SURE;
-            col->reason = nv ? keep(s, "%s over %zu values (%zu empty)", simdsv__kind_name(kind), nv, nulls)
+            col->reason = nv ? keep(s, "%s over %zu values (%zu empty)", simdsv_type_name(kind), nv, nulls)
                              : keep(s, "not sure: no value in the sample (%zu empty)", nulls);
-            if (kind == SIMDSV_KIND_STRING && texts_seen && texts_seen * 50 <= nv && typed_kind(typed_only)) {
+            if (kind == SIMDSV_TYPE_STRING && texts_seen && texts_seen * 50 <= nv && typed_kind(typed_only)) {
                 /* A few texts among typed values: strays of a sample that
                  * starts inside a quoted field, or real exceptions ("n/a"),
                  * which the typed reader would read as text: said so. */
-                col->type = (simdsv_type)typed_only;
+                col->type = typed_only;
                 col->confidence = 0.7;
                 col->reason = keep(s, "%s in %zu of %zu values; %zu text value%s (the reader makes the column a "
                                       "string if the file holds them)",
-                                   simdsv__kind_name(typed_only), nv - texts_seen, nv, texts_seen,
+                                   simdsv_type_name(typed_only), nv - texts_seen, nv, texts_seen,
                                    texts_seen == 1 ? "" : "s");
             }
             format_guess fg;
@@ -1728,7 +1728,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 col->reason = keep(s, "float64 with a decimal comma in %zu of %zu values%s", dc_hits, nv,
                                    dc_th ? " ('.' groups thousands: the reader does not read those)" : "");
                 col->confidence = 0.9;
-            } else if (kind == SIMDSV_KIND_STRING && nv && guess_date(s, vals, nv, &fg)) {
+            } else if (kind == SIMDSV_TYPE_STRING && nv && guess_date(s, vals, nv, &fg)) {
                 col->type = fg.type;
                 col->format = fg.format;
                 col->confidence = fg.confidence;

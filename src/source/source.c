@@ -156,7 +156,7 @@ simdsv_status simdsv__source_setup(source *s, const struct simdsv_options *opt, 
     s->limited = opt->end_offset != 0;
     if (s->limited)
         s->left = opt->end_offset;
-    const char *encoding = opt->strings[SIMDSV_OPT_ENCODING - SIMDSV_OPT_NULL_VALUES];
+    const char *encoding = opt->encoding;
     const int whole = s->kind == SOURCE_MEMORY || s->kind == SOURCE_MAPPED;
     if (simdsv__encoding_kind(encoding) != ENCODING_UTF8) {
         simdsv_status st = simdsv__transcoder_init(&s->tc, encoding);
