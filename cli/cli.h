@@ -43,6 +43,12 @@ typedef struct cli_common {
     int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
     cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
     const char *bad_why;  /* what was wrong with the option value just refused (ARG_BAD), or NULL */
+    /* Automatic reading (sniff.c): */
+    unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
+    bool no_sniff;        /* --no-sniff: nothing detected, the defaults apply */
+    bool verbose;         /* -v: say what was detected */
+    uint64_t header_rows; /* --header-rows N */
+    size_t table;         /* --table K, 0-based */
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -55,7 +61,8 @@ typedef arg_result (*cli_extra_arg)(void *ctx, int argc, char **argv, int *i);
 enum {
     CLI_MANY_FILES = 1u, /* FILE... (else exactly one FILE) */
     CLI_OUTPUT = 2u,     /* -o FILE */
-    CLI_CSV_OUT = 4u     /* --output-delimiter C */
+    CLI_CSV_OUT = 4u,    /* --output-delimiter C */
+    CLI_NO_SNIFF = 8u    /* the options are not completed by detection (sniff itself) */
 };
 
 typedef struct cli_spec {
@@ -73,6 +80,10 @@ typedef struct cli_spec {
  * by cli_common_free. */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c);
 void cli_common_free(cli_common *c);
+/* Detects the dialect of the first FILE and sets every option not given by
+ * hand (sniff.c); standard input and --no-sniff keep the defaults.  Returns
+ * -1 to go on, or the exit status. */
+int cli_detect(cli_common *c);
 /* Starts the progress line for c->files (their total size when known). */
 void cli_start(cli_common *c);
 
@@ -306,5 +317,6 @@ int cmd_search(int argc, char **argv);
 int cmd_frequency(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
+int cmd_sniff(int argc, char **argv);
 
 #endif

@@ -548,7 +548,8 @@ static bool eligible(const cli_common *c)
 {
     return cli_opt(c, SIMDSV_OPT_QUOTE) == '"' && cli_opt(c, SIMDSV_OPT_ESCAPE) < 0 && cli_opt(c, SIMDSV_OPT_COMMENT) < 0 &&
            cli_opt(c, SIMDSV_OPT_COMMENT_CHAR) < 0 && cli_opt(c, SIMDSV_OPT_SKIP_LINES) == 0 &&
-           cli_opt(c, SIMDSV_OPT_LENIENT) == 0 && !getenv("SIMDSV_CLI_NO_FAST_PATH");
+           cli_opt(c, SIMDSV_OPT_LENIENT) == 0 && cli_opt(c, SIMDSV_OPT_END_OFFSET) == 0 &&
+           !*simdsv_options_get_string(c->opt, SIMDSV_OPT_ENCODING) && !getenv("SIMDSV_CLI_NO_FAST_PATH");
 }
 
 /* Everything through the library (dialects the fast path does not take). */

@@ -12,7 +12,8 @@ static const char usage[] =
     "Commands:\n"
     "  count       count the data records (quote-aware, fields are not materialised)\n"
     "  check       validate files; report each problem as FILE:LINE:COL: error: ...\n"
-    "  convert     convert to JSON (array of arrays of strings), normalised CSV, or typed JSON lines\n"
+    "  convert     convert to JSON (array of arrays of strings), normalised CSV, typed JSON lines,\n"
+    "              Parquet or Arrow IPC\n"
     "  headers     the column names with their 1-based index\n"
     "  head        the first records (-n N, default 10)\n"
     "  tail        the last records (-n N, default 10); seeks in regular files\n"
@@ -24,6 +25,7 @@ static const char usage[] =
     "  cat         concatenate files: 'cat rows' (same header) or 'cat columns'\n"
     "  schema      column types (inferred over the start, middle and end) and why\n"
     "  stats       typed read: per column count, nulls, min, max, mean\n"
+    "  sniff       the detected dialect, header, tables and column formats, with reasons\n"
     "\n"
     "Input may be gzip- or zstd-compressed.  Run 'simdsv COMMAND --help' for the\n"
     "options of a command, 'man simdsv' for the manual.\n"
@@ -36,7 +38,7 @@ static const struct {
     {"count", cmd_count},   {"check", cmd_check},         {"convert", cmd_convert}, {"headers", cmd_headers},
     {"head", cmd_head},     {"tail", cmd_tail},           {"slice", cmd_slice},     {"select", cmd_select},
     {"search", cmd_search}, {"frequency", cmd_frequency}, {"table", cmd_table},     {"cat", cmd_cat},
-    {"schema", cmd_schema}, {"stats", cmd_stats},
+    {"schema", cmd_schema}, {"stats", cmd_stats},         {"sniff", cmd_sniff},
 };
 
 int cli_run(int argc, char **argv)

@@ -79,8 +79,21 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
             return ARG_BAD;
         }
     }
-    if (strcmp(argv[*i], "--decimal-comma") == 0)
+    if (strcmp(argv[*i], "--decimal-comma") == 0) {
+        c->given |= 1u << SIMDSV_SNIFF_DECIMAL;
         return set_value(c, SIMDSV_OPT_DECIMAL_COMMA, 1);
+    }
+    if ((v = cli_option_value("--date-order", argc, argv, i, &missing)) || missing) {
+        static const char *const orders[] = {"iso", "dmy", "mdy", "ymd"};
+        for (int k = 0; !missing && k < 4; k++)
+            if (strcmp(v, orders[k]) == 0) {
+                c->given |= 1u << SIMDSV_SNIFF_DATES;
+                return set_value(c, SIMDSV_OPT_DATE_ORDER, k);
+            }
+        return ARG_BAD;
+    }
+    if (strcmp(argv[*i], "--quotes-are-text") == 0)
+        return set_value(c, SIMDSV_OPT_TYPED_QUOTES, 0);
     return ARG_NOT_MINE;
 }
 

@@ -24,6 +24,9 @@
     "  --short-rows pad|error   rows with fewer fields than the header (default pad)\n"                     \
     "  --long-rows error|truncate   rows with more fields (default error)\n"                                \
     "  --decimal-comma      floats use , as the decimal separator\n"                                        \
+    "  --quotes-are-text    a quoted field is a string (by default \"42\" is typed like 42)\n"                 \
+    "  --date-order iso|dmy|mdy|ymd   also read dates such as 31/12/2024, 12/31/24 4:01 PM, 2024/12/31\n"      \
+    "                       (detected with the dialect; default iso: YYYY-MM-DD only)\n"                       \
     "  --row-limit N        read at most N rows\n\n"
 /* An extra-argument parser (cli_spec.extra) for the typed options; ctx is
  * the cli_common whose options they set. */

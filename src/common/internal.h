@@ -56,6 +56,11 @@ struct simdsv_options {
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;
+    bool typed_quotes;        /* quoted fields typed like unquoted ones */
+    uint64_t end_offset;      /* 0 = to the end */
+    uint64_t header_rows;     /* >= 1 */
+    simdsv_date_order date_order;
+    char encoding[64];        /* SIMDSV_OPT_ENCODING as given, "" = UTF-8 */
     spec_list specs[6];       /* SIMDSV_OPT_NULL_VALUES.. NAMES, parsed once when set */
     char error[192];          /* why the last string or structured option was refused ("" if it was not) */
 };

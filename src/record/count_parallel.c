@@ -471,12 +471,12 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     plan_init(&plan, r, window);
     const uint64_t base = r->buf_origin + r->rec_start;
     uint64_t end;
-    const bool in_memory = r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED || r->eof;
+    const bool in_memory = ((r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED) && !r->src.streamed) || r->eof;
     if (in_memory) {
         plan.buf = r->buf;
         plan.origin = r->buf_origin;
         end = r->buf_origin + r->len;
-    } else if (r->src.kind == SOURCE_FD) {
+    } else if (r->src.kind == SOURCE_FD && simdsv__source_plain(&r->src)) {
         /* A regular file, read from its current offset up to now. */
         struct stat st;
         if (fstat(r->src.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)

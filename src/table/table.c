@@ -63,13 +63,16 @@ static int has_leading_zero(const char *s, size_t n)
 static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const char *s, size_t n)
 {
     field_kind k = {SIMDSV_TYPE_STRING, NULL, 0};
-    const int quoted = (f->flags & SIMDSV_FIELD_QUOTED) != 0;
+    /* A quoted field types like the same text unquoted (SIMDSV_OPT_TYPED_QUOTES);
+     * "" stays the empty string, never a null. */
+    const unsigned flags = x->r->opt.typed_quotes && n ? f->flags & ~SIMDSV_FIELD_QUOTED : f->flags;
+    const int quoted = (flags & SIMDSV_FIELD_QUOTED) != 0;
     if (!quoted && (simdsv__list_contains(&x->trues, s, n) || simdsv__list_contains(&x->falses, s, n))) {
         k.type = SIMDSV_TYPE_BOOL;
         return k;
     }
     simdsv__infer_reason why = SIMDSV__WHY_NONE;
-    k.type = simdsv__infer_field(s, n, f->flags, &why);
+    k.type = simdsv__infer_field(s, n, flags, &why);
     double d;
     if (k.type == SIMDSV_TYPE_BOOL && x->trues.count + x->falses.count && !simdsv__list_contains(&x->trues, s, n) &&
         !simdsv__list_contains(&x->falses, s, n)) {
@@ -79,6 +82,13 @@ static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const ch
     if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->r->opt.decimal_comma &&
         simdsv__parse_double_comma(s, n, &d)) {
         k.type = SIMDSV_TYPE_FLOAT64;
+        why = SIMDSV__WHY_NONE;
+    }
+    int64_t us;
+    bool has_time;
+    if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->r->opt.date_order &&
+        simdsv__scan_ordered(s, n, x->r->opt.date_order, &us, &has_time) == SIMDSV__TIME_OK) {
+        k.type = has_time ? SIMDSV_TYPE_TIMESTAMP : SIMDSV_TYPE_DATE;
         why = SIMDSV__WHY_NONE;
     }
     k.why = k.type == SIMDSV_TYPE_STRING ? simdsv__infer_reason_text(why) : NULL;
@@ -543,9 +553,11 @@ static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
     /* An inferred int64 column keeps leading zeros out: "00501" is text. */
     if (c->type == SIMDSV_TYPE_INT64 && !c->user_type && has_leading_zero(s, n))
         return 0;
-    if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED)) {
+    if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED) ||
+        (x->r->opt.typed_quotes && n)) {
         int nomem;
-        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
+        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type,
+                                   x->r->opt.date_order};
         const int ok = simdsv__column_append_text(a, c, s, n, &rules, &nomem);
         return nomem ? -1 : ok;
     }
@@ -766,9 +778,11 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
          simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1]) != SIMDSV_OK))
         return -1; /* a string column's bytes fit in the batch's span */
     const int listed_nulls = x->nulls.count || c->nulls.count;
-    const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text */
+    const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text... */
+    const int quotes_typed = x->r->opt.typed_quotes;                         /* ...unless typed like unquoted */
     const int check_zeros = !c->user_type && c->type == SIMDSV_TYPE_INT64;   /* and so is "00501" */
-    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
+    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type,
+                               x->r->opt.date_order};
     size_t done = 0;
     slot_text *texts = k->texts;
     while (done < b->rows) {
@@ -792,7 +806,8 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
                 return -1;
             const int null = !(f.flags & SIMDSV_FIELD_QUOTED) &&
                              (n == 0 || (listed_nulls && is_null_token(x, c, &f, s, n)));
-            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED)) || (check_zeros && has_leading_zero(s, n)))) {
+            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED) && (!quotes_typed || !n)) ||
+                          (check_zeros && has_leading_zero(s, n)))) {
                 misfit = 1;
                 break;
             }
