@@ -3,7 +3,7 @@
  * cache, single thread unless --threads says otherwise.  The file is read
  * into memory first, so the numbers are the parser's, not the disk's.
  *
- *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|all]
+ *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|batch|all]
  *              [--threads LIST]
  *
  * count:   simdsv_reader_count (records, quote-aware, strict checks)
@@ -12,6 +12,8 @@
  * index:   the kernel alone producing every field/record boundary
  * iterate: simdsv_reader_next over every record, touching each field's
  *          pointer and length
+ * batch:   simdsv_reader_next_batch over every record, touching each field's
+ *          pointer and length (simdsv_batch_field), as iterate does
  * Prints one line per op: op, kernel, GB/s (median of N runs), and a checksum.
  *
  * --threads LIST (e.g. 1,2): SIMDSV_OPT_THREADS for the count ops, one line
@@ -150,10 +152,28 @@ static uint64_t op_iterate(const unsigned char *data, size_t size, simdsv_kernel
     return sum;
 }
 
+static uint64_t op_batch(const unsigned char *data, size_t size, simdsv_kernel kernel)
+{
+    simdsv_reader *r = open_reader(data, size, kernel);
+    simdsv_batch b;
+    uint64_t sum = 0;
+    simdsv_status st;
+    while ((st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK)
+        for (size_t k = 0; k < b.count; k++)
+            for (size_t j = 0, n = simdsv_batch_fields(&b, k); j < n; j++) {
+                const simdsv_field f = simdsv_batch_field(&b, k, j);
+                sum += (uintptr_t)f.data + f.size;
+            }
+    if (st != SIMDSV_END)
+        fprintf(stderr, "batch failed: %s\n", simdsv_reader_error(r)->message);
+    simdsv_reader_free(r);
+    return sum;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|all]"
+        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|batch|all]"
                         " [--threads LIST]\n");
         return 2;
     }
@@ -197,7 +217,7 @@ int main(int argc, char **argv)
         uint64_t (*fn)(const unsigned char *, size_t, simdsv_kernel);
         int threaded;
     } table[] = {{"count", op_count, 1}, {"count-file", op_count_file, 1}, {"index", op_index, 0},
-                 {"iterate", op_iterate, 0}};
+                 {"iterate", op_iterate, 0}, {"batch", op_batch, 0}};
     if (repeat < 1 || repeat > 100)
         repeat = 5;
     static double times[16][100];

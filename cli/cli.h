@@ -215,6 +215,42 @@ int cp_width(uint32_t cp);
  * U+FFFD and length 1. */
 uint32_t utf8_next(const unsigned char *s, size_t n, size_t *len);
 
+/* ---------------------------------------------------------------- records */
+
+/* What a command does with the records (records.c).  header: the header
+ * record, or rec NULL with --no-header, before the first batch (header
+ * NULL: the header is written as CSV).  batch: the next records.
+ * Both return 0 to go on, CLI_STOP to stop reading (success), -1 for out of
+ * memory, or an exit status (the problem reported).  finish (may be NULL):
+ * after the last record, when all went well; returns the exit status. */
+enum { CLI_STOP = 100 };
+typedef struct cli_record_ops {
+    int (*header)(void *ctx, text_buffer *tb, const simdsv_record *rec);
+    int (*batch)(void *ctx, text_buffer *tb, const simdsv_batch *b);
+    int (*finish)(void *ctx);
+} cli_record_ops;
+/* The skeleton of a command that streams records, after cli_parse returned
+ * status: output and input opened (cli_begin), the header, the batches, the
+ * report of what stopped them; everything is closed and c's options freed.
+ * Returns the exit status. */
+int cli_run(cli_common *c, int status, const cli_record_ops *ops, void *ctx);
+
+/* Room for the field views of one record of a batch. */
+typedef struct field_views {
+    simdsv_field *fields;
+    size_t cap;
+} field_views;
+void field_views_free(field_views *v);
+/* Record k of a batch as a simdsv_record (views in v); false: out of memory. */
+bool batch_record(const simdsv_batch *b, size_t k, field_views *v, simdsv_record *rec);
+/* true when every record of the batch, up to its line end, is already
+ * minimal CSV with out_delimiter (no field quoted, decoded or with invalid
+ * UTF-8, no quote byte, the same delimiter). */
+bool batch_plain(const simdsv_batch *b, int delimiter, int out_delimiter);
+/* Records [from, to) of a batch as CSV lines (plain: batch_plain said so). */
+bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool plain,
+                     int out_delimiter, field_views *v);
+
 /* -------------------------------------------------------- column selectors */
 
 /* A header as owned strings. */

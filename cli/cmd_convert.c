@@ -41,13 +41,21 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
     return cli_typed_arg(a->common, argc, argv, i);
 }
 
-static bool convert_record(const simdsv_record *rec, const convert_args *a, int delimiter, bool *first,
-                           text_buffer *tb)
+/* --to csv: whole batches (records.c). */
+typedef struct csv_run {
+    int delimiter, out_delimiter;
+    field_views views;
+} csv_run;
+
+static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 {
-    if (a->to == TO_CSV) {
-        *first = false;
-        return write_all_fields(tb, rec, delimiter);
-    }
+    csv_run *s = ctx;
+    const bool plain = batch_plain(b, s->delimiter, s->out_delimiter);
+    return write_batch_csv(tb, b, 0, b->count, plain, s->out_delimiter, &s->views) ? 0 : -1;
+}
+
+static bool convert_record(const simdsv_record *rec, bool *first, text_buffer *tb)
+{
     out_write(*first ? "\n[" : ",\n[", *first ? 2 : 3);
     text_reset(tb);
     for (size_t i = 0; i < rec->field_count; i++) {
@@ -72,6 +80,13 @@ int cmd_convert(int argc, char **argv)
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && args.to == TO_NONE)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl");
+    if (status < 0 && args.to == TO_CSV) {
+        csv_run s = {(int)cli_opt(&c, SIMDSV_OPT_DELIMITER), c.out_delimiter, {NULL, 0}};
+        const cli_record_ops ops = {NULL, csv_batch, NULL};
+        status = cli_run(&c, status, &ops, &s);
+        field_views_free(&s.views);
+        return status;
+    }
     if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);
         return status >= 0 ? status : EXIT_DATA;
@@ -90,21 +105,19 @@ int cmd_convert(int argc, char **argv)
     text_buffer tb;
     text_init(&tb, &c);
     bool first = true;
-    if (args.to == TO_JSON)
-        out_byte('[');
+    out_byte('[');
     simdsv_record rec;
     simdsv_status st = SIMDSV_OK;
     if (cli_opt(&c, SIMDSV_OPT_HEADER)) {
         st = simdsv_reader_header(r, &rec);
-        if (st == SIMDSV_OK && !convert_record(&rec, &args, c.out_delimiter, &first, &tb))
+        if (st == SIMDSV_OK && !convert_record(&rec, &first, &tb))
             st = SIMDSV_ERR_NOMEM;
     }
     while (st == SIMDSV_OK && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK)
-        if (!convert_record(&rec, &args, c.out_delimiter, &first, &tb))
+        if (!convert_record(&rec, &first, &tb))
             st = SIMDSV_ERR_NOMEM;
     if (st == SIMDSV_END) {
-        if (args.to == TO_JSON)
-            out_str(first ? "]\n" : "\n]\n");
+        out_str(first ? "]\n" : "\n]\n");
         status = EXIT_OK;
     } else {
         out_flush();
