@@ -243,10 +243,16 @@ typedef struct field_views {
 void field_views_free(field_views *v);
 /* Record k of a batch as a simdsv_record (views in v); false: out of memory. */
 bool batch_record(const simdsv_batch *b, size_t k, field_views *v, simdsv_record *rec);
+/* What batch_plain needs to know of the command's dialect. */
+typedef struct csv_plain {
+    int delimiter, out_delimiter;
+    bool check_quotes; /* an unquoted field may hold a '"' (other quote byte, none, or lenient) */
+} csv_plain;
+csv_plain csv_plain_of(const cli_common *c);
 /* true when every record of the batch, up to its line end, is already
  * minimal CSV with out_delimiter (no field quoted, decoded or with invalid
  * UTF-8, no quote byte, the same delimiter). */
-bool batch_plain(const simdsv_batch *b, int delimiter, int out_delimiter);
+bool batch_plain(const simdsv_batch *b, const csv_plain *p);
 /* Records [from, to) of a batch as CSV lines (plain: batch_plain said so). */
 bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool plain,
                      int out_delimiter, field_views *v);

@@ -43,15 +43,15 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
 
 /* --to csv: whole batches (records.c). */
 typedef struct csv_run {
-    int delimiter, out_delimiter;
+    csv_plain csv;
     field_views views;
 } csv_run;
 
 static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 {
     csv_run *s = ctx;
-    const bool plain = batch_plain(b, s->delimiter, s->out_delimiter);
-    return write_batch_csv(tb, b, 0, b->count, plain, s->out_delimiter, &s->views) ? 0 : -1;
+    const bool plain = batch_plain(b, &s->csv);
+    return write_batch_csv(tb, b, 0, b->count, plain, s->csv.out_delimiter, &s->views) ? 0 : -1;
 }
 
 static bool convert_record(const simdsv_record *rec, bool *first, text_buffer *tb)
@@ -81,7 +81,7 @@ int cmd_convert(int argc, char **argv)
     if (status < 0 && args.to == TO_NONE)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl");
     if (status < 0 && args.to == TO_CSV) {
-        csv_run s = {(int)cli_opt(&c, SIMDSV_OPT_DELIMITER), c.out_delimiter, {NULL, 0}};
+        csv_run s = {csv_plain_of(&c), {NULL, 0}};
         const cli_record_ops ops = {NULL, csv_batch, NULL};
         status = cli_run(&c, status, &ops, &s);
         field_views_free(&s.views);

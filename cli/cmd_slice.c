@@ -36,14 +36,14 @@ static arg_result range_arg(void *ctx, int argc, char **argv, int *i)
 typedef struct range_run {
     const range_args *a;
     unsigned long long index; /* of the batch's first record */
-    int delimiter, out_delimiter;
+    csv_plain csv;
     field_views views;
 } range_run;
 
 static int range_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
 {
     range_run *s = ctx;
-    if (rec && !write_all_fields(tb, rec, s->out_delimiter))
+    if (rec && !write_all_fields(tb, rec, s->csv.out_delimiter))
         return -1;
     return s->a->end == 0 ? CLI_STOP : 0; /* no record is read at all */
 }
@@ -56,7 +56,7 @@ static int range_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     const size_t from = start > first ? (size_t)(start - first < b->count ? start - first : b->count) : 0;
     const size_t to = end - first < b->count ? (size_t)(end - first) : b->count;
     if (from < to &&
-        !write_batch_csv(tb, b, from, to, batch_plain(b, s->delimiter, s->out_delimiter), s->out_delimiter, &s->views))
+        !write_batch_csv(tb, b, from, to, batch_plain(b, &s->csv), s->csv.out_delimiter, &s->views))
         return -1;
     return s->index >= end ? CLI_STOP : 0;
 }
@@ -68,7 +68,9 @@ static int run_range(int argc, char **argv, range_args *a, const char *name, con
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && a->end < a->start)
         status = cli_usage_error(name, "%s", "--end must not be before --start");
-    range_run s = {a, 0, status < 0 ? (int)cli_opt(&c, SIMDSV_OPT_DELIMITER) : ',', c.out_delimiter, {NULL, 0}};
+    range_run s = {a, 0, {',', ',', true}, {NULL, 0}};
+    if (status < 0)
+        s.csv = csv_plain_of(&c);
     const cli_record_ops ops = {range_header, range_batch, NULL};
     status = cli_run(&c, status, &ops, &s);
     field_views_free(&s.views);

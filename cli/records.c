@@ -3,10 +3,13 @@
  * (simdsv_reader_next_batch), the end-of-input report; and the records of a
  * batch written as CSV.  The CLI has no scanner of its own: every byte goes
  * through the library's kernels (SIMDSV_KERNEL / --kernel). */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool batch_record(const simdsv_batch *b, size_t k, field_views *v, simdsv_record *rec)
 {
@@ -27,12 +30,22 @@ bool batch_record(const simdsv_batch *b, size_t k, field_views *v, simdsv_record
     return true;
 }
 
-bool batch_plain(const simdsv_batch *b, int delimiter, int out_delimiter)
+csv_plain csv_plain_of(const cli_common *c)
 {
-    if (b->flags_any || delimiter != out_delimiter)
+    const csv_plain p = {(int)cli_opt(c, SIMDSV_OPT_DELIMITER), c->out_delimiter,
+                         cli_opt(c, SIMDSV_OPT_QUOTE) != '"' || cli_opt(c, SIMDSV_OPT_LENIENT) != 0};
+    return p;
+}
+
+bool batch_plain(const simdsv_batch *b, const csv_plain *p)
+{
+    if (b->flags_any || p->delimiter != p->out_delimiter)
         return false;
-    /* Unquoted fields hold no line end; a quote byte (--no-quote, lenient
-     * recovery) would need quoting in the output. */
+    /* Unquoted fields hold no line end, and no quote byte unless quotes are
+     * off or something else, or lenient recovery made the field: such a
+     * byte needs quoting in the output. */
+    if (!p->check_quotes)
+        return true;
     const uint32_t from = b->bounds[b->first[0]], to = b->bounds[b->first[b->count] - 1] - 1;
     return !memchr(b->data + from, '"', to - from);
 }
@@ -76,11 +89,51 @@ void field_views_free(field_views *v)
     v->cap = 0;
 }
 
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    static const char msg[] = "simdsv: error: the input file shrank while it was being read\n";
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing more can be said */
+    }
+    out_abandon();
+    _exit(EXIT_DATA);
+}
+
+/* An uncompressed regular file is mapped rather than read through the
+ * decoding callback: no copy into the reader's buffer, nothing to move or
+ * count as the buffer refills.  Returns that reader, or NULL to keep the
+ * callback reader.  (A file cut short while mapped raises SIGBUS: it ends
+ * the run with a message instead of a crash.) */
+static simdsv_reader *open_mapped(cli_common *c)
+{
+    uint64_t size = 0;
+    int64_t mapped = 0;
+    if (input_seekable_fd(c->in, &size) < 0 || size == 0 || simdsv_options_get(c->opt, SIMDSV_OPT_MMAP, &mapped) ||
+        simdsv_options_set(c->opt, SIMDSV_OPT_MMAP, 1) != SIMDSV_OK)
+        return NULL;
+    simdsv_reader *r = cli_new_reader(c->opt);
+    simdsv_options_set(c->opt, SIMDSV_OPT_MMAP, mapped);
+    if (r && simdsv_reader_open_path(r, c->file) != SIMDSV_OK) {
+        simdsv_reader_free(r);
+        r = NULL;
+    }
+    if (r)
+        signal(SIGBUS, on_sigbus);
+    return r;
+}
+
 int cli_run(cli_common *c, int status, const cli_record_ops *ops, void *ctx)
 {
     simdsv_reader *r = cli_begin(c, &status);
     if (!r)
         return status;
+    simdsv_reader *mapped = open_mapped(c);
+    if (mapped) {
+        simdsv_reader_free(r);
+        r = mapped;
+    }
+    uint64_t reported = 0; /* bytes given to the progress line (mapped input) */
     text_buffer tb;
     text_init(&tb, c);
     simdsv_record rec;
@@ -92,8 +145,13 @@ int cli_run(cli_common *c, int status, const cli_record_ops *ops, void *ctx)
     else if (st == SIMDSV_OK && has_header)
         run = write_all_fields(&tb, &rec, c->out_delimiter) ? 0 : -1;
     simdsv_batch b;
-    while (run == 0 && st == SIMDSV_OK && (st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK)
+    while (run == 0 && st == SIMDSV_OK && (st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK) {
         run = ops->batch(ctx, &tb, &b);
+        if (mapped && simdsv_reader_offset(r) - reported >= ((uint64_t)1 << 20)) {
+            progress_add(simdsv_reader_offset(r) - reported);
+            reported = simdsv_reader_offset(r);
+        }
+    }
     if (run < 0) {
         cli_error("out of memory");
         status = EXIT_DATA;
