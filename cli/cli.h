@@ -9,9 +9,9 @@
  * Files: common.c (options, opening, reports), input.c (sources and
  * decompression), output.c (buffered output, -o, CSV writer), progress.c,
  * selector.c (column selectors), text.c (field text, display width),
- * literal.c (SIMD literal search), fast.c/fast.h (the raw-byte fast path of
- * select and search; select_walk.h is select's part of it), search.h,
- * main.c, and one cmd_NAME.c per command.
+ * literal.c (literal search), records.c (the command driver over record
+ * batches, the batch CSV writer), main.c, and one cmd_NAME.c per command.
+ * The CLI scans nothing itself: every byte is read by the library's kernels.
  */
 #ifndef SIMDSV_CLI_H
 #define SIMDSV_CLI_H
@@ -277,12 +277,12 @@ size_t *selector_resolve(const char *command, const char *sel, const name_list *
 
 /* ---------------------------------------------------------------- literals */
 
-/* A literal to find (search): SIMD prefilter on two bytes of the pattern,
- * then a full comparison; icase folds ASCII letters only. */
+/* A literal to find (search): two anchor bytes compared at 64 positions at
+ * a time, then a full comparison; icase folds ASCII letters only. */
 typedef struct literal {
     const unsigned char *p;
     size_t n;
-    bool icase, avx2;
+    bool icase;
     size_t o1, o2;                /* offsets of the two anchor bytes (o1 <= o2) */
     unsigned char a1, a2, b1, b2; /* the anchor bytes, both cases */
 } literal;
