@@ -39,16 +39,9 @@ static void count_lines(const unsigned char *data, size_t size)
 static void read_batches(h_result *out, simdsv_options *opt, const unsigned char *data, size_t size,
                          const h_read *how)
 {
-    h_result_reset(out);
     h_session s;
-    h_session_open(&s, opt, data, size, how);
-    if (s.status != SIMDSV_OK) {
-        out->end = s.status;
-        if (s.reader)
-            out->end_error = h_error_of(simdsv_reader_error(s.reader));
-        h_session_close(&s);
+    if (!h_open_for_read(out, &s, opt, data, size, how))
         return;
-    }
     simdsv_reader *r = s.reader;
     int64_t header = 0;
     simdsv_options_get(opt, SIMDSV_OPT_HEADER, &header);
