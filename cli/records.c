@@ -109,7 +109,7 @@ static simdsv_reader *open_mapped(cli_common *c)
 {
     uint64_t size = 0;
     int64_t mapped = 0;
-    if (input_seekable_fd(c->in, &size) < 0 || size == 0 || simdsv_options_get(c->opt, SIMDSV_OPT_MMAP, &mapped) ||
+    if (strcmp(c->file, "-") == 0 || input_seekable_fd(c->in, &size) < 0 || size == 0 || simdsv_options_get(c->opt, SIMDSV_OPT_MMAP, &mapped) ||
         simdsv_options_set(c->opt, SIMDSV_OPT_MMAP, 1) != SIMDSV_OK)
         return NULL;
     simdsv_reader *r = cli_new_reader(c->opt);
