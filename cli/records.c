@@ -133,6 +133,7 @@ int cli_run(cli_common *c, int status, const cli_record_ops *ops, void *ctx)
         simdsv_reader_free(r);
         r = mapped;
     }
+    c->reader = r;
     uint64_t reported = 0; /* bytes given to the progress line (mapped input) */
     text_buffer tb;
     text_init(&tb, c);
@@ -163,6 +164,7 @@ int cli_run(cli_common *c, int status, const cli_record_ops *ops, void *ctx)
     if (status == EXIT_OK && ops->finish)
         status = ops->finish(ctx);
     text_free(&tb);
+    c->reader = NULL;
     cli_close(c, r);
     cli_common_free(c);
     return status;
