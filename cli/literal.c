@@ -135,7 +135,9 @@ static bool anchors_at(const literal *l, const unsigned char *p)
  * start. */
 enum { BLOCK = 64 };
 
-static const char *find_blocks(const literal *l, const unsigned char *s, size_t n)
+/* folded: OR the fold bits in (-i with a letter as an anchor); a constant
+ * at each call, so that each loop is compiled without the other's work. */
+static inline const char *find_blocks(const literal *l, const unsigned char *s, size_t n, bool folded)
 {
     const size_t m = l->n, o1 = l->o1, o2 = l->o2;
     unsigned char want1, fold1, want2, fold2;
@@ -145,19 +147,15 @@ static const char *find_blocks(const literal *l, const unsigned char *s, size_t 
     /* starts i..i+BLOCK-1: their anchors lie below i + o2 + BLOCK <= n */
     for (; i + o2 + BLOCK <= n; i += BLOCK) {
         const unsigned char *x = s + i + o1, *y = s + i + o2;
-        unsigned char hit[BLOCK];
+        unsigned char any = 0;
         for (size_t k = 0; k < BLOCK; k++)
-            hit[k] = (unsigned char)(((x[k] | fold1) == want1) & ((y[k] | fold2) == want2));
-        /* Eight starts at a time: most words of a block are 0. */
-        for (size_t g = 0; g < BLOCK; g += 8) {
-            uint64_t word;
-            memcpy(&word, hit + g, sizeof word);
-            if (!word)
-                continue;
-            for (size_t k = g; k < g + 8 && i + k + m <= n; k++)
-                if (hit[k] && equal_at(l, s + i + k))
-                    return (const char *)(s + i + k);
-        }
+            any |= (unsigned char)((((folded ? x[k] | fold1 : x[k]) == want1) &
+                                    ((folded ? y[k] | fold2 : y[k]) == want2)));
+        if (!any)
+            continue;
+        for (size_t k = 0; k < BLOCK && i + k + m <= n; k++)
+            if (anchors_at(l, s + i + k) && equal_at(l, s + i + k))
+                return (const char *)(s + i + k);
     }
     for (; i + m <= n; i++)
         if (anchors_at(l, s + i) && equal_at(l, s + i))
@@ -171,5 +169,7 @@ const char *literal_find(const literal *l, const char *data, size_t size)
         return data;
     if (size < l->n)
         return NULL;
-    return find_blocks(l, (const unsigned char *)data, size);
+    const bool folded = l->a1 != l->a2 || l->b1 != l->b2;
+    return folded ? find_blocks(l, (const unsigned char *)data, size, true)
+                  : find_blocks(l, (const unsigned char *)data, size, false);
 }
