@@ -319,6 +319,57 @@ static simdsv_status general_record(simdsv_reader *r, simdsv_batch *b, size_t *o
     return st;
 }
 
+/* Appends the regular records the index holds from rec_start to a batch
+ * of `have` records whose offsets count from buffer position origin;
+ * returns the batch's new record count. */
+static size_t append_walked(simdsv_reader *r, simdsv_batch *b, size_t origin, size_t have)
+{
+    const size_t at = have ? r->batch_first[1] : 0;
+    size_t width = have ? r->batch_first[1] - 1 : r->header_count;
+    if (r->opt.max_fields && width > r->opt.max_fields)
+        width = 0;
+    size_t *first = r->batch_first + have;
+    uint32_t *pos = r->batch_bounds + at;
+    walk_out w = walk(r, origin, width, false, r->batch_records_cap - have, pos, r->batch_bounds_cap - at, first);
+    if (w.rows == 0)
+        return have;
+    size_t utf8_pos;
+    const size_t clean = utf8_clean(r, &w, origin, pos, first, 0, &utf8_pos);
+    if (clean == 0) {
+        r->utf8_pos = utf8_pos;
+        r->batch_first[have] = at; /* the walk wrote its own start there */
+        return have;
+    }
+    if (clean < w.rows) /* records before the invalid byte go; its record takes the record path */
+        w = walk(r, origin, width, false, clean, pos, r->batch_bounds_cap - at, first);
+    for (size_t k = 0; k < w.rows; k++) {
+        first[k] += at;
+        r->batch_offsets[have + k] = r->buf_origin + origin + r->batch_bounds[first[k]];
+    }
+    first[w.rows] += at;
+    const uint32_t *last = r->batch_bounds + first[w.rows - 1];
+    commit(r, &w, utf8_pos, r->batch_bounds[first[w.rows] - 1] - last[0]);
+    if (!have) {
+        b->data = (const char *)r->buf + origin;
+        b->first_index = r->records_emitted - w.rows;
+    }
+    b->flags_any |= walked_flags(r, b->data, r->batch_bounds, r->batch_flags, first, w.rows);
+    return have + w.rows;
+}
+
+/* Hands out a batch of `have` records. */
+static simdsv_status finish_batch(simdsv_reader *r, simdsv_batch *b, size_t have)
+{
+    b->count = have;
+    b->bounds = r->batch_bounds;
+    b->flags = r->batch_flags;
+    b->first = r->batch_first;
+    b->byte_offsets = r->batch_offsets;
+    r->batch_valid = true;
+    r->batch_line0_known = false;
+    return SIMDSV_OK;
+}
+
 simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *b)
 {
     simdsv_status st = simdsv__ensure_usable(r);
@@ -345,57 +396,16 @@ simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *b)
         have = 1;
         /* Offsets from the record's start must stay within 32 bits. */
         if (origin == SIZE_MAX || !walkable(r) || r->scan_pos - origin > UINT32_MAX)
-            goto done;
+            return finish_batch(r, b, have);
     }
-    {
-        const size_t at = have ? r->batch_first[1] : 0;
-        size_t width = have ? r->batch_first[1] - 1 : r->header_count;
-        if (r->opt.max_fields && width > r->opt.max_fields)
-            width = 0;
-        walk_out w = walk(r, origin, width, false, r->batch_records_cap - have, r->batch_bounds + at,
-                          r->batch_bounds_cap - at, r->batch_first + have);
-        if (w.rows) {
-            size_t utf8_pos;
-            size_t *first = r->batch_first + have;
-            const uint32_t *pos = r->batch_bounds + at;
-            const size_t clean = utf8_clean(r, &w, origin, pos, first, 0, &utf8_pos);
-            if (clean < w.rows && clean)
-                w = walk(r, origin, width, false, clean, r->batch_bounds + at, r->batch_bounds_cap - at, first);
-            if (clean == 0) {
-                r->utf8_pos = utf8_pos;
-                r->batch_first[have] = at; /* the walk wrote its own start there */
-            } else {
-                for (size_t k = 0; k < w.rows; k++) {
-                    first[k] += at;
-                    r->batch_offsets[have + k] = r->buf_origin + origin + r->batch_bounds[first[k]];
-                }
-                first[w.rows] += at;
-                const uint32_t *last = r->batch_bounds + first[w.rows - 1];
-                commit(r, &w, utf8_pos, r->batch_bounds[first[w.rows] - 1] - last[0]);
-                if (!have) {
-                    b->data = (const char *)r->buf + origin;
-                    b->first_index = r->records_emitted - w.rows;
-                }
-                b->flags_any |= walked_flags(r, b->data, r->batch_bounds, r->batch_flags, first, w.rows);
-                have += w.rows;
-            }
-        }
-    }
+    have = append_walked(r, b, origin, have);
     if (have == 0) {
         /* Nothing regular at the start: the general path takes one record. */
         if ((st = general_record(r, b, &origin)) != SIMDSV_OK)
             return st;
         have = 1;
     }
-done:
-    b->count = have;
-    b->bounds = r->batch_bounds;
-    b->flags = r->batch_flags;
-    b->first = r->batch_first;
-    b->byte_offsets = r->batch_offsets;
-    r->batch_valid = true;
-    r->batch_line0_known = false;
-    return SIMDSV_OK;
+    return finish_batch(r, b, have);
 }
 
 uint64_t simdsv_reader_batch_line(simdsv_reader *r, const simdsv_batch *b, size_t k)
