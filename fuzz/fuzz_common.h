@@ -80,6 +80,8 @@ typedef struct transcript {
 
 static inline void tr_put(transcript *t, const void *p, size_t n)
 {
+    if (n == 0)
+        return; /* p may be NULL then */
     if (t->len + n > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 4096;
         while (cap < t->len + n)
