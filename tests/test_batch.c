@@ -1,7 +1,7 @@
 /*
  * test_batch.c — simdsv_reader_next_batch against simdsv_reader_next.
  *
- * Usage: test_batch CORPUS_DIR
+ * Usage: test_batch CORPUS_DIR [RANDOM_INPUTS LONG_INPUTS]   (default 400 12)
  *
  * For every input and dialect, the records of the batches (fields decoded
  * with simdsv_batch_decode, flags, indexes, offsets) and the errors between
@@ -332,8 +332,8 @@ int main(int argc, char **argv)
     api_edges();
     if (argc > 1)
         corpus(argv[1]);
-    random_inputs(400);
-    long_inputs(12);
+    random_inputs(argc > 2 ? atoi(argv[2]) : 400);
+    long_inputs(argc > 3 ? atoi(argv[3]) : 12);
     printf("%llu comparisons\n", cases);
     return harness_finish();
 }
