@@ -59,7 +59,7 @@ clean:
 
 # Fuzzing (clang + libFuzzer + ASan/UBSan).  fuzz-short: every target for
 # FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.
-FUZZ_TARGETS ?= reader kernels chunked utf8 table
+FUZZ_TARGETS ?= reader kernels chunked utf8 table spec
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz-build fuzz-short fuzz
 fuzz-build:

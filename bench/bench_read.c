@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     struct ArrowSchema schema;
     struct ArrowArray array;
     if (st == SIMDSV_OK)
-        st = simdsv_table_export(t, &schema, &array);
+        st = simdsv_table_move_to_arrow(t, &schema, &array);
     const double seconds = now() - t0;
     if (peak) {
         sampling = 0;

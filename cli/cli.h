@@ -41,6 +41,7 @@ typedef struct cli_common {
     int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
     cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
     simdsv_reader *reader; /* cli_run's reader while it runs (for the callbacks) */
+    const char *bad_why;  /* what was wrong with the option value just refused (ARG_BAD), or NULL */
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */

@@ -1,6 +1,6 @@
 /* cmd_stats.c — simdsv stats: a full typed read, then per column its type,
  * count of values, nulls, min, max and (for numbers) the mean, computed from
- * the exported Arrow arrays. */
+ * the table's column views (simdsv_table_column_view). */
 #include "typed.h"
 
 #include <inttypes.h>
@@ -13,15 +13,16 @@ static const char help[] =
     "Reads every row into typed columns and prints, per column: type, count of\n"
     "values, nulls, min, max, and the mean of numbers.  Dates print as YYYY-MM-DD,\n"
     "timestamps as UTC ISO 8601; strings compare by bytes.  Values that did not fit\n"
-    "a --schema type (with --on-error null) are listed after the table.\n\n" CLI_TYPED_HELP;
+    "a --schema type (with --on-error null) are listed after the table (the first\n"
+    "20, then a count of the others).  Floats print in the shortest form that\n"
+    "reads back as the same number.\n\n" CLI_TYPED_HELP;
 
-static int valid(const struct ArrowArray *a, int64_t i)
-{
-    return (((const uint8_t *)a->buffers[0])[i / 8] >> (i % 8)) & 1;
-}
+/* Rejects listed after the table; the rest are counted (a file of bad
+ * values would otherwise print one line per row). */
+#define STATS_REJECTS_SHOWN 20
 
 typedef struct column_stats {
-    int64_t count, nulls;
+    uint64_t count, nulls;
     char min[96], max[96], mean[48];
 } column_stats;
 
@@ -35,96 +36,108 @@ static void shorten(char *dst, size_t size, const char *s, size_t n)
     strcpy(dst + n, n < strlen(s) && n == size - 4 ? "..." : "");
 }
 
-static void compute(const struct ArrowSchema *s, const struct ArrowArray *a, column_stats *st)
+/* A cell for text that is not NUL-terminated. */
+static void text_cell(char *dst, size_t size, const char *s, size_t n)
+{
+    char tmp[4096];
+    n = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    shorten(dst, size, tmp, n);
+}
+
+static int bytes_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    const int c = memcmp(a, b, na < nb ? na : nb);
+    return c ? c : (na > nb) - (na < nb);
+}
+
+static void compute(const simdsv_column_view *v, column_stats *st)
 {
     memset(st, 0, sizeof *st);
-    st->nulls = a->null_count;
-    st->count = a->length - a->null_count;
-    strcpy(st->min, "");
-    strcpy(st->max, "");
-    strcpy(st->mean, "");
-    if (st->count == 0 || strcmp(s->format, "n") == 0)
+    st->nulls = v->null_count;
+    st->count = v->length - v->null_count;
+    if (st->count == 0)
         return;
-    const char *f = s->format;
-    if (strcmp(f, "l") == 0 || strcmp(f, "tdD") == 0 || strcmp(f, "tsu:UTC") == 0) {
+    switch (v->type) {
+    case SIMDSV_TYPE_INT64:
+    case SIMDSV_TYPE_DATE:
+    case SIMDSV_TYPE_TIMESTAMP: {
         int64_t lo = INT64_MAX, hi = INT64_MIN;
         long double sum = 0;
-        for (int64_t i = 0; i < a->length; i++) {
-            if (!valid(a, i))
+        for (uint64_t i = 0; i < v->length; i++) {
+            if (!simdsv_view_valid(v, i))
                 continue;
-            const int64_t v = f[0] == 't' && f[1] == 'd' ? ((const int32_t *)a->buffers[1])[i]
-                                                         : ((const int64_t *)a->buffers[1])[i];
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            sum += v;
+            const int64_t x = v->type == SIMDSV_TYPE_DATE ? simdsv_view_date(v, i) : simdsv_view_int64(v, i);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            sum += x;
         }
-        if (f[0] == 'l') {
+        if (v->type == SIMDSV_TYPE_INT64) {
             snprintf(st->min, sizeof st->min, "%" PRId64, lo);
             snprintf(st->max, sizeof st->max, "%" PRId64, hi);
             snprintf(st->mean, sizeof st->mean, "%.6Lg", sum / st->count);
-        } else if (f[1] == 'd') {
+        } else if (v->type == SIMDSV_TYPE_DATE) {
             cli_format_date(st->min, sizeof st->min, lo);
             cli_format_date(st->max, sizeof st->max, hi);
         } else {
             cli_format_timestamp(st->min, sizeof st->min, lo);
             cli_format_timestamp(st->max, sizeof st->max, hi);
         }
-    } else if (strcmp(f, "g") == 0) {
+        return;
+    }
+    case SIMDSV_TYPE_FLOAT64: {
         double lo = 0, hi = 0;
         long double sum = 0;
         int first = 1;
-        for (int64_t i = 0; i < a->length; i++) {
-            if (!valid(a, i))
+        for (uint64_t i = 0; i < v->length; i++) {
+            if (!simdsv_view_valid(v, i))
                 continue;
-            const double v = ((const double *)a->buffers[1])[i];
-            if (first || v < lo)
-                lo = v;
-            if (first || v > hi)
-                hi = v;
+            const double x = simdsv_view_float64(v, i);
+            if (first || x < lo)
+                lo = x;
+            if (first || x > hi)
+                hi = x;
             first = 0;
-            sum += v;
+            sum += x;
         }
-        snprintf(st->min, sizeof st->min, "%.17g", lo);
-        snprintf(st->max, sizeof st->max, "%.17g", hi);
+        cli_format_double(st->min, sizeof st->min, lo);
+        cli_format_double(st->max, sizeof st->max, hi);
         snprintf(st->mean, sizeof st->mean, "%.6Lg", sum / st->count);
-    } else if (strcmp(f, "b") == 0) {
-        int64_t trues = 0;
-        for (int64_t i = 0; i < a->length; i++)
-            trues += valid(a, i) && ((((const uint8_t *)a->buffers[1])[i / 8] >> (i % 8)) & 1);
+        return;
+    }
+    case SIMDSV_TYPE_BOOL: {
+        uint64_t trues = 0;
+        for (uint64_t i = 0; i < v->length; i++)
+            trues += simdsv_view_valid(v, i) && simdsv_view_bool(v, i);
         strcpy(st->min, trues < st->count ? "false" : "true");
         strcpy(st->max, trues > 0 ? "true" : "false");
         snprintf(st->mean, sizeof st->mean, "%.6g", (double)trues / (double)st->count); /* share of true */
-    } else if (strcmp(f, "u") == 0) {
-        const int32_t *off = a->buffers[1];
-        const char *chars = a->buffers[2];
-        int64_t lo = -1, hi = -1;
-        for (int64_t i = 0; i < a->length; i++) {
-            if (!valid(a, i))
+        return;
+    }
+    case SIMDSV_TYPE_STRING: { /* 32- or 64-bit offsets alike */
+        const char *lo = NULL, *hi = NULL;
+        size_t nlo = 0, nhi = 0;
+        for (uint64_t i = 0; i < v->length; i++) {
+            if (!simdsv_view_valid(v, i))
                 continue;
-            const size_t n = (size_t)(off[i + 1] - off[i]);
-            if (lo < 0) {
-                lo = hi = i;
-                continue;
+            size_t n;
+            const char *x = simdsv_view_string(v, i, &n);
+            if (!lo || bytes_cmp(x, n, lo, nlo) < 0) {
+                lo = x;
+                nlo = n;
             }
-            const size_t nl = (size_t)(off[lo + 1] - off[lo]), nh = (size_t)(off[hi + 1] - off[hi]);
-            int c = memcmp(chars + off[i], chars + off[lo], n < nl ? n : nl);
-            if (c < 0 || (c == 0 && n < nl))
-                lo = i;
-            c = memcmp(chars + off[i], chars + off[hi], n < nh ? n : nh);
-            if (c > 0 || (c == 0 && n > nh))
-                hi = i;
+            if (!hi || bytes_cmp(x, n, hi, nhi) > 0) {
+                hi = x;
+                nhi = n;
+            }
         }
-        char tmp[4096];
-        size_t n = (size_t)(off[lo + 1] - off[lo]);
-        n = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
-        memcpy(tmp, chars + off[lo], n);
-        tmp[n] = '\0';
-        shorten(st->min, sizeof st->min, tmp, n);
-        n = (size_t)(off[hi + 1] - off[hi]);
-        n = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
-        memcpy(tmp, chars + off[hi], n);
-        tmp[n] = '\0';
-        shorten(st->max, sizeof st->max, tmp, n);
+        text_cell(st->min, sizeof st->min, lo, nlo);
+        text_cell(st->max, sizeof st->max, hi, nhi);
+        return;
+    }
+    case SIMDSV_TYPE_NULL:
+        return;
     }
 }
 
@@ -159,27 +172,21 @@ int cmd_stats(int argc, char **argv)
     }
     const size_t n = simdsv_table_columns(t);
     const uint64_t rows = simdsv_table_rows(t);
-    struct ArrowSchema s;
-    struct ArrowArray a;
-    if (simdsv_table_export(t, &s, &a) != SIMDSV_OK) {
-        cli_error("out of memory");
-        simdsv_table_free(t);
-        cli_common_free(&c);
-        return out_finish(EXIT_DATA);
-    }
     column_stats *stats = calloc(n ? n : 1, sizeof *stats);
     const char *heads[7] = {"column", "type", "count", "nulls", "min", "max", "mean"};
     size_t widths[7];
     for (int k = 0; k < 7; k++)
         widths[k] = strlen(heads[k]);
     for (size_t i = 0; stats && i < n; i++) {
-        compute(s.children[i], a.children[i], &stats[i]);
+        simdsv_column_view view;
+        simdsv_table_column_view(t, i, &view);
+        compute(&view, &stats[i]);
         simdsv_column_info info;
         simdsv_table_column(t, i, &info);
         char num[32];
-        const size_t w[7] = {cli_display_width(s.children[i]->name), strlen(simdsv_type_name(info.type)),
-                             (size_t)snprintf(num, sizeof num, "%" PRId64, stats[i].count),
-                             (size_t)snprintf(num, sizeof num, "%" PRId64, stats[i].nulls),
+        const size_t w[7] = {cli_display_width(info.name), strlen(simdsv_type_name(info.type)),
+                             (size_t)snprintf(num, sizeof num, "%" PRIu64, stats[i].count),
+                             (size_t)snprintf(num, sizeof num, "%" PRIu64, stats[i].nulls),
                              cli_display_width(stats[i].min), cli_display_width(stats[i].max),
                              strlen(stats[i].mean)};
         for (int k = 0; k < 7; k++)
@@ -196,9 +203,9 @@ int cmd_stats(int argc, char **argv)
         simdsv_column_info info;
         simdsv_table_column(t, i, &info);
         char count[32], nulls[32];
-        snprintf(count, sizeof count, "%" PRId64, stats[i].count);
-        snprintf(nulls, sizeof nulls, "%" PRId64, stats[i].nulls);
-        const char *cells[7] = {s.children[i]->name, simdsv_type_name(info.type), count, nulls,
+        snprintf(count, sizeof count, "%" PRIu64, stats[i].count);
+        snprintf(nulls, sizeof nulls, "%" PRIu64, stats[i].nulls);
+        const char *cells[7] = {info.name, simdsv_type_name(info.type), count, nulls,
                                 stats[i].min, stats[i].max, stats[i].mean};
         for (int k = 0; k < 7; k++) {
             cell(cells[k], widths[k], k >= 2 && k <= 3);
@@ -206,21 +213,26 @@ int cmd_stats(int argc, char **argv)
         }
     }
     const size_t rejects = simdsv_table_reject_count(t);
-    for (size_t i = 0; i < rejects; i++) {
+    const size_t shown = rejects < STATS_REJECTS_SHOWN ? rejects : STATS_REJECTS_SHOWN;
+    for (size_t i = 0; i < shown; i++) {
         const simdsv_reject *r = simdsv_table_reject(t, i);
         m = snprintf(line, sizeof line, "rejected: line %llu, column %zu (", (unsigned long long)r->line,
                      r->column + 1);
         out_write(line, (size_t)m);
-        out_str(s.children[r->column]->name);
+        simdsv_column_info info;
+        simdsv_table_column(t, r->column, &info);
+        out_str(info.name);
         out_str("): `");
         out_str(r->value);
         out_str("`: ");
         out_str(r->reason);
         out_byte('\n');
     }
+    if (rejects > shown) {
+        m = snprintf(line, sizeof line, "rejected: %zu more values\n", rejects - shown);
+        out_write(line, (size_t)m);
+    }
     free(stats);
-    a.release(&a);
-    s.release(&s);
     simdsv_table_free(t);
     status = out_finish(stats ? status : EXIT_DATA);
     cli_common_free(&c);

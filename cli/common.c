@@ -133,6 +133,7 @@ static long utf8_single_char(const char *s)
 static arg_result set_byte_option(cli_common *c, simdsv_option id, const char *value)
 {
     int byte;
+    c->bad_why = "expected one character or an escape (\\t, \\\\, \\xHH)";
     if (!cli_parse_byte(value, &byte))
         return ARG_BAD;
     if (id == SIMDSV_OPT_DELIMITER && byte < 0)
@@ -186,6 +187,7 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
     for (size_t k = 0; k < sizeof count_options / sizeof count_options[0]; k++) {
         if ((v = cli_option_value(count_options[k].name, argc, argv, i, &missing)) || missing) {
             unsigned long long n;
+            c->bad_why = missing ? NULL : "expected a whole number";
             if (missing || !cli_parse_u64(v, &n) || n > INT64_MAX)
                 return ARG_BAD;
             return simdsv_options_set(c->opt, count_options[k].id, (int64_t)n) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
@@ -198,12 +200,14 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
                          : strcmp(v, "lossy") == 0 ? SIMDSV_UTF8_LOSSY
                          : strcmp(v, "none") == 0  ? SIMDSV_UTF8_NONE
                                                    : -1;
+        c->bad_why = "expected strict, lossy or none";
         if (mode < 0)
             return ARG_BAD;
         return simdsv_options_set(c->opt, SIMDSV_OPT_UTF8, mode) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     }
     if ((v = cli_option_value("--kernel", argc, argv, i, &missing)) || missing) {
         const int k = missing ? -1 : simdsv_kernel_from_name(v);
+        c->bad_why = missing ? NULL : "expected auto, scalar, sse42, avx2, avx512 or neon";
         if (k < 0)
             return ARG_BAD;
         return simdsv_options_set(c->opt, SIMDSV_OPT_KERNEL, k) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
@@ -304,9 +308,13 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
                 e->os_errno ? strerror(e->os_errno) : "");
         return;
     }
-    fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", c->display,
-            (unsigned long long)e->line, (unsigned long long)e->column, e->message, (unsigned long long)e->byte_offset,
-            (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
+    /* The library says what is wrong; which option changes that is the CLI's to say. */
+    const char *hint = e->code == SIMDSV_ERR_VALUE         ? " (use --on-error null to make it null)"
+                       : e->code == SIMDSV_ERR_RAGGED_ROW ? " (--short-rows pad and --long-rows truncate accept it)"
+                                                          : "";
+    fprintf(stderr, "%s:%llu:%llu: error: %s%s (byte %llu, record %llu, field %llu)\n", c->display,
+            (unsigned long long)e->line, (unsigned long long)e->column, e->message, hint,
+            (unsigned long long)e->byte_offset, (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
 }
 
 simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bool *has_header)
@@ -353,6 +361,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
             continue;
         }
         if (!options_done && arg[0] == '-' && arg[1] != '\0') {
+            c->bad_why = NULL; /* a reason belongs to this argument only */
             arg_result res = spec->extra ? spec->extra(spec->ctx, argc, argv, &i) : ARG_NOT_MINE;
             if (res == ARG_NOT_MINE)
                 res = cli_common_arg(c, argc, argv, &i);
@@ -382,6 +391,11 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
             }
             if (res == ARG_NOT_MINE)
                 return cli_usage_error(command, "unknown option '%s'", arg);
+            if (res == ARG_BAD && c->bad_why && *c->bad_why) {
+                fprintf(stderr, "simdsv %s: invalid value for '%s': %s\nTry 'simdsv %s --help'.\n", command, arg,
+                        c->bad_why, command);
+                return EXIT_USAGE;
+            }
             if (res == ARG_BAD)
                 return cli_usage_error(command, "missing or invalid value for '%s'", arg);
             continue;

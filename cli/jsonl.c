@@ -36,70 +36,55 @@ void out_json_string(const char *s, size_t n)
     out_byte('"');
 }
 
-/* The shortest of %.15g..%.17g that reads back as the same double. */
-static int format_double(char *out, size_t size, double v)
-{
-    int n = 0;
-    for (int digits = 15; digits <= 17; digits++) {
-        n = snprintf(out, size, "%.*g", digits, v);
-        if (strtod(out, NULL) == v)
-            break;
-    }
-    return n;
-}
 
-static void value(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i)
+static void value(const simdsv_column_view *v, uint64_t i)
 {
-    const char *f = s->format;
     char buf[64];
     int n;
-    if (a->n_buffers == 0 || !((((const uint8_t *)a->buffers[0])[i / 8] >> (i % 8)) & 1)) {
+    if (!simdsv_view_valid(v, i)) {
         out_write("null", 4);
         return;
     }
-    switch (f[0]) {
-    case 'b':
-        if ((((const uint8_t *)a->buffers[1])[i / 8] >> (i % 8)) & 1)
+    switch (v->type) {
+    case SIMDSV_TYPE_BOOL:
+        if (simdsv_view_bool(v, i))
             out_write("true", 4);
         else
             out_write("false", 5);
         return;
-    case 'l':
-        n = snprintf(buf, sizeof buf, "%" PRId64, ((const int64_t *)a->buffers[1])[i]);
+    case SIMDSV_TYPE_INT64:
+        n = snprintf(buf, sizeof buf, "%" PRId64, simdsv_view_int64(v, i));
         out_write(buf, (size_t)n);
         return;
-    case 'g': {
-        const double v = ((const double *)a->buffers[1])[i];
-        if (isnan(v))
+    case SIMDSV_TYPE_FLOAT64: {
+        const double x = simdsv_view_float64(v, i);
+        if (isnan(x))
             out_str("\"NaN\"");
-        else if (isinf(v))
-            out_str(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        else if (isinf(x))
+            out_str(x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         else {
-            n = format_double(buf, sizeof buf, v);
+            n = cli_format_double(buf, sizeof buf, x);
             out_write(buf, (size_t)n);
         }
         return;
     }
-    case 't': {
+    case SIMDSV_TYPE_DATE:
+    case SIMDSV_TYPE_TIMESTAMP:
         out_byte('"');
-        n = f[1] == 'd' ? cli_format_date(buf, sizeof buf, ((const int32_t *)a->buffers[1])[i])
-                        : cli_format_timestamp(buf, sizeof buf, ((const int64_t *)a->buffers[1])[i]);
+        n = v->type == SIMDSV_TYPE_DATE ? cli_format_date(buf, sizeof buf, simdsv_view_date(v, i))
+                                        : cli_format_timestamp(buf, sizeof buf, simdsv_view_int64(v, i));
         out_write(buf, (size_t)n);
         out_byte('"');
         return;
-    }
-    case 'u': {
-        const int32_t *off = a->buffers[1];
-        out_json_string((const char *)a->buffers[2] + off[i], (size_t)(off[i + 1] - off[i]));
+    case SIMDSV_TYPE_STRING: {
+        size_t size;
+        const char *s = simdsv_view_string(v, i, &size);
+        out_json_string(s, size);
         return;
     }
-    case 'U': {
-        const int64_t *off = a->buffers[1];
-        out_json_string((const char *)a->buffers[2] + off[i], (size_t)(off[i + 1] - off[i]));
-        return;
-    }
-    default:
+    case SIMDSV_TYPE_NULL:
         out_write("null", 4);
+        return;
     }
 }
 
@@ -109,26 +94,36 @@ int convert_jsonl(cli_common *c)
     simdsv_table *t = cli_read_table(c, 0, &status);
     if (!t)
         return status;
-    struct ArrowSchema s;
-    struct ArrowArray a;
-    if (simdsv_table_export(t, &s, &a) != SIMDSV_OK) {
+    const size_t ncols = simdsv_table_columns(t);
+    simdsv_column_view *views = calloc(ncols ? ncols : 1, sizeof *views);
+    const char **names = calloc(ncols ? ncols : 1, sizeof *names);
+    if (!views || !names) {
         cli_error("out of memory");
+        free(views);
+        free(names);
         simdsv_table_free(t);
         return EXIT_DATA;
     }
-    for (int64_t i = 0; i < a.length; i++) {
+    for (size_t col = 0; col < ncols; col++) {
+        simdsv_column_info info;
+        simdsv_table_column(t, col, &info);
+        names[col] = info.name;
+        simdsv_table_column_view(t, col, &views[col]);
+    }
+    const uint64_t rows = simdsv_table_rows(t);
+    for (uint64_t i = 0; i < rows; i++) {
         out_byte('{');
-        for (int64_t col = 0; col < a.n_children; col++) {
+        for (size_t col = 0; col < ncols; col++) {
             if (col)
                 out_byte(',');
-            out_json_string(s.children[col]->name, strlen(s.children[col]->name));
+            out_json_string(names[col], strlen(names[col]));
             out_byte(':');
-            value(s.children[col], a.children[col], i);
+            value(&views[col], i);
         }
         out_write("}\n", 2);
     }
-    a.release(&a);
-    s.release(&s);
+    free(views);
+    free(names);
     simdsv_table_free(t);
     return EXIT_OK;
 }

@@ -3,11 +3,15 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static arg_result set_string(cli_common *c, simdsv_string_option id, const char *v)
 {
-    return simdsv_options_set_string(c->opt, id, v) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+    if (simdsv_options_set_string(c->opt, id, v) == SIMDSV_OK)
+        return ARG_TAKEN;
+    c->bad_why = simdsv_options_error(c->opt);
+    return ARG_BAD;
 }
 
 static arg_result set_value(cli_common *c, simdsv_option id, int64_t v)
@@ -56,17 +60,21 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
             return ARG_BAD;
         if (strcmp(v, "all") == 0)
             return set_value(c, SIMDSV_OPT_INFER_ROWS, -1);
-        return cli_parse_u64(v, &n) && n > 0 && n < INT64_MAX ? set_value(c, SIMDSV_OPT_INFER_ROWS, (int64_t)n)
-                                                                : ARG_BAD;
+        if (cli_parse_u64(v, &n) && n > 0 && n < INT64_MAX)
+            return set_value(c, SIMDSV_OPT_INFER_ROWS, (int64_t)n);
+        c->bad_why = "expected a positive number of rows, or 'all'";
+        return ARG_BAD;
     }
     static const struct {
-        const char *name, *a, *b;
+        const char *name, *a, *b, *expected;
         simdsv_option id;
         int64_t va, vb;
-    } choices[] = {{"--on-error", "fail", "null", SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_FAIL, SIMDSV_ON_ERROR_NULL},
-                   {"--short-rows", "pad", "error", SIMDSV_OPT_SHORT_ROWS, SIMDSV_RAGGED_PAD, SIMDSV_RAGGED_ERROR},
-                   {"--long-rows", "error", "truncate", SIMDSV_OPT_LONG_ROWS, SIMDSV_RAGGED_ERROR,
-                    SIMDSV_RAGGED_TRUNCATE}};
+    } choices[] = {{"--on-error", "fail", "null", "expected 'fail' or 'null'", SIMDSV_OPT_ON_ERROR,
+                    SIMDSV_ON_ERROR_FAIL, SIMDSV_ON_ERROR_NULL},
+                   {"--short-rows", "pad", "error", "expected 'pad' or 'error'", SIMDSV_OPT_SHORT_ROWS,
+                    SIMDSV_RAGGED_PAD, SIMDSV_RAGGED_ERROR},
+                   {"--long-rows", "error", "truncate", "expected 'error' or 'truncate'", SIMDSV_OPT_LONG_ROWS,
+                    SIMDSV_RAGGED_ERROR, SIMDSV_RAGGED_TRUNCATE}};
     for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++) {
         if ((v = cli_option_value(choices[k].name, argc, argv, i, &missing)) || missing) {
             if (missing)
@@ -75,6 +83,7 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
                 return set_value(c, choices[k].id, choices[k].va);
             if (strcmp(v, choices[k].b) == 0)
                 return set_value(c, choices[k].id, choices[k].vb);
+            c->bad_why = choices[k].expected;
             return ARG_BAD;
         }
     }
@@ -104,6 +113,17 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
     }
     cli_close(c, r);
     return t;
+}
+
+int cli_format_double(char *out, size_t size, double v)
+{
+    int n = 0;
+    for (int digits = 15; digits <= 17; digits++) {
+        n = snprintf(out, size, "%.*g", digits, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return n;
 }
 
 /* Civil date of a day count (days since 1970-01-01), proleptic Gregorian. */

@@ -38,6 +38,9 @@ size_t cli_display_width(const char *s);
 /* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
  * the length as snprintf does. */
 int cli_format_date(char *out, size_t size, int64_t days);
+/* The shortest of %.15g..%.17g that reads back as the same double (the form
+ * of every float the CLI prints). */
+int cli_format_double(char *out, size_t size, double v);
 int cli_format_timestamp(char *out, size_t size, int64_t micros);
 /* A JSON string literal (quotes, backslash and control characters escaped;
  * other bytes as they are). */

@@ -2,8 +2,10 @@
  * arrow_export.c — read a CSV file into typed columns and hand them over
  * through the Arrow C Data Interface, the way an Arrow consumer (pyarrow's
  * _import_from_c, arrow-rs, nanoarrow, DuckDB) would receive them.  Here the
- * "consumer" prints each column's Arrow format, length, null count and its
- * first values, then calls the release callbacks exactly once.
+ * "consumer" prints each column's Arrow format, length and null count, then
+ * calls the release callbacks exactly once.  Before that, the first values
+ * of each column are read in C through the typed view
+ * (simdsv_table_column_view), which needs no Arrow decoding.
  *
  *   arrow_export FILE [THREADS]
  *   cc -O2 arrow_export.c $(pkg-config --cflags --libs simdsv) -o arrow_export
@@ -15,26 +17,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_valid(const struct ArrowArray *a, int64_t i)
+/* Row i of a column, read through the typed view (no Arrow decoding). */
+static void print_value(const simdsv_column_view *v, uint64_t i)
 {
-    return a->n_buffers > 0 && ((((const uint8_t *)a->buffers[0])[i / 8] >> (i % 8)) & 1);
-}
-
-static void print_value(const char *format, const struct ArrowArray *a, int64_t i)
-{
-    if (!is_valid(a, i)) {
+    size_t size;
+    const char *text;
+    if (!simdsv_view_valid(v, i)) {
         printf("null");
-    } else if (strcmp(format, "l") == 0 || strcmp(format, "tsu:UTC") == 0) {
-        printf("%" PRId64, ((const int64_t *)a->buffers[1])[i]);
-    } else if (strcmp(format, "g") == 0) {
-        printf("%.17g", ((const double *)a->buffers[1])[i]);
-    } else if (strcmp(format, "tdD") == 0) {
-        printf("%" PRId32 " days", ((const int32_t *)a->buffers[1])[i]);
-    } else if (strcmp(format, "b") == 0) {
-        printf("%s", (((const uint8_t *)a->buffers[1])[i / 8] >> (i % 8)) & 1 ? "true" : "false");
-    } else if (strcmp(format, "u") == 0) {
-        const int32_t *off = a->buffers[1];
-        printf("\"%.*s\"", (int)(off[i + 1] - off[i]), (const char *)a->buffers[2] + off[i]);
+        return;
+    }
+    switch (v->type) {
+    case SIMDSV_TYPE_INT64:
+    case SIMDSV_TYPE_TIMESTAMP: printf("%" PRId64, simdsv_view_int64(v, i)); break;
+    case SIMDSV_TYPE_FLOAT64: printf("%.17g", simdsv_view_float64(v, i)); break;
+    case SIMDSV_TYPE_DATE: printf("%" PRId32 " days", simdsv_view_date(v, i)); break;
+    case SIMDSV_TYPE_BOOL: printf("%s", simdsv_view_bool(v, i) ? "true" : "false"); break;
+    case SIMDSV_TYPE_STRING:
+        text = simdsv_view_string(v, i, &size);
+        printf("\"%.*s\"", (int)size, text);
+        break;
+    case SIMDSV_TYPE_NULL: break;
     }
 }
 
@@ -56,8 +58,11 @@ int main(int argc, char **argv)
         st = simdsv_table_read(reader, &table);
     if (st != SIMDSV_OK) {
         const simdsv_error *e = simdsv_reader_error(reader);
-        fprintf(stderr, "%s:%llu:%llu: error: %s\n", argv[1], (unsigned long long)e->line,
-                (unsigned long long)e->column, e->message[0] ? e->message : simdsv_status_message(st));
+        if (e->line) /* a position in the data */
+            fprintf(stderr, "%s:%llu:%llu: error: %s\n", argv[1], (unsigned long long)e->line,
+                    (unsigned long long)e->column, e->message[0] ? e->message : simdsv_status_message(st));
+        else
+            fprintf(stderr, "%s: error: %s\n", argv[1], e->message[0] ? e->message : simdsv_status_message(st));
         simdsv_reader_free(reader);
         simdsv_options_free(opt);
         return 1;
@@ -66,22 +71,25 @@ int main(int argc, char **argv)
         simdsv_column_info info;
         simdsv_table_column(table, i, &info);
         printf("%-16s %-9s %s\n", info.name, simdsv_type_name(info.type), info.reason);
+        simdsv_column_view view;
+        simdsv_table_column_view(table, i, &view);
+        printf("  first:");
+        for (uint64_t row = 0; row < view.length && row < 3; row++) {
+            putchar(' ');
+            print_value(&view, row);
+        }
+        putchar('\n');
     }
     struct ArrowSchema schema;
     struct ArrowArray array;
-    if (simdsv_table_export(table, &schema, &array) == SIMDSV_OK) {
+    if (simdsv_table_move_to_arrow(table, &schema, &array) == SIMDSV_OK) {
         /* From here on the consumer owns schema and array. */
         printf("struct array: %" PRId64 " rows, %" PRId64 " columns\n", array.length, array.n_children);
         for (int64_t c = 0; c < array.n_children; c++) {
             const struct ArrowArray *col = array.children[c];
             const char *format = schema.children[c]->format;
-            printf("  %-16s format %-8s nulls %-6" PRId64 " first:", schema.children[c]->name, format,
-                   col->null_count);
-            for (int64_t i = 0; i < col->length && i < 3; i++) {
-                putchar(' ');
-                print_value(format, col, i);
-            }
-            putchar('\n');
+            printf("  %-16s format %-8s length %-6" PRId64 " nulls %" PRId64 "\n", schema.children[c]->name, format,
+                   col->length, col->null_count);
         }
         array.release(&array);
         schema.release(&schema);

@@ -41,8 +41,11 @@ int main(int argc, char **argv)
         st = simdsv_table_stream(reader, &stream); /* from here the stream owns the reader */
     if (st != SIMDSV_OK) {
         const simdsv_error *e = simdsv_reader_error(reader);
-        fprintf(stderr, "%s:%llu:%llu: error: %s\n", argv[1], (unsigned long long)e->line,
-                (unsigned long long)e->column, e->message[0] ? e->message : simdsv_status_message(st));
+        if (e->line) /* a position in the data */
+            fprintf(stderr, "%s:%llu:%llu: error: %s\n", argv[1], (unsigned long long)e->line,
+                    (unsigned long long)e->column, e->message[0] ? e->message : simdsv_status_message(st));
+        else
+            fprintf(stderr, "%s: error: %s\n", argv[1], e->message[0] ? e->message : simdsv_status_message(st));
         simdsv_reader_free(reader);
         return 1;
     }

@@ -56,7 +56,7 @@ static int64_t read_rows(const fuzz_config *c, const uint8_t *csv, size_t n, int
         if (simdsv_table_read(r, &t) == SIMDSV_OK) {
             struct ArrowSchema s;
             struct ArrowArray a;
-            if (simdsv_table_export(t, &s, &a) == SIMDSV_OK) {
+            if (simdsv_table_move_to_arrow(t, &s, &a) == SIMDSV_OK) {
                 validate(&s, &a);
                 rows = a.length;
                 a.release(&a);
@@ -105,7 +105,7 @@ static void stream_matches_table(const fuzz_config *c, const uint8_t *csv, size_
     simdsv_table *t = NULL;
     struct ArrowSchema ts;
     struct ArrowArray ta;
-    int whole_ok = simdsv_table_read(r, &t) == SIMDSV_OK && simdsv_table_export(t, &ts, &ta) == SIMDSV_OK;
+    int whole_ok = simdsv_table_read(r, &t) == SIMDSV_OK && simdsv_table_move_to_arrow(t, &ts, &ta) == SIMDSV_OK;
     simdsv_table_free(t);
     simdsv_reader_free(r);
     r = string_reader(c, csv, n, batch_rows);

@@ -185,7 +185,11 @@ typedef enum simdsv_option {
     SIMDSV_OPT_SHORT_ROWS = 19,     /* simdsv_ragged: rows with fewer fields than the header; default PAD (nulls) */
     SIMDSV_OPT_LONG_ROWS = 20,      /* simdsv_ragged: rows with more fields; default ERROR */
     SIMDSV_OPT_DECIMAL_COMMA = 21,  /* 1: floats use ',' as the decimal separator; default 0 */
-    SIMDSV_OPT_BATCH_ROWS = 22      /* rows per record batch of simdsv_table_stream(), 1..2^31-1; default 65536 */
+    SIMDSV_OPT_BATCH_ROWS = 22      /* rows per record batch of simdsv_table_stream(), 1..2^31-1; default 8192:
+                                       a batch's value buffers (64 KiB per 8-byte column) stay in cache and
+                                       under malloc's mmap/trim thresholds, so releasing a batch does not
+                                       hand its pages back to the OS for the next one to fault in again
+                                       (65536-row batches cost 1.2-1.6x the CPU and 10-20x the page faults) */
 } simdsv_option;
 
 /* Default limits: far above real data (the widest real tables have tens of
@@ -510,8 +514,29 @@ typedef enum simdsv_string_option {
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
- * malformed value (a schema with an unknown type, ...). */
+ * malformed value (a schema item that is not NAME:TYPE, an unknown type),
+ * and simdsv_options_error() says what was wrong.  The value is parsed once,
+ * here: the typed reader uses the parsed items. */
 SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
+
+/* Structured forms of the same options, for programs that would rather not
+ * build (and escape) strings.  Each call adds one item after those already
+ * set, exactly as one more item of the string would:
+ *   set_column_type     column `name` (a header name, taken literally: no
+ *                       escapes, no index reading; "*" = every column not
+ *                       named otherwise) reads as type;
+ *   set_column_type_at  the column at 0-based field index reads as type;
+ *   select_column(_at)  appends a column to the projection (SIMDSV_OPT_COLUMNS).
+ * simdsv_options_set_string(opt, id, NULL) clears them.
+ * SIMDSV_ERR_INVALID_ARGUMENT for a NULL or empty name or an unknown type. */
+SIMDSV_API simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *name, simdsv_type type);
+SIMDSV_API simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type);
+SIMDSV_API simdsv_status simdsv_options_select_column(simdsv_options *opt, const char *name);
+SIMDSV_API simdsv_status simdsv_options_select_column_at(simdsv_options *opt, size_t index);
+/* Why the last simdsv_options_set_string call on opt was refused, e.g.
+ * "unknown type 'money' in `price:money`; known: null bool int64 ...";
+ * "" when it was not.  Valid until the next call on opt. */
+SIMDSV_API const char *simdsv_options_error(const simdsv_options *opt);
 
 typedef struct simdsv_table simdsv_table;
 
@@ -556,6 +581,68 @@ SIMDSV_API simdsv_status simdsv_table_column(const simdsv_table *t, size_t index
 SIMDSV_API size_t simdsv_table_reject_count(const simdsv_table *t);
 SIMDSV_API const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_t index);
 
+/* A typed view of one column, zero-copy: the table's own buffers, valid
+ * until the table is freed or its rows are moved out.  Row i holds a value
+ * when bit i of validity is set (bits are LSB first: validity[i / 8] >>
+ * (i % 8) & 1); validity is NULL when no row does (a null column, or no
+ * rows).  values, by type: bool a bitmap like validity; int64 and timestamp
+ * int64_t[length] (microseconds since the epoch, UTC); float64
+ * double[length]; date int32_t[length] (days since 1970-01-01); string the
+ * offsets: offset_width bytes each (4: int32_t, 8: int64_t), length + 1 of
+ * them, row i's text being bytes[offsets[i] .. offsets[i + 1]) (UTF-8, not
+ * NUL-terminated); NULL for a null column or no rows.  The functions after
+ * this one read a row without minding the widths. */
+typedef struct simdsv_column_view {
+    simdsv_type type;
+    uint64_t length;
+    uint64_t null_count;
+    const uint8_t *validity;
+    const void *values;   /* bool, numbers, dates, timestamps (NULL for strings) */
+    const void *offsets;  /* strings */
+    size_t offset_width;  /* 4 or 8 (strings), else 0 */
+    const char *bytes;    /* strings */
+} simdsv_column_view;
+
+/* Fills *view for column index.  SIMDSV_ERR_INVALID_ARGUMENT for a bad index. */
+SIMDSV_API simdsv_status simdsv_table_column_view(const simdsv_table *t, size_t index, simdsv_column_view *view);
+/* The index of the first column called name (output order), or -1. */
+SIMDSV_API long simdsv_table_column_index(const simdsv_table *t, const char *name);
+
+/* Row i of a view (i < length): whether it holds a value, and the value. */
+static inline int simdsv_view_valid(const simdsv_column_view *v, uint64_t i)
+{
+    return v->validity && (v->validity[i / 8] >> (i % 8)) & 1;
+}
+static inline int simdsv_view_bool(const simdsv_column_view *v, uint64_t i)
+{
+    return (((const uint8_t *)v->values)[i / 8] >> (i % 8)) & 1;
+}
+static inline int64_t simdsv_view_int64(const simdsv_column_view *v, uint64_t i) /* int64, timestamp */
+{
+    return ((const int64_t *)v->values)[i];
+}
+static inline double simdsv_view_float64(const simdsv_column_view *v, uint64_t i)
+{
+    return ((const double *)v->values)[i];
+}
+static inline int32_t simdsv_view_date(const simdsv_column_view *v, uint64_t i)
+{
+    return ((const int32_t *)v->values)[i];
+}
+static inline const char *simdsv_view_string(const simdsv_column_view *v, uint64_t i, size_t *size)
+{
+    int64_t from, to;
+    if (v->offset_width == 8) {
+        from = ((const int64_t *)v->offsets)[i];
+        to = ((const int64_t *)v->offsets)[i + 1];
+    } else {
+        from = ((const int32_t *)v->offsets)[i];
+        to = ((const int32_t *)v->offsets)[i + 1];
+    }
+    *size = (size_t)(to - from);
+    return v->bytes + from;
+}
+
 /* Moves the table's rows into an Arrow struct array: *schema and *array
  * (caller-allocated) are filled and own everything they point to; the
  * consumer calls schema->release(schema) and array->release(array) exactly
@@ -563,7 +650,8 @@ SIMDSV_API const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_
  * must have its release set to NULL by the consumer, as the specification
  * says).  The table keeps its schema information but holds no rows after
  * this.  The top-level array has format "+s", one child per column. */
-SIMDSV_API simdsv_status simdsv_table_export(simdsv_table *t, struct ArrowSchema *schema, struct ArrowArray *array);
+SIMDSV_API simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct ArrowSchema *schema,
+                                                   struct ArrowArray *array);
 
 /* Reads the remaining records as an Arrow C stream of record batches, in
  * bounded memory: each get_next() returns a "+s" array of at most

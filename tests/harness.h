@@ -1,14 +1,10 @@
 /*
  * harness.h — the test harness shared by the simdsv tests (header only).
  *
- *   CHECK(cond), CHECK_EQ_U64(a, b), CHECK_EQ_INT(a, b), CHECK_STR(a, b),
- *   CHECK_MEM(a, alen, b, blen), CHECK_STATUS(got, want)
- *       count a pass or report a failure as FILE:LINE with both values (and
- *       the current context, see h_context()).
+ *   the assertions of check.h (CHECK, CHECK_EQ_U64, ..., h_context()).
  *   harness_kernel()   the kernel named by SIMDSV_KERNEL (ctest runs a test
  *                      once per kernel); exits 77 ("skipped") when the CPU or
  *                      the build lacks it.
- *   harness_finish()   prints "N passed, N failed"; returns the exit status.
  *
  * Readers: h_read() runs a reader over an input given as a memory buffer, a
  * callback source returning the input in chunks of chosen sizes, a temporary
@@ -48,154 +44,8 @@
 
 #include "simdsv.h"
 
-/* ------------------------------------------------------------------ checks */
-
-static int h_passed;
-static int h_failed;
-static int h_reported;
-static char h_context_text[512];
-
-/* Failures past this many are counted but not printed. */
-#define H_MAX_REPORTS 200
-
-/* Describes what is being tested; printed with every failure until changed.
- * h_context(NULL) clears it. */
-static inline void h_context(const char *fmt, ...)
-{
-    if (!fmt) {
-        h_context_text[0] = '\0';
-        return;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(h_context_text, sizeof h_context_text, fmt, ap);
-    va_end(ap);
-}
-
-/* Counts a failure; returns 1 when its details should be printed. */
-static inline int h_fail(const char *file, int line)
-{
-    h_failed++;
-    if (h_reported >= H_MAX_REPORTS) {
-        if (h_reported++ == H_MAX_REPORTS)
-            fprintf(stderr, "(further failures are counted, not printed)\n");
-        return 0;
-    }
-    h_reported++;
-    fprintf(stderr, "%s:%d: FAILED", file, line);
-    if (h_context_text[0])
-        fprintf(stderr, " [%s]", h_context_text);
-    fputc('\n', stderr);
-    return 1;
-}
-
-static inline int h_check(int ok, const char *file, int line, const char *expr)
-{
-    if (ok) {
-        h_passed++;
-        return 1;
-    }
-    if (h_fail(file, line))
-        fprintf(stderr, "    CHECK(%s)\n", expr);
-    return 0;
-}
-
-static inline int h_check_u64(uint64_t a, uint64_t b, const char *file, int line, const char *ea, const char *eb)
-{
-    if (a == b) {
-        h_passed++;
-        return 1;
-    }
-    if (h_fail(file, line))
-        fprintf(stderr, "    %s == %s\n    got %llu, expected %llu\n", ea, eb, (unsigned long long)a,
-                (unsigned long long)b);
-    return 0;
-}
-
-static inline int h_check_int(int64_t a, int64_t b, const char *file, int line, const char *ea, const char *eb)
-{
-    if (a == b) {
-        h_passed++;
-        return 1;
-    }
-    if (h_fail(file, line))
-        fprintf(stderr, "    %s == %s\n    got %lld, expected %lld\n", ea, eb, (long long)a, (long long)b);
-    return 0;
-}
-
-/* Prints bytes as a C-like string literal. */
-static inline void h_print_bytes(FILE *f, const void *data, size_t size)
-{
-    const unsigned char *p = data;
-    fputc('"', f);
-    for (size_t i = 0; i < size; i++) {
-        const unsigned c = p[i];
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", (char)c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\r')
-            fputs("\\r", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(f, "\\x%02x", c);
-        else
-            fputc((int)c, f);
-    }
-    fputc('"', f);
-}
-
-static inline int h_check_mem(const void *a, size_t alen, const void *b, size_t blen, const char *file, int line,
-                              const char *ea, const char *eb)
-{
-    if (alen == blen && (alen == 0 || memcmp(a, b, alen) == 0)) {
-        h_passed++;
-        return 1;
-    }
-    if (h_fail(file, line)) {
-        fprintf(stderr, "    %s == %s\n    got      ", ea, eb);
-        h_print_bytes(stderr, a, alen);
-        fprintf(stderr, "\n    expected ");
-        h_print_bytes(stderr, b, blen);
-        fputc('\n', stderr);
-    }
-    return 0;
-}
-
-static inline int h_check_str(const char *a, const char *b, const char *file, int line, const char *ea, const char *eb)
-{
-    if (a && b && strcmp(a, b) == 0) {
-        h_passed++;
-        return 1;
-    }
-    if (h_fail(file, line))
-        fprintf(stderr, "    %s == %s\n    got \"%s\", expected \"%s\"\n", ea, eb, a ? a : "(null)", b ? b : "(null)");
-    return 0;
-}
-
-static inline int h_check_status(simdsv_status a, simdsv_status b, const char *file, int line, const char *ea,
-                                 const char *eb)
-{
-    if (a == b) {
-        h_passed++;
-        return 1;
-    }
-    if (h_fail(file, line))
-        fprintf(stderr, "    %s == %s\n    got %s (%d), expected %s (%d)\n", ea, eb, simdsv_status_name(a), (int)a,
-                simdsv_status_name(b), (int)b);
-    return 0;
-}
-
-#define CHECK(cond) h_check((cond) != 0, __FILE__, __LINE__, #cond)
-#define CHECK_EQ_U64(a, b) h_check_u64((uint64_t)(a), (uint64_t)(b), __FILE__, __LINE__, #a, #b)
-#define CHECK_EQ_INT(a, b) h_check_int((int64_t)(a), (int64_t)(b), __FILE__, __LINE__, #a, #b)
-#define CHECK_STR(a, b) h_check_str((a), (b), __FILE__, __LINE__, #a, #b)
-#define CHECK_MEM(a, alen, b, blen) h_check_mem((a), (alen), (b), (blen), __FILE__, __LINE__, #a, #b)
-#define CHECK_STATUS(a, b) h_check_status((a), (b), __FILE__, __LINE__, #a, #b)
-/* A failure with a free-form explanation. */
-#define FAIL_MSG(...) (h_fail(__FILE__, __LINE__) ? (void)(fprintf(stderr, "    "), fprintf(stderr, __VA_ARGS__), fputc('\n', stderr)) : (void)0)
-#define PASS() ((void)h_passed++)
+/* The assertions (CHECK, CHECK_EQ_U64, ...) are check.h's. */
+#include "check.h"
 
 /* The kernel this run is for (SIMDSV_KERNEL); exits 77 if unsupported. */
 static inline simdsv_kernel harness_kernel(void)
@@ -215,12 +65,6 @@ static inline simdsv_kernel harness_kernel(void)
     return (simdsv_kernel)k;
 }
 
-static inline int harness_finish(void)
-{
-    printf("%d passed, %d failed\n", h_passed, h_failed);
-    fflush(stdout);
-    return h_failed ? 1 : 0;
-}
 
 static inline void *h_xmalloc(size_t size)
 {

@@ -133,7 +133,7 @@ static simdsv_status table_scenario(const simdsv_allocator *a)
     if (st == SIMDSV_OK) {
         struct ArrowSchema s;
         struct ArrowArray arr;
-        st = simdsv_table_export(t, &s, &arr);
+        st = simdsv_table_move_to_arrow(t, &s, &arr);
         if (st == SIMDSV_OK) {
             if (arr.length != 4 || s.n_children != 5 || simdsv_table_reject_count(t) != 1)
                 st = SIMDSV_ERR_INVALID_ARGUMENT;

@@ -1508,5 +1508,5 @@ int main(void)
     test_header_api();
     test_count_api();
     test_allocator();
-    return harness_finish();
+    return check_summary();
 }

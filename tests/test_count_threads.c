@@ -622,5 +622,5 @@ int main(int argc, char **argv)
         unlink(offset_path);
         free(offset_path);
     }
-    return harness_finish();
+    return check_summary();
 }

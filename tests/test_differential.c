@@ -831,5 +831,5 @@ int main(int argc, char **argv)
     h_result_free(&s.base);
     h_result_free(&s.other);
     h_result_free(&s.ref);
-    return harness_finish();
+    return check_summary();
 }

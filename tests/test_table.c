@@ -34,10 +34,8 @@ static simdsv_table *read_table(const char *csv, const opt_kv *opts, const str_k
     for (; opts && opts->id; opts++)
         simdsv_options_set(o, opts->id, opts->value);
     for (; strs && strs->id; strs++)
-        if (simdsv_options_set_string(o, strs->id, strs->value) != SIMDSV_OK) {
-            fprintf(stderr, "bad string option %s\n", strs->value);
-            failed++;
-        }
+        if (simdsv_options_set_string(o, strs->id, strs->value) != SIMDSV_OK)
+            FAIL_MSG("bad string option %s: %s", strs->value, simdsv_options_error(o));
     simdsv_reader *r = NULL;
     *st = simdsv_reader_new(&r, o);
     if (*st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
@@ -105,7 +103,7 @@ static int validate_export(simdsv_table *t, struct ArrowSchema *s, struct ArrowA
 {
     const int64_t rows = (int64_t)simdsv_table_rows(t);
     const size_t cols = simdsv_table_columns(t);
-    if (simdsv_table_export(t, s, a) != SIMDSV_OK)
+    if (simdsv_table_move_to_arrow(t, s, a) != SIMDSV_OK)
         return 0;
     int ok = strcmp(s->format, "+s") == 0 && s->n_children == (int64_t)cols && a->n_children == (int64_t)cols &&
              a->length == rows && a->null_count == 0 && a->n_buffers == 1;
@@ -123,6 +121,7 @@ static void counting_array_release(struct ArrowArray *a)
     real_array_release(a);
 }
 
+/* Row i of an exported string array (stream batches are Arrow arrays). */
 static const char *string_at(const struct ArrowArray *a, int64_t i, size_t *n)
 {
     const int32_t *off = a->buffers[1];
@@ -160,27 +159,25 @@ static void test_inference_traps(void)
     CHECK(col_type(t, 11) == SIMDSV_TYPE_BOOL);
     CHECK(col_type(t, 12) == SIMDSV_TYPE_STRING); /* quoted numbers are text */
     CHECK(col_type(t, 13) == SIMDSV_TYPE_NULL);
+    /* exact values, through the typed view */
+    simdsv_column_view v[14];
+    for (size_t i = 0; i < 14; i++)
+        CHECK(simdsv_table_column_view(t, i, &v[i]) == SIMDSV_OK && v[i].length == 2);
+    CHECK(simdsv_view_int64(&v[1], 0) == 1 && simdsv_view_int64(&v[1], 1) == 2);
+    CHECK(simdsv_view_int64(&v[5], 0) == 5 && simdsv_view_int64(&v[5], 1) == 6);
+    CHECK(simdsv_view_float64(&v[3], 0) == 1.5 && simdsv_view_float64(&v[3], 1) == 2.0);
+    CHECK(isnan(simdsv_view_float64(&v[4], 0)) && isinf(simdsv_view_float64(&v[4], 1)));
+    CHECK(simdsv_view_date(&v[8], 0) == 19782 && simdsv_view_date(&v[8], 1) == 19722); /* 2024-02-29, 2023-12-31 */
+    CHECK(simdsv_view_int64(&v[10], 0) == INT64_C(1704096000000000) &&
+          simdsv_view_int64(&v[10], 1) == INT64_C(1704096000000000)); /* both 08:00Z */
+    CHECK(simdsv_view_bool(&v[11], 0) == 1 && simdsv_view_bool(&v[11], 1) == 0);
+    size_t len;
+    const char *zip = simdsv_view_string(&v[0], 0, &len);
+    CHECK(len == 5 && memcmp(zip, "00501", 5) == 0);
+    CHECK(v[13].validity == NULL && v[13].null_count == 2 && !simdsv_view_valid(&v[13], 1));
     struct ArrowSchema s;
     struct ArrowArray a;
     CHECK(validate_export(t, &s, &a));
-    /* exact values */
-    const int64_t *n = a.children[1]->buffers[1];
-    CHECK(n[0] == 1 && n[1] == 2);
-    const int64_t *plus = a.children[5]->buffers[1];
-    CHECK(plus[0] == 5 && plus[1] == 6);
-    const double *f = a.children[3]->buffers[1];
-    CHECK(f[0] == 1.5 && f[1] == 2.0);
-    const double *nan = a.children[4]->buffers[1];
-    CHECK(isnan(nan[0]) && isinf(nan[1]));
-    const int32_t *d = a.children[8]->buffers[1];
-    CHECK(d[0] == 19782 && d[1] == 19722); /* 2024-02-29, 2023-12-31 */
-    const int64_t *ts = a.children[10]->buffers[1];
-    CHECK(ts[0] == INT64_C(1704096000000000) && ts[1] == INT64_C(1704096000000000)); /* both 08:00Z */
-    const uint8_t *flag = a.children[11]->buffers[1];
-    CHECK((flag[0] & 1) == 1 && ((flag[0] >> 1) & 1) == 0);
-    size_t len;
-    const char *zip = string_at(a.children[0], 0, &len);
-    CHECK(len == 5 && memcmp(zip, "00501", 5) == 0);
     CHECK(strcmp(s.children[8]->format, "tdD") == 0 && strcmp(s.children[10]->format, "tsu:UTC") == 0);
     real_array_release = a.release;
     a.release = counting_array_release;
@@ -189,6 +186,62 @@ static void test_inference_traps(void)
     CHECK(release_calls == 1 && a.release == NULL);
     s.release(&s);
     CHECK(s.release == NULL);
+    simdsv_table_free(t);
+}
+
+/* The typed view: every column's values are the exported Arrow array's,
+ * columns are found by name (the first of two with one name), a bad index
+ * is refused, and once the rows are moved out the view has none. */
+static void test_column_view(void)
+{
+    const char *csv = "i,f,b,d,ts,s,i,n\n"
+                      "1,1.5,true,2024-01-02,2024-01-01T00:00:01Z,x,7,\n"
+                      ",,,,,,8,\n"
+                      "-3,2,false,1970-01-01,1970-01-01T00:00:00Z,\"y,z\",9,\n";
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_columns(t) == 8);
+    if (!t)
+        return;
+    CHECK(simdsv_table_column_index(t, "i") == 0 && simdsv_table_column_index(t, "s") == 5);
+    CHECK(simdsv_table_column_index(t, "nope") == -1 && simdsv_table_column_index(t, NULL) == -1);
+    simdsv_column_view v[8];
+    CHECK(simdsv_table_column_view(t, 8, &v[0]) == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_table_column_view(NULL, 0, &v[0]) == SIMDSV_ERR_INVALID_ARGUMENT);
+    static const simdsv_type types[8] = {SIMDSV_TYPE_INT64, SIMDSV_TYPE_FLOAT64, SIMDSV_TYPE_BOOL,
+                                         SIMDSV_TYPE_DATE,  SIMDSV_TYPE_TIMESTAMP, SIMDSV_TYPE_STRING,
+                                         SIMDSV_TYPE_INT64, SIMDSV_TYPE_NULL};
+    for (size_t c = 0; c < 8; c++) {
+        CHECK(simdsv_table_column_view(t, c, &v[c]) == SIMDSV_OK && v[c].type == types[c] && v[c].length == 3);
+        CHECK(v[c].null_count == (c == 6 ? 0u : c == 7 ? 3u : 1u));
+        CHECK(simdsv_view_valid(&v[c], 0) == (c != 7) && simdsv_view_valid(&v[c], 1) == (c == 6));
+    }
+    CHECK(simdsv_view_int64(&v[0], 2) == -3 && simdsv_view_int64(&v[6], 1) == 8);
+    CHECK(simdsv_view_float64(&v[1], 0) == 1.5 && simdsv_view_bool(&v[2], 0) && !simdsv_view_bool(&v[2], 2));
+    CHECK(simdsv_view_date(&v[3], 0) == 19724 && simdsv_view_date(&v[3], 2) == 0);
+    CHECK(simdsv_view_int64(&v[4], 0) == INT64_C(1704067201000000) && simdsv_view_int64(&v[4], 2) == 0);
+    CHECK(v[5].offset_width == 4 && v[5].values == NULL && v[0].offsets == NULL && v[7].validity == NULL);
+    size_t n;
+    const char *text = simdsv_view_string(&v[5], 2, &n);
+    CHECK(n == 3 && memcmp(text, "y,z", 3) == 0);
+    /* The view and the export agree, value for value. */
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    int64_t ints[3], dates[3];
+    for (int i = 0; i < 3; i++) {
+        ints[i] = simdsv_view_valid(&v[0], (uint64_t)i) ? simdsv_view_int64(&v[0], (uint64_t)i) : 0;
+        dates[i] = simdsv_view_valid(&v[3], (uint64_t)i) ? simdsv_view_date(&v[3], (uint64_t)i) : 0;
+    }
+    CHECK(validate_export(t, &s, &a));
+    for (int64_t i = 0; i < 3; i++) {
+        if (bit(a.children[0]->buffers[0], i))
+            CHECK(((const int64_t *)a.children[0]->buffers[1])[i] == ints[i]);
+        if (bit(a.children[3]->buffers[0], i))
+            CHECK(((const int32_t *)a.children[3]->buffers[1])[i] == dates[i]);
+    }
+    CHECK(simdsv_table_column_view(t, 0, &v[0]) == SIMDSV_OK && v[0].length == 0 && v[0].validity == NULL);
+    a.release(&a);
+    s.release(&s);
     simdsv_table_free(t);
 }
 
@@ -215,16 +268,18 @@ static void test_widening(void)
         CHECK(simdsv_table_rows(t) == 60002);
         CHECK(col_type(t, 0) == SIMDSV_TYPE_STRING);
         CHECK(col_type(t, 1) == SIMDSV_TYPE_FLOAT64);
+        simdsv_column_view va, vb;
+        CHECK(simdsv_table_column_view(t, 0, &va) == SIMDSV_OK && simdsv_table_column_view(t, 1, &vb) == SIMDSV_OK);
+        size_t n;
+        const char *v = simdsv_view_string(&va, 20000, &n);
+        CHECK(n == 16 && memcmp(v, "9007199254740993", 16) == 0);
+        v = simdsv_view_string(&va, 19999, &n);
+        CHECK(n == 5 && memcmp(v, "19999", 5) == 0);
+        CHECK(simdsv_view_float64(&vb, 20000) == 2.5 && simdsv_view_float64(&vb, 19999) == 19999.0 &&
+              simdsv_view_float64(&vb, 60001) == 19999.0);
         struct ArrowSchema s;
         struct ArrowArray a;
         CHECK(validate_export(t, &s, &a));
-        size_t n;
-        const char *v = string_at(a.children[0], 20000, &n);
-        CHECK(n == 16 && memcmp(v, "9007199254740993", 16) == 0);
-        v = string_at(a.children[0], 19999, &n);
-        CHECK(n == 5 && memcmp(v, "19999", 5) == 0);
-        const double *b = a.children[1]->buffers[1];
-        CHECK(b[20000] == 2.5 && b[19999] == 19999.0 && b[60001] == 19999.0);
         a.release(&a);
         s.release(&s);
         simdsv_table_free(t);
@@ -269,6 +324,65 @@ static void test_schema_and_rejects(void)
     simdsv_table_free(t);
 }
 
+/* The string options are parsed once, by one parser: what it refuses it
+ * says why, and what it accepts is what the schema is built from (an
+ * escaped backslash before a comma once passed validation and crashed the
+ * read).  The structured setters add the same items. */
+static void test_spec_options(void)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "a\\\\,b:int") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(simdsv_options_error(o), "schema item `a\\` is not NAME:TYPE") == 0);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "price:money") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(strncmp(simdsv_options_error(o), "unknown type 'money' in `price:money`; known: null bool int64 ", 62) == 0);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, ":int") == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "a:b:int") == SIMDSV_OK);
+    CHECK(simdsv_options_error(o)[0] == '\0');
+    simdsv_options_free(o);
+
+    /* "a\,b" names the column a,b; "x:y" splits at its last colon. */
+    const char *csv = "\"a,b\",x:y,c\n1,2,3\n";
+    const str_kv escaped[] = {{SIMDSV_OPT_SCHEMA, "a\\,b:string,x:y:float"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, escaped, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_STRING && col_type(t, 1) == SIMDSV_TYPE_FLOAT64 &&
+          col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_table_free(t);
+
+    /* Structured setters: by name (literal: "3" is a name), by index, projection. */
+    o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_column_type(o, "c", SIMDSV_TYPE_FLOAT64) == SIMDSV_OK);
+    CHECK(simdsv_options_set_column_type_at(o, 0, SIMDSV_TYPE_STRING) == SIMDSV_OK);
+    CHECK(simdsv_options_set_column_type(o, "", SIMDSV_TYPE_STRING) == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_set_column_type(o, "c", (simdsv_type)99) == SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(simdsv_options_select_column(o, "c") == SIMDSV_OK);
+    CHECK(simdsv_options_select_column_at(o, 0) == SIMDSV_OK);
+    simdsv_reader *r = NULL;
+    CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK);
+    simdsv_options_free(o); /* the reader holds its own copy of the items */
+    CHECK(simdsv_reader_open_memory(r, csv, strlen(csv)) == SIMDSV_OK);
+    t = NULL;
+    CHECK(simdsv_table_read(r, &t) == SIMDSV_OK && t);
+    simdsv_column_info info;
+    CHECK(t && simdsv_table_columns(t) == 2 && simdsv_table_column(t, 0, &info) == SIMDSV_OK &&
+          strcmp(info.name, "c") == 0 && info.type == SIMDSV_TYPE_FLOAT64 && info.user_type);
+    CHECK(t && simdsv_table_column(t, 1, &info) == SIMDSV_OK && strcmp(info.name, "a,b") == 0 &&
+          info.type == SIMDSV_TYPE_STRING && info.user_type);
+    simdsv_table_free(t);
+    simdsv_reader_free(r);
+
+    /* A by-name item names no index: "1" is not column 1. */
+    o = simdsv_options_new(NULL);
+    CHECK(simdsv_options_set_column_type(o, "1", SIMDSV_TYPE_STRING) == SIMDSV_OK);
+    r = NULL;
+    CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK && simdsv_reader_open_memory(r, csv, strlen(csv)) == SIMDSV_OK);
+    t = NULL;
+    CHECK(simdsv_table_read(r, &t) == SIMDSV_ERR_INVALID_ARGUMENT && !t);
+    CHECK(strcmp(simdsv_reader_error(r)->message, "the schema names no column `1`") == 0);
+    simdsv_reader_free(r);
+    simdsv_options_free(o);
+}
+
 static void test_projection_and_nulls(void)
 {
     const char *csv = "a,b,c\n1,NA,x\n2,\\N,\"NA\"\n,5,\n";
@@ -284,12 +398,14 @@ static void test_projection_and_nulls(void)
     CHECK(strcmp(info.name, "c") == 0 && info.type == SIMDSV_TYPE_STRING && info.null_count == 1);
     simdsv_table_column(t, 1, &info);
     CHECK(strcmp(info.name, "a") == 0 && info.type == SIMDSV_TYPE_INT64 && info.null_count == 1);
+    simdsv_column_view view;
+    CHECK(simdsv_table_column_view(t, 0, &view) == SIMDSV_OK);
+    size_t n;
+    const char *v = simdsv_view_string(&view, 1, &n); /* quoted "NA" is text */
+    CHECK(n == 2 && memcmp(v, "NA", 2) == 0);
     struct ArrowSchema s;
     struct ArrowArray a;
     CHECK(validate_export(t, &s, &a));
-    size_t n;
-    const char *v = string_at(a.children[0], 1, &n); /* quoted "NA" is text */
-    CHECK(n == 2 && memcmp(v, "NA", 2) == 0);
     a.release(&a);
     s.release(&s);
     simdsv_table_free(t);
@@ -411,15 +527,12 @@ static void test_integers_past_2p53(void)
         const opt_kv opts[] = {{SIMDSV_OPT_INFER_ROWS, 10}, {SIMDSV_OPT_THREADS, 1}, {0, 0}};
         t = read_table(csv, opts, NULL, &st, NULL);
         CHECK(st == SIMDSV_OK && t && col_type(t, 0) == SIMDSV_TYPE_STRING);
-        struct ArrowSchema s;
-        struct ArrowArray a;
-        if (t && validate_export(t, &s, &a)) {
+        simdsv_column_view view;
+        if (t && simdsv_table_column_view(t, 0, &view) == SIMDSV_OK) {
             size_t n;
-            const char *v = string_at(a.children[0], later ? 20000 : 10000, &n);
+            const char *v = simdsv_view_string(&view, later ? 20000 : 10000, &n);
             CHECK(later ? (n == 17 && memcmp(v, "-9007199254740995", 17) == 0)
                         : (n == 16 && memcmp(v, "9007199254740993", 16) == 0));
-            a.release(&a);
-            s.release(&s);
         }
         simdsv_table_free(t);
         free(csv);
@@ -581,23 +694,21 @@ static void test_batches_match_records(void)
         const str_kv strs[] = {{SIMDSV_OPT_SCHEMA, "*:string"}, {0, 0}};
         simdsv_table *t = read_table(csv, opts, strs, &st, NULL);
         CHECK(st == SIMDSV_OK && t && simdsv_table_columns(t) == 4);
-        struct ArrowSchema s;
-        struct ArrowArray a;
-        if (!t || !validate_export(t, &s, &a)) {
-            CHECK(0);
-            simdsv_table_free(t);
+        if (!t) {
             free(csv);
             continue;
         }
+        const int64_t table_rows = (int64_t)simdsv_table_rows(t);
         simdsv_options *o = simdsv_options_new(NULL);
         simdsv_reader *r = NULL;
         CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK && simdsv_reader_open_memory(r, csv, len) == SIMDSV_OK);
         simdsv_record rec;
         int64_t row = 0, mismatches = 0;
-        while (simdsv_reader_next(r, &rec) == SIMDSV_OK && row < a.length) {
+        while (simdsv_reader_next(r, &rec) == SIMDSV_OK && row < table_rows) {
             for (size_t c = 0; c < 4; c++) {
-                const struct ArrowArray *col = a.children[c];
-                const int valid = bit(col->buffers[0], row);
+                simdsv_column_view col;
+                simdsv_table_column_view(t, c, &col);
+                const int valid = simdsv_view_valid(&col, (uint64_t)row);
                 if (c >= rec.field_count) {
                     mismatches += valid; /* padded: null */
                     continue;
@@ -611,7 +722,7 @@ static void test_batches_match_records(void)
                 size_t want_n;
                 simdsv_reader_unescape(r, f, &want, &want_n);
                 size_t got_n;
-                const char *got = valid ? string_at(col, row, &got_n) : NULL;
+                const char *got = valid ? simdsv_view_string(&col, (uint64_t)row, &got_n) : NULL;
                 const int bad = !got || got_n != want_n || memcmp(got, want, want_n) != 0;
                 if (bad && mismatches < 3)
                     fprintf(stderr, "row %lld col %zu: want [%.*s] got %s[%.*s]\n", (long long)row, c, (int)want_n, want,
@@ -620,10 +731,13 @@ static void test_batches_match_records(void)
             }
             row++;
         }
-        if (mismatches || row != a.length) fprintf(stderr, "round %d: mismatches %lld rows %lld table %lld\n", round, (long long)mismatches, (long long)row, (long long)a.length);
-        CHECK(mismatches == 0 && row == a.length && row > 5000);
+        if (mismatches || row != table_rows) fprintf(stderr, "round %d: mismatches %lld rows %lld table %lld\n", round, (long long)mismatches, (long long)row, (long long)table_rows);
+        CHECK(mismatches == 0 && row == table_rows && row > 5000);
         simdsv_reader_free(r);
         simdsv_options_free(o);
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        CHECK(validate_export(t, &s, &a));
         a.release(&a);
         s.release(&s);
         simdsv_table_free(t);
@@ -777,6 +891,121 @@ static int drain_stream(struct ArrowArrayStream *stream, int64_t *rows, int64_t 
     }
 }
 
+/* Library messages say what is wrong, not which CLI option to use; a file
+ * that cannot be opened says why, with no position. */
+static void test_messages(void)
+{
+    const char *csv = "n,m\n1,2\nx,3\n4,5,6\n";
+    const str_kv schema[] = {{SIMDSV_OPT_SCHEMA, "n:int64"}, {0, NULL}};
+    simdsv_status st;
+    simdsv_error err;
+    CHECK(read_table(csv, NULL, schema, &st, &err) == NULL && st == SIMDSV_ERR_VALUE);
+    CHECK(strcmp(err.message, "value does not fit column `n` of type int64") == 0);
+    CHECK(read_table("a,b\n1,2\n3,4,5\n", NULL, NULL, &st, &err) == NULL && st == SIMDSV_ERR_RAGGED_ROW);
+    CHECK(strcmp(err.message, "row has 3 fields, the header has 2") == 0);
+    /* An unterminated quote is reported where the quoted field opened, not
+     * where the input ended (three lines later), by the table and the stream. */
+    const char *open_quote = "a,b\n1,2\n3,\"open\nx,1\ny,2\n";
+    CHECK(read_table(open_quote, NULL, NULL, &st, &err) == NULL && st == SIMDSV_ERR_UNTERMINATED_QUOTE);
+    CHECK(err.line == 3 && err.column == 3 && err.byte_offset == 10);
+    struct ArrowArrayStream stream;
+    FILE *file;
+    CHECK(open_stream(open_quote, strlen(open_quote), FROM_MEMORY, NULL, &stream, &file) == SIMDSV_OK);
+    int64_t rows, nulls;
+    CHECK(drain_stream(&stream, &rows, &nulls) == EINVAL && rows == 0); /* the first batch holds the error */
+    const char *msg = stream.get_last_error(&stream);
+    CHECK(msg && strstr(msg, "line 3, column 3 (byte 10)") && strstr(msg, "not closed"));
+    stream.release(&stream);
+    simdsv_reader *r = NULL;
+    CHECK(simdsv_reader_new(&r, NULL) == SIMDSV_OK);
+    CHECK(simdsv_reader_open_path(r, "/nonexistent/simdsv-test.csv") == SIMDSV_ERR_IO);
+    const simdsv_error *e = simdsv_reader_error(r);
+    CHECK(e->os_errno == ENOENT && e->line == 0 && e->column == 0);
+    CHECK(strcmp(e->message, "cannot open the file: No such file or directory") == 0);
+    simdsv_reader_free(r);
+}
+
+/* The inference sample: when the file fits it (SIMDSV_OPT_INFER_ROWS),
+ * every row is sampled, so the schema's type is the type the whole read ends
+ * with, and the stream, which cannot widen, never fails on a value the
+ * sample saw.  Random files (rows of varying width), random positions of
+ * the values that do not fit, random budgets. */
+static simdsv_type inferred_type(const char *csv, size_t len, int64_t budget, int full, char *reason, size_t size)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    simdsv_options_set(o, SIMDSV_OPT_INFER_ROWS, budget);
+    simdsv_reader *r = NULL;
+    if (simdsv_reader_new(&r, o) == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    simdsv_options_free(o);
+    simdsv_table *t = NULL;
+    simdsv_type type = (simdsv_type)-1;
+    if (simdsv_reader_open_memory(r, csv, len) == SIMDSV_OK &&
+        (full ? simdsv_table_read(r, &t) : simdsv_table_infer(r, &t)) == SIMDSV_OK) {
+        simdsv_column_info info;
+        simdsv_table_column(t, 0, &info);
+        type = info.type;
+        snprintf(reason, size, "%s", info.reason);
+    }
+    simdsv_table_free(t);
+    simdsv_reader_free(r);
+    return type;
+}
+
+static void test_sample_covers_small_files(void)
+{
+    uint32_t rng = 2026;
+    char *csv = malloc(16000 * 16 + 16);
+    for (int round = 0; round < 60; round++) {
+        rng = rng * 1103515245u + 12345u;
+        const size_t rows = 1 + (rng >> 8) % 14000;
+        rng = rng * 1103515245u + 12345u;
+        const int64_t budget = round % 2 ? 10000 : 50 + (int64_t)((rng >> 8) % 6000);
+        rng = rng * 1103515245u + 12345u;
+        /* anywhere (past the end: none), just after the start window (the
+         * seam), or late in the file */
+        size_t misfit = (rng >> 8) % (rows + rows / 4);
+        if (round % 4 == 1)
+            misfit = (size_t)budget / 2 + 1;
+        else if (round % 4 == 2)
+            misfit = rows - 1 - (rng >> 8) % (rows / 4 + 1);
+        const int as_text = round % 3 == 0;
+        size_t len = (size_t)sprintf(csv, "v\n");
+        for (size_t i = 0; i < rows; i++) {
+            rng = rng * 1103515245u + 12345u;
+            if (i == misfit)
+                len += (size_t)sprintf(csv + len, as_text ? "x\n" : "2.5\n");
+            else
+                len += (size_t)sprintf(csv + len, "%u\n", (rng >> 4) % (1u + (rng >> 28) * 100000u));
+        }
+        char schema_reason[256], read_reason[256];
+        const simdsv_type schema = inferred_type(csv, len, budget, 0, schema_reason, sizeof schema_reason);
+        const simdsv_type read = inferred_type(csv, len, budget, 1, read_reason, sizeof read_reason);
+        const simdsv_type want =
+            misfit < rows ? (as_text ? SIMDSV_TYPE_STRING : SIMDSV_TYPE_FLOAT64) : SIMDSV_TYPE_INT64;
+        CHECK(read == want);
+        if ((int64_t)rows > budget)
+            continue;
+        CHECK(schema == read);
+        if (schema != read)
+            fprintf(stderr, "rows %zu, budget %lld, misfit at %zu: schema says %s\n", rows, (long long)budget,
+                    misfit, schema_reason);
+        if (misfit >= rows) { /* every row sampled, and counted */
+            char want_reason[64];
+            snprintf(want_reason, sizeof want_reason, "int64: every non-null sampled value (%zu)", rows);
+            CHECK(strcmp(schema_reason, want_reason) == 0);
+        }
+        const opt_kv opts[] = {{SIMDSV_OPT_INFER_ROWS, budget}, {SIMDSV_OPT_BATCH_ROWS, 1000}, {0, 0}};
+        struct ArrowArrayStream stream;
+        FILE *file;
+        CHECK(open_stream(csv, len, FROM_MEMORY, opts, &stream, &file) == SIMDSV_OK);
+        int64_t seen, nulls;
+        CHECK(drain_stream(&stream, &seen, &nulls) == 0 && seen == (int64_t)rows && nulls == 0);
+        stream.release(&stream);
+    }
+    free(csv);
+}
+
 /* After the inference window a value that does not fit an inferred type is
  * an error naming its line, or a null listed in the rejects. */
 static void test_stream_misfit(void)
@@ -855,9 +1084,12 @@ int main(void)
 {
     test_threads();
     test_inference_traps();
+    test_column_view();
     test_widening();
     test_integers_past_2p53();
     test_schema_and_rejects();
+    test_spec_options();
+    test_messages();
     test_projection_and_nulls();
     test_ragged();
     test_empty_and_limits();
@@ -865,6 +1097,7 @@ int main(void)
     test_batches_match_records();
     test_stream_batches();
     test_stream_misfit();
+    test_sample_covers_small_files();
     test_stream_limits();
     return check_summary();
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../src/utf8/utf8.h"
+#include "check.h"
 
 typedef size_t (*validate_fn)(const uint8_t *data, size_t size);
 
@@ -51,19 +52,6 @@ static void register_kernels(void)
 
 /* ---- results ---------------------------------------------------------- */
 
-static int passed;
-static int failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL: %s\n", what);
-    }
-}
-
 static void print_hex(const uint8_t *data, size_t size, size_t around)
 {
     const size_t from = around > 8 ? around - 8 : 0;
@@ -91,13 +79,13 @@ static void group_end(const char *group)
     char what[160];
     snprintf(what, sizeof what, "%s: scalar vs independent decoder (%zu cases, %zu mismatches)", group,
              group_cases, group_mismatches[0]);
-    check(group_mismatches[0] == 0, what);
+    CHECK_MSG(group_mismatches[0] == 0, "%s", what);
     for (int k = 0; k < kernel_count; k++) {
         if (!kernels[k].supported)
             continue;
         snprintf(what, sizeof what, "%s: %s vs scalar (%zu cases, %zu mismatches)", group, kernels[k].name,
                  group_cases, group_mismatches[k + 1]);
-        check(group_mismatches[k + 1] == 0, what);
+        CHECK_MSG(group_mismatches[k + 1] == 0, "%s", what);
     }
     printf("  %s: %zu cases\n", group, group_cases);
 }
@@ -423,19 +411,19 @@ static void test_hand_cases(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char what[96];
         snprintf(what, sizeof what, "hand case %zu: scalar validate", i);
-        check(simdsv__utf8_validate_scalar((const uint8_t *)cases[i].data, cases[i].size) == cases[i].valid_until,
+        CHECK_MSG(simdsv__utf8_validate_scalar((const uint8_t *)cases[i].data, cases[i].size) == cases[i].valid_until, "%s",
               what);
         for (int k = 0; k < kernel_count; k++) {
             if (!kernels[k].supported)
                 continue;
             snprintf(what, sizeof what, "hand case %zu: %s validate", i, kernels[k].name);
-            check(kernels[k].validate((const uint8_t *)cases[i].data, cases[i].size) == cases[i].valid_until, what);
+            CHECK_MSG(kernels[k].validate((const uint8_t *)cases[i].data, cases[i].size) == cases[i].valid_until, "%s", what);
         }
     }
-    check(simdsv__utf8_validate_scalar(NULL, 0) == 0, "scalar validate(NULL, 0)");
+    CHECK_MSG(simdsv__utf8_validate_scalar(NULL, 0) == 0, "%s", "scalar validate(NULL, 0)");
     for (int k = 0; k < kernel_count; k++)
         if (kernels[k].supported)
-            check(kernels[k].validate(NULL, 0) == 0, "kernel validate(NULL, 0)");
+            CHECK_MSG(kernels[k].validate(NULL, 0) == 0, "%s", "kernel validate(NULL, 0)");
 }
 
 static void test_incomplete_tail(void)
@@ -468,9 +456,9 @@ static void test_incomplete_tail(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char what[64];
         snprintf(what, sizeof what, "incomplete_tail case %zu", i);
-        check(simdsv__utf8_incomplete_tail((const uint8_t *)cases[i].data, cases[i].size) == cases[i].tail, what);
+        CHECK_MSG(simdsv__utf8_incomplete_tail((const uint8_t *)cases[i].data, cases[i].size) == cases[i].tail, "%s", what);
     }
-    check(simdsv__utf8_incomplete_tail(NULL, 0) == 0, "incomplete_tail(NULL, 0)");
+    CHECK_MSG(simdsv__utf8_incomplete_tail(NULL, 0) == 0, "%s", "incomplete_tail(NULL, 0)");
 }
 
 #define R "\xEF\xBF\xBD"
@@ -507,9 +495,9 @@ static void test_lossy(void)
         const size_t want = strlen(cases[i].out);
         char what[64];
         snprintf(what, sizeof what, "lossy case %zu", i);
-        check(size == want && memcmp(out, cases[i].out, want) == 0, what);
+        CHECK_MSG(size == want && memcmp(out, cases[i].out, want) == 0, "%s", what);
     }
-    check(simdsv__utf8_lossy(NULL, 0, NULL) == 0, "lossy(NULL, 0)");
+    CHECK_MSG(simdsv__utf8_lossy(NULL, 0, NULL) == 0, "%s", "lossy(NULL, 0)");
 }
 
 /* Every sequence at every offset of the first block, across the boundary
@@ -652,7 +640,7 @@ static void test_truncations(void)
         free(buf);
     }
     group_end("every prefix of valid text");
-    check(bad_tails == 0, "truncations: expected offsets and incomplete tails");
+    CHECK_MSG(bad_tails == 0, "%s", "truncations: expected offsets and incomplete tails");
 }
 
 static void test_random_corpus(void)
@@ -674,7 +662,7 @@ static void test_random_corpus(void)
         }
     }
     group_end("random corpus, sizes 0..300");
-    check(bad_lossy == 0, "random corpus: lossy and incomplete_tail vs references");
+    CHECK_MSG(bad_lossy == 0, "%s", "random corpus: lossy and incomplete_tail vs references");
 
     /* A few large buffers: valid, then with one error at a random place. */
     static const size_t large_sizes[] = {(size_t)1 << 20, ((size_t)3 << 20) + 37};
@@ -701,7 +689,7 @@ static void test_random_corpus(void)
         }
     }
     group_end("large buffers");
-    check(bad_lossy == 0, "large buffers: lossy of valid text is the text");
+    CHECK_MSG(bad_lossy == 0, "%s", "large buffers: lossy of valid text is the text");
 }
 
 int main(void)
@@ -722,6 +710,5 @@ int main(void)
         skipped += !kernels[k].supported;
     if (skipped)
         printf("%d kernel(s) skipped\n", skipped);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

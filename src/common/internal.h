@@ -14,6 +14,22 @@
 
 #define SIMDSV_UNUSED(x) ((void)(x))
 
+/* One item of a string option (src/common/spec.h), decoded: "\," and "\\"
+ * are literal.  Schema items keep only their selector in text; the type is
+ * parsed into type. */
+typedef struct spec_item {
+    char *text;       /* NUL-terminated, owned */
+    size_t size;      /* bytes of text */
+    long index;       /* the selector as a 0-based column index ("#3" / "3"), or -1 */
+    size_t key;       /* null tokens: bytes of a "name" before '=', 0 when there is none */
+    simdsv_type type; /* schema items */
+} spec_item;
+
+typedef struct spec_list {
+    spec_item *items;
+    size_t count, cap;
+} spec_list;
+
 /* Resolved options; the reader keeps its own copy. */
 struct simdsv_options {
     simdsv_allocator alloc;
@@ -40,18 +56,19 @@ struct simdsv_options {
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;
-    char *strings[5];         /* SIMDSV_OPT_NULL_VALUES.. SCHEMA, owned copies or NULL */
+    spec_list specs[5];       /* SIMDSV_OPT_NULL_VALUES.. SCHEMA, parsed once when set */
+    char error[192];          /* why the last string or structured option was refused ("" if it was not) */
 };
 
 #define SIMDSV__STRING_OPTIONS 5
+/* The parsed list of string option id. */
+#define SIMDSV__SPEC(opt, id) ((opt)->specs[(id) - SIMDSV_OPT_NULL_VALUES])
 
-/* Deep copy / release of the owned strings of an options value. */
-simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src);
-void simdsv__options_free_strings(struct simdsv_options *opt);
+/* Deep copy / release of the parsed string options of an options value. */
+simdsv_status simdsv__options_copy_specs(struct simdsv_options *dst, const struct simdsv_options *src);
+void simdsv__options_free_specs(struct simdsv_options *opt);
 
 void simdsv__options_defaults(struct simdsv_options *opt);
-/* 1 if a SIMDSV_OPT_SCHEMA value is well formed (src/table/spec.c). */
-int simdsv__schema_valid(const char *spec);
 
 void *simdsv__alloc(const simdsv_allocator *a, size_t size);
 void *simdsv__realloc(const simdsv_allocator *a, void *ptr, size_t old_size, size_t new_size);

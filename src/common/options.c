@@ -2,7 +2,9 @@
  * never change the ABI. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "internal.h"
+#include "spec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -74,13 +76,13 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->threads = 0;
     opt->infer_rows = 10000;
     opt->row_limit = 0;
-    opt->batch_rows = 65536;
+    opt->batch_rows = 8192; /* buffers under glibc's mmap threshold: see simdsv.h */
     opt->on_error = SIMDSV_ON_ERROR_FAIL;
     opt->short_rows = SIMDSV_RAGGED_PAD;
     opt->long_rows = SIMDSV_RAGGED_ERROR;
     opt->decimal_comma = false;
-    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
-        opt->strings[i] = NULL;
+    memset(opt->specs, 0, sizeof opt->specs);
+    opt->error[0] = '\0';
 }
 
 simdsv_options *simdsv_options_new(const simdsv_allocator *alloc)
@@ -102,38 +104,25 @@ void simdsv_options_free(simdsv_options *opt)
 {
     if (opt) {
         simdsv_allocator a = opt->alloc;
-        simdsv__options_free_strings(opt);
+        simdsv__options_free_specs(opt);
         simdsv__free(&a, opt, sizeof *opt);
     }
 }
 
-static char *copy_string(const simdsv_allocator *a, const char *s)
+void simdsv__options_free_specs(struct simdsv_options *opt)
 {
-    const size_t n = strlen(s) + 1;
-    char *p = simdsv__alloc(a, n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
-void simdsv__options_free_strings(struct simdsv_options *opt)
-{
-    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++) {
-        if (opt->strings[i])
-            simdsv__free(&opt->alloc, opt->strings[i], strlen(opt->strings[i]) + 1);
-        opt->strings[i] = NULL;
-    }
-}
-
-simdsv_status simdsv__options_copy_strings(struct simdsv_options *dst, const struct simdsv_options *src)
-{
-    /* dst may be a shallow copy of src: forget src's pointers first, so that
-     * a failure frees only the copies. */
     for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
-        dst->strings[i] = NULL;
+        simdsv__spec_free(&opt->alloc, &opt->specs[i]);
+}
+
+simdsv_status simdsv__options_copy_specs(struct simdsv_options *dst, const struct simdsv_options *src)
+{
+    /* dst may be a shallow copy of src: forget src's lists first, so that a
+     * failure frees only the copies. */
+    memset(dst->specs, 0, sizeof dst->specs);
     for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++) {
-        if (src->strings[i] && !(dst->strings[i] = copy_string(&dst->alloc, src->strings[i]))) {
-            simdsv__options_free_strings(dst);
+        if (simdsv__spec_copy(&dst->alloc, &dst->specs[i], &src->specs[i]) != SIMDSV_OK) {
+            simdsv__options_free_specs(dst);
             return SIMDSV_ERR_NOMEM;
         }
     }
@@ -144,16 +133,59 @@ simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_optio
 {
     if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
         return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
-    if (id == SIMDSV_OPT_SCHEMA && value && *value && !simdsv__schema_valid(value))
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    char **slot = &opt->strings[id - SIMDSV_OPT_NULL_VALUES];
-    char *copy = NULL;
-    if (value && *value && !(copy = copy_string(&opt->alloc, value)))
-        return SIMDSV_ERR_NOMEM;
-    if (*slot)
-        simdsv__free(&opt->alloc, *slot, strlen(*slot) + 1);
-    *slot = copy;
+    spec_list parsed;
+    const simdsv_status st = simdsv__spec_parse(&opt->alloc, id, value, &parsed, opt->error, sizeof opt->error);
+    if (st != SIMDSV_OK)
+        return st;
+    simdsv__spec_free(&opt->alloc, &SIMDSV__SPEC(opt, id));
+    SIMDSV__SPEC(opt, id) = parsed;
     return SIMDSV_OK;
+}
+
+/* Appends one item to a list option, as a parsed item of its string would be. */
+static simdsv_status add_spec_item(simdsv_options *opt, simdsv_string_option id, const char *name, long index,
+                                   simdsv_type type)
+{
+    char text[24];
+    if (!name) { /* by index: the selector reads "#N" in messages */
+        snprintf(text, sizeof text, "#%ld", index + 1);
+        name = text;
+    }
+    opt->error[0] = '\0';
+    return simdsv__spec_add(&opt->alloc, &SIMDSV__SPEC(opt, id), name, strlen(name), index, 0, type);
+}
+
+simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *name, simdsv_type type)
+{
+    if (!opt || !name || !*name || !simdsv_type_name(type))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    return add_spec_item(opt, SIMDSV_OPT_SCHEMA, name, -1, type);
+}
+
+simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type)
+{
+    if (!opt || index > 100000000 || !simdsv_type_name(type))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    return add_spec_item(opt, SIMDSV_OPT_SCHEMA, NULL, (long)index, type);
+}
+
+simdsv_status simdsv_options_select_column(simdsv_options *opt, const char *name)
+{
+    if (!opt || !name || !*name)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    return add_spec_item(opt, SIMDSV_OPT_COLUMNS, name, -1, SIMDSV_TYPE_STRING);
+}
+
+simdsv_status simdsv_options_select_column_at(simdsv_options *opt, size_t index)
+{
+    if (!opt || index > 100000000)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    return add_spec_item(opt, SIMDSV_OPT_COLUMNS, NULL, (long)index, SIMDSV_TYPE_STRING);
+}
+
+const char *simdsv_options_error(const simdsv_options *opt)
+{
+    return opt ? opt->error : "no options";
 }
 
 static bool is_byte(int64_t v)

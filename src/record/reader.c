@@ -858,7 +858,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
         return SIMDSV_ERR_NOMEM;
     memset(r, 0, sizeof *r);
     r->opt = o;
-    if (simdsv__options_copy_strings(&r->opt, &o) != SIMDSV_OK) {
+    if (simdsv__options_copy_specs(&r->opt, &o) != SIMDSV_OK) {
         simdsv__free(&o.alloc, r, sizeof *r);
         return SIMDSV_ERR_NOMEM;
     }
@@ -877,7 +877,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
     r->dialect.pad_byte = pad;
     r->index = simdsv__alloc(&o.alloc, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
     if (!r->index) {
-        simdsv__options_free_strings(&r->opt);
+        simdsv__options_free_specs(&r->opt);
         simdsv__free(&o.alloc, r, sizeof *r);
         return SIMDSV_ERR_NOMEM;
     }
@@ -942,7 +942,8 @@ simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path)
         memset(&r->err, 0, sizeof r->err);
         r->err.code = st;
         r->err.os_errno = os_errno;
-        memcpy(r->err.message, "cannot open the file", sizeof "cannot open the file");
+        snprintf(r->err.message, sizeof r->err.message, "cannot open the file: %s",
+                 os_errno ? strerror(os_errno) : "not a readable file");
         return st;
     }
     return r->src.kind == SOURCE_FD ? open_stream(r) : open_whole(r);
@@ -1005,7 +1006,7 @@ void simdsv_reader_free(simdsv_reader *r)
     simdsv__free(&a, r->batch_first, (r->batch_records_cap + 1) * sizeof *r->batch_first);
     simdsv__free(&a, r->batch_offsets, r->batch_records_cap * sizeof *r->batch_offsets);
     simdsv__free(&a, r->batch_spill, r->batch_spill_cap);
-    simdsv__options_free_strings(&r->opt);
+    simdsv__options_free_specs(&r->opt);
     simdsv__free(&a, r, sizeof *r);
 }
 

@@ -242,7 +242,7 @@ static simdsv_status export_column(const simdsv_allocator *a, column *c, struct 
     return SIMDSV_OK;
 }
 
-simdsv_status simdsv_table_export(simdsv_table *t, struct ArrowSchema *schema, struct ArrowArray *array)
+simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct ArrowSchema *schema, struct ArrowArray *array)
 {
     if (!t || !schema || !array)
         return SIMDSV_ERR_INVALID_ARGUMENT;

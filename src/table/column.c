@@ -4,33 +4,6 @@
 
 #include <string.h>
 
-static const char *const type_names[SIMDSV_TYPE_COUNT] = {"null", "bool", "int64", "float64",
-                                                           "date", "timestamp", "string"};
-
-const char *simdsv_type_name(simdsv_type type)
-{
-    return (unsigned)type < SIMDSV_TYPE_COUNT ? type_names[type] : NULL;
-}
-
-int simdsv_type_from_name(const char *name)
-{
-    static const struct {
-        const char *alias;
-        simdsv_type type;
-    } aliases[] = {{"int", SIMDSV_TYPE_INT64},     {"integer", SIMDSV_TYPE_INT64}, {"float", SIMDSV_TYPE_FLOAT64},
-                   {"double", SIMDSV_TYPE_FLOAT64}, {"str", SIMDSV_TYPE_STRING},    {"text", SIMDSV_TYPE_STRING},
-                   {"boolean", SIMDSV_TYPE_BOOL},   {"datetime", SIMDSV_TYPE_TIMESTAMP}};
-    if (!name)
-        return -1;
-    for (int t = 0; t < SIMDSV_TYPE_COUNT; t++)
-        if (strcmp(name, type_names[t]) == 0)
-            return t;
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(name, aliases[i].alias) == 0)
-            return aliases[i].type;
-    return -1;
-}
-
 static size_t value_width(simdsv_type t)
 {
     switch (t) {

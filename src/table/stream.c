@@ -57,7 +57,7 @@ static int get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
     simdsv_table empty;
     simdsv_status st = simdsv__stream_empty(p->s, &empty);
     struct ArrowArray rows;
-    if (st == SIMDSV_OK && (st = simdsv_table_export(&empty, out, &rows)) == SIMDSV_OK)
+    if (st == SIMDSV_OK && (st = simdsv_table_move_to_arrow(&empty, out, &rows)) == SIMDSV_OK)
         rows.release(&rows);
     simdsv__stream_free_batch(&empty); /* zeroed even when borrowing failed */
     return st == SIMDSV_OK ? 0 : errno_of(st); /* not sticky: the stream itself is fine */
@@ -93,7 +93,7 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
         }
     }
     struct ArrowSchema schema;
-    st = simdsv_table_export(&batch, &schema, out);
+    st = simdsv_table_move_to_arrow(&batch, &schema, out);
     simdsv__stream_free_batch(&batch);
     if (st != SIMDSV_OK)
         return fail(p, st);

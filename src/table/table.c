@@ -35,7 +35,7 @@ typedef struct typed_ctx {
     size_t size;
     size_t header_fields; /* fields per row the header promises (0 without header) */
     size_t row_fields;    /* fields of a regular row: the header's, or the widest sampled row's */
-    string_list nulls, trues, falses;
+    spec_list nulls, trues, falses;
     char *text;           /* decode scratch */
     size_t text_cap;
     uint64_t first_rows;  /* rows and bytes of the first sample window: the row size estimate */
@@ -70,7 +70,7 @@ static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const ch
         return k;
     }
     simdsv__infer_reason why = SIMDSV__WHY_NONE;
-    k.type = (simdsv_type)simdsv__infer_field(s, n, f->flags, &why);
+    k.type = simdsv__infer_field(s, n, f->flags, &why);
     double d;
     if (k.type == SIMDSV_TYPE_BOOL && x->trues.count + x->falses.count && !simdsv__list_contains(&x->trues, s, n) &&
         !simdsv__list_contains(&x->falses, s, n)) {
@@ -89,7 +89,7 @@ static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const ch
 
 static simdsv_type join(simdsv_type a, simdsv_type b)
 {
-    return (simdsv_type)simdsv__kind_join((simdsv_value_kind)a, (simdsv_value_kind)b);
+    return simdsv__kind_join(a, b);
 }
 
 /* The decoded text of a field (unescaped; lossy UTF-8 replaced). */
@@ -132,8 +132,7 @@ static simdsv_status sub_reader_range(const typed_ctx *x, size_t from, size_t to
         o.utf8 = SIMDSV_UTF8_NONE; /* samples and re-reads: the conversion pass reports UTF-8 errors */
     o.kernel = x->r->kernel->id;
     o.threads = 1; /* sub-readers run inside the typed reader's own threads */
-    for (int i = 0; i < SIMDSV__STRING_OPTIONS; i++)
-        o.strings[i] = NULL;
+    memset(o.specs, 0, sizeof o.specs);
     simdsv_status st = simdsv_reader_new(out, &o);
     if (st == SIMDSV_OK)
         st = simdsv_reader_open_memory(*out, x->data + from, to - from);
@@ -185,7 +184,7 @@ static void note_kind(sample_state *s, field_kind k, const char *text, size_t n,
  * every row parses cleanly with the header's field count: a window that
  * starts inside a quoted field almost never does. */
 static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows, int trusted, sample_state *acc,
-                                   size_t *reached)
+                                   size_t *reached, uint64_t *sampled)
 {
     simdsv_table *t = x->t;
     sample_state *local = simdsv__alloc(&t->alloc, t->ncols * sizeof *local);
@@ -220,6 +219,7 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
         rows++;
     }
     *reached = from + (size_t)simdsv_reader_offset(sr);
+    *sampled = rows;
     if (from == 0) {
         x->first_rows = rows;
         x->first_bytes = *reached;
@@ -237,13 +237,48 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
     return st;
 }
 
+/* The first line start at or after pos (pos itself when a line starts there:
+ * a window that begins where the last one stopped loses no row). */
 static size_t next_line_start(const uint8_t *data, size_t size, size_t pos)
 {
+    if (pos == 0 || pos >= size || data[pos - 1] == '\n' || data[pos - 1] == '\r')
+        return pos;
     while (pos < size && data[pos] != '\n' && data[pos] != '\r')
         pos++;
     while (pos < size && (data[pos] == '\n' || data[pos] == '\r'))
         pos++;
     return pos;
+}
+
+/* After the start window (which stopped at *covered): when the rows left
+ * fit what remains of the budget, samples them all, from where the start
+ * window stopped, so that a file that fits the sample is sampled whole.
+ * Whether they fit is tried only when the bytes left are within a few times
+ * the budget's worth at the start window's row size, so that a large file
+ * costs nothing more; a try that does not reach the end is dropped and the
+ * middle and end windows sample as usual. */
+static simdsv_status sample_rest(typed_ctx *x, uint64_t budget, sample_state *acc, size_t *covered)
+{
+    const uint64_t left = budget > x->first_rows ? budget - x->first_rows : 0;
+    const size_t rest = x->size - *covered;
+    if (!left || !x->first_rows || rest / 4 > left * (x->first_bytes / x->first_rows + 1))
+        return SIMDSV_OK;
+    simdsv_table *t = x->t;
+    const size_t bytes = (t->ncols ? t->ncols : 1) * sizeof *acc;
+    sample_state *trial = simdsv__alloc(&t->alloc, bytes);
+    if (!trial)
+        return SIMDSV_ERR_NOMEM;
+    memcpy(trial, acc, bytes);
+    size_t reached = *covered;
+    /* from a record start: trusted as the start window is */
+    uint64_t rows = 0;
+    const simdsv_status st = sample_window(x, *covered, left + 1, 1, trial, &reached, &rows);
+    if (st == SIMDSV_OK && rows <= left && reached >= x->size) {
+        memcpy(acc, trial, bytes);
+        *covered = reached;
+    }
+    simdsv__free(&t->alloc, trial, bytes);
+    return st;
 }
 
 /* line: 1-based line of the value behind a string reason (0 if none). */
@@ -304,35 +339,43 @@ static simdsv_status add_column(simdsv_table *t, const char *name, size_t name_s
 }
 
 /* Field index of a selector among the file's names, or -1. */
-static long find_source(const simdsv_record *names, size_t nfields, const char *sel)
+static long find_source(const simdsv_record *names, size_t nfields, const spec_item *sel)
 {
     for (size_t i = 0; names && i < names->field_count; i++)
-        if (strlen(sel) == names->fields[i].size && memcmp(sel, names->fields[i].data, names->fields[i].size) == 0)
+        if (sel->size == names->fields[i].size && memcmp(sel->text, names->fields[i].data, sel->size) == 0)
             return (long)i;
-    const long idx = simdsv__parse_index(sel);
-    return idx >= 0 && (size_t)idx < nfields ? idx : -1;
+    return sel->index >= 0 && (size_t)sel->index < nfields ? sel->index : -1;
 }
 
-/* Columns from the header (or column_N), the projection and the schema. */
+static column *column_named(simdsv_table *t, const char *name, size_t size)
+{
+    for (size_t j = 0; j < t->ncols; j++)
+        if (t->cols[j].name_size == size + 1 && memcmp(t->cols[j].name, name, size) == 0)
+            return &t->cols[j];
+    return NULL;
+}
+
+static simdsv_status spec_error(simdsv_reader *r, const char *what, const char *name)
+{
+    snprintf(r->err.message, sizeof r->err.message, "%s `%.120s`", what, name);
+    r->err.code = SIMDSV_ERR_INVALID_ARGUMENT;
+    return SIMDSV_ERR_INVALID_ARGUMENT;
+}
+
+/* Columns from the header (or column_N), the projection and the schema,
+ * from the options' parsed items (src/common/spec.h). */
 static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, size_t nfields)
 {
     simdsv_reader *r = x->r;
     simdsv_table *t = x->t;
     char generated[32];
-    string_list projection;
-    simdsv_status st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_COLUMNS - SIMDSV_OPT_NULL_VALUES],
-                                          &projection);
-    if (st != SIMDSV_OK)
-        return st;
-    const size_t out_cols = projection.count ? projection.count : nfields;
+    const spec_list *projection = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_COLUMNS);
+    const size_t out_cols = projection->count ? projection->count : nfields;
+    simdsv_status st = SIMDSV_OK;
     for (size_t j = 0; j < out_cols && st == SIMDSV_OK; j++) {
         long field = (long)j;
-        if (projection.count && (field = find_source(header, nfields, projection.items[j])) < 0) {
-            snprintf(r->err.message, sizeof r->err.message, "no column `%s` (--columns)", projection.items[j]);
-            r->err.code = SIMDSV_ERR_INVALID_ARGUMENT;
-            st = SIMDSV_ERR_INVALID_ARGUMENT;
-            break;
-        }
+        if (projection->count && (field = find_source(header, nfields, &projection->items[j])) < 0)
+            return spec_error(r, "no column", projection->items[j].text);
         const char *name = generated;
         size_t name_size;
         if (header && (size_t)field < header->field_count) {
@@ -343,106 +386,39 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
         }
         st = add_column(t, name, name_size, (size_t)field);
     }
-    simdsv__list_free(&t->alloc, &projection);
     if (st != SIMDSV_OK)
         return st;
     /* User types: "name:type" items, "*:type" for every column. */
-    string_list schema;
-    if ((st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_SCHEMA - SIMDSV_OPT_NULL_VALUES], &schema)) !=
-        SIMDSV_OK)
-        return st;
-    for (size_t i = 0; i < schema.count && st == SIMDSV_OK; i++) {
-        char *colon = strrchr(schema.items[i], ':');
-        *colon = '\0';
-        const simdsv_type type = (simdsv_type)simdsv_type_from_name(colon + 1);
+    const spec_list *schema = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_SCHEMA);
+    for (size_t i = 0; i < schema->count; i++) {
+        const spec_item *it = &schema->items[i];
+        const int all = strcmp(it->text, "*") == 0;
         int matched = 0;
         for (size_t j = 0; j < t->ncols; j++) {
             column *c = &t->cols[j];
-            const int all = strcmp(schema.items[i], "*") == 0;
-            if (all || strcmp(schema.items[i], c->name) == 0 || simdsv__parse_index(schema.items[i]) == (long)c->source) {
+            if (all || strcmp(it->text, c->name) == 0 || it->index == (long)c->source) {
                 if (all && c->user_type)
                     continue; /* a named entry wins over "*" */
-                c->type = type;
+                c->type = it->type;
                 c->user_type = 1;
                 matched = 1;
             }
         }
-        if (!matched) {
-            snprintf(r->err.message, sizeof r->err.message, "the schema names no column `%s`", schema.items[i]);
-            r->err.code = SIMDSV_ERR_INVALID_ARGUMENT;
-            st = SIMDSV_ERR_INVALID_ARGUMENT;
-        }
+        if (!matched)
+            return spec_error(r, "the schema names no column", it->text);
     }
-    simdsv__list_free(&t->alloc, &schema);
-    if (st != SIMDSV_OK)
-        return st;
-    /* Per-column null tokens: "name=TOKEN" items of SIMDSV_OPT_NULL_VALUES. */
-    string_list nulls;
-    if ((st = simdsv__list_parse(&t->alloc, r->opt.strings[SIMDSV_OPT_NULL_VALUES - SIMDSV_OPT_NULL_VALUES],
-                                 &nulls)) != SIMDSV_OK)
-        return st;
-    size_t global = 0;
-    for (size_t i = 0; i < nulls.count; i++) {
-        char *eq = strchr(nulls.items[i], '=');
-        column *target = NULL;
-        if (eq) {
-            *eq = '\0';
-            for (size_t j = 0; j < t->ncols; j++)
-                if (strcmp(t->cols[j].name, nulls.items[i]) == 0)
-                    target = &t->cols[j];
-            *eq = '=';
-        }
-        if (!target) {
-            global++;
-            continue;
-        }
-        /* Rebuild the column's list including this token (rare; small). */
-        const char *token = eq + 1;
-        char *joined = NULL;
-        size_t old = 0;
-        for (size_t k = 0; k < target->nulls.count; k++)
-            old += target->nulls.lens[k] * 2 + 1;
-        const size_t size = old + strlen(token) * 2 + 2;
-        if (!(joined = simdsv__alloc(&t->alloc, size))) {
-            st = SIMDSV_ERR_NOMEM;
-            break;
-        }
-        char *w = joined;
-        for (size_t k = 0; k <= target->nulls.count; k++) {
-            const char *item = k < target->nulls.count ? target->nulls.items[k] : token;
-            for (const char *p = item; *p; p++) {
-                if (*p == ',' || *p == '\\')
-                    *w++ = '\\';
-                *w++ = *p;
-            }
-            *w++ = k < target->nulls.count ? ',' : '\0';
-        }
-        simdsv__list_free(&t->alloc, &target->nulls);
-        st = simdsv__list_parse(&t->alloc, joined, &target->nulls);
-        simdsv__free(&t->alloc, joined, size);
-        if (st != SIMDSV_OK)
-            break;
+    /* Null tokens: "name=TOKEN" items apply to that column, when there is
+     * one; every other item (the whole text) to every column. */
+    const spec_list *nulls = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_NULL_VALUES);
+    for (size_t i = 0; i < nulls->count && st == SIMDSV_OK; i++) {
+        const spec_item *it = &nulls->items[i];
+        column *target = it->key ? column_named(t, it->text, it->key) : NULL;
+        if (target)
+            st = simdsv__spec_add(&t->alloc, &target->nulls, it->text + it->key + 1, it->size - it->key - 1, -1, 0,
+                                  SIMDSV_TYPE_STRING);
+        else
+            st = simdsv__spec_add(&t->alloc, &x->nulls, it->text, it->size, -1, 0, SIMDSV_TYPE_STRING);
     }
-    /* The global list keeps only the items without a column prefix. */
-    if (st == SIMDSV_OK && global != nulls.count) {
-        size_t w = 0;
-        for (size_t i = 0; i < nulls.count; i++) {
-            char *eq = strchr(nulls.items[i], '=');
-            int targeted = 0;
-            if (eq) {
-                *eq = '\0';
-                for (size_t j = 0; j < t->ncols; j++)
-                    targeted |= strcmp(t->cols[j].name, nulls.items[i]) == 0;
-                *eq = '=';
-            }
-            if (!targeted) {
-                nulls.items[w] = nulls.items[i];
-                nulls.lens[w++] = nulls.lens[i];
-            }
-        }
-        nulls.count = w;
-    }
-    x->nulls = nulls;
     return st;
 }
 
@@ -456,7 +432,7 @@ void simdsv_table_free(simdsv_table *t)
     for (size_t j = 0; j < t->ncols; j++) {
         simdsv__column_free_data(&a, &t->cols[j]);
         simdsv__free(&a, t->cols[j].name, t->cols[j].name_size);
-        simdsv__list_free(&a, &t->cols[j].nulls);
+        simdsv__spec_free(&a, &t->cols[j].nulls);
     }
     simdsv__free(&a, t->cols, t->cols_cap * sizeof *t->cols);
     for (size_t i = 0; i < t->nrejects; i++) {
@@ -676,8 +652,7 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
                             rec->field_count, msg);
     }
     if (expected && rec->field_count > expected && o->long_rows == SIMDSV_RAGGED_ERROR) {
-        snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu (--long-rows truncate drops the extra)",
-                 rec->field_count, expected);
+        snprintf(msg, sizeof msg, "row has %zu fields, the header has %zu", rec->field_count, expected);
         return record_error(k, SIMDSV_ERR_RAGGED_ROW, field_pos(k, rec, &rec->fields[expected]), expected, msg);
     }
     for (size_t j = 0; j < t->ncols; j++) {
@@ -700,13 +675,11 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
         }
         if (o->on_error == SIMDSV_ON_ERROR_FAIL) {
             if (c->user_type)
-                snprintf(msg, sizeof msg,
-                         "value does not fit column `%.60s` of type %s (use --on-error null to make it null)", c->name,
+                snprintf(msg, sizeof msg, "value does not fit column `%.60s` of type %s", c->name,
                          simdsv_type_name(c->type));
             else
                 snprintf(msg, sizeof msg,
-                         "value does not fit column `%.60s` of type %s, inferred from the start of the stream "
-                         "(give a schema, or use --on-error null)",
+                         "value does not fit column `%.60s` of type %s, inferred from the start of the stream",
                          c->name, simdsv_type_name(c->type));
             return record_error(k, SIMDSV_ERR_VALUE, field_pos(k, rec, f), c->source, msg);
         }
@@ -1034,10 +1007,14 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
         if (cut)
             x->size = cut;
     }
-    const char *lists[3] = {r->opt.strings[SIMDSV_OPT_TRUE_VALUES - SIMDSV_OPT_NULL_VALUES],
-                            r->opt.strings[SIMDSV_OPT_FALSE_VALUES - SIMDSV_OPT_NULL_VALUES]};
-    if ((st = simdsv__list_parse(&t->alloc, lists[0] ? lists[0] : "true,True,TRUE", &x->trues)) != SIMDSV_OK ||
-        (st = simdsv__list_parse(&t->alloc, lists[1] ? lists[1] : "false,False,FALSE", &x->falses)) != SIMDSV_OK)
+    const spec_list *trues = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_TRUE_VALUES);
+    const spec_list *falses = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_FALSE_VALUES);
+    if ((st = trues->count ? simdsv__spec_copy(&t->alloc, &x->trues, trues)
+                           : simdsv__spec_parse(&t->alloc, SIMDSV_OPT_TRUE_VALUES, "true,True,TRUE", &x->trues, NULL,
+                                                0)) != SIMDSV_OK ||
+        (st = falses->count ? simdsv__spec_copy(&t->alloc, &x->falses, falses)
+                            : simdsv__spec_parse(&t->alloc, SIMDSV_OPT_FALSE_VALUES, "false,False,FALSE", &x->falses,
+                                                 NULL, 0)) != SIMDSV_OK)
         return st;
     size_t nfields = names ? names->field_count : 0;
     x->header_fields = nfields;
@@ -1064,16 +1041,19 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
         acc[j].type = t->cols[j].user_type ? t->cols[j].type : SIMDSV_TYPE_NULL;
     const int64_t budget = r->opt.infer_rows;
     size_t covered = 0;
+    uint64_t sampled = 0;
     if (budget < 0) {
-        st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered);
+        st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered, &sampled);
     } else {
-        st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered);
+        st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
+        if (st == SIMDSV_OK && covered < x->size)
+            st = sample_rest(x, (uint64_t)budget, acc, &covered);
         const size_t offsets[2] = {x->size / 2, x->size - x->size / 10};
-        for (int w = 0; w < 2 && st == SIMDSV_OK; w++) {
+        for (int w = 0; w < 2 && st == SIMDSV_OK && covered < x->size; w++) {
             /* Windows never overlap: each starts after what was sampled. */
             const size_t from = next_line_start(x->data, x->size, offsets[w] > covered ? offsets[w] : covered);
             if (from < x->size && from > covered)
-                st = sample_window(x, from, (uint64_t)budget / 4 + 1, 0, acc, &covered);
+                st = sample_window(x, from, (uint64_t)budget / 4 + 1, 0, acc, &covered, &sampled);
         }
     }
     for (size_t j = 0; st == SIMDSV_OK && j < t->ncols; j++) {
@@ -1095,9 +1075,9 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
 
 static void finish(typed_ctx *x)
 {
-    simdsv__list_free(&x->t->alloc, &x->nulls);
-    simdsv__list_free(&x->t->alloc, &x->trues);
-    simdsv__list_free(&x->t->alloc, &x->falses);
+    simdsv__spec_free(&x->t->alloc, &x->nulls);
+    simdsv__spec_free(&x->t->alloc, &x->trues);
+    simdsv__spec_free(&x->t->alloc, &x->falses);
     simdsv__free(&x->t->alloc, x->text, x->text_cap);
 }
 

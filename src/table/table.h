@@ -6,7 +6,7 @@
 #define SIMDSV_TABLE_H
 
 #include "../common/internal.h"
-#include "spec.h"
+#include "../common/spec.h"
 
 /* One column being built: validity bitmap plus the value buffer of its type
  * (bool: bitmap, int64/timestamp: int64, float64: double, date: int32,
@@ -21,7 +21,7 @@ typedef struct column {
     int user_type;
     char reason[224];
     size_t source;         /* field index in the record */
-    string_list nulls;     /* extra null tokens of this column */
+    spec_list nulls;     /* extra null tokens of this column */
     uint64_t length, null_count;
     uint8_t *validity;
     size_t validity_cap;
@@ -87,7 +87,7 @@ simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c);
 simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows);
 /* How text becomes a value: the bool spellings and the decimal separator. */
 typedef struct value_rules {
-    const string_list *true_values, *false_values;
+    const spec_list *true_values, *false_values;
     int decimal_comma;
     int exact_integers; /* float64: an integer past 2^53 does not fit (inferred columns: no silent rounding) */
 } value_rules;

@@ -28,18 +28,37 @@ const char *simdsv__infer_reason_text(simdsv__infer_reason why)
     return "unknown reason";
 }
 
-const char *simdsv__kind_name(simdsv_value_kind kind)
+static const char *const type_names[SIMDSV_TYPE_COUNT] = {"null", "bool", "int64", "float64",
+                                                           "date", "timestamp", "string"};
+
+const char *simdsv_type_name(simdsv_type type)
 {
-    switch (kind) {
-    case SIMDSV_KIND_NULL: return "null";
-    case SIMDSV_KIND_BOOL: return "bool";
-    case SIMDSV_KIND_INT64: return "int64";
-    case SIMDSV_KIND_FLOAT64: return "float64";
-    case SIMDSV_KIND_DATE: return "date";
-    case SIMDSV_KIND_TIMESTAMP: return "timestamp";
-    case SIMDSV_KIND_STRING: return "string";
-    }
-    return NULL;
+    return (unsigned)type < SIMDSV_TYPE_COUNT ? type_names[type] : NULL;
+}
+
+const char *simdsv__type_names_known(void)
+{
+    return "null bool int64 float64 date timestamp string (or int, integer, float, double, str, text, boolean, "
+           "datetime)";
+}
+
+int simdsv_type_from_name(const char *name)
+{
+    static const struct {
+        const char *alias;
+        simdsv_type type;
+    } aliases[] = {{"int", SIMDSV_TYPE_INT64},     {"integer", SIMDSV_TYPE_INT64}, {"float", SIMDSV_TYPE_FLOAT64},
+                   {"double", SIMDSV_TYPE_FLOAT64}, {"str", SIMDSV_TYPE_STRING},    {"text", SIMDSV_TYPE_STRING},
+                   {"boolean", SIMDSV_TYPE_BOOL},   {"datetime", SIMDSV_TYPE_TIMESTAMP}};
+    if (!name)
+        return -1;
+    for (int t = 0; t < SIMDSV_TYPE_COUNT; t++)
+        if (strcmp(name, type_names[t]) == 0)
+            return t;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(name, aliases[i].alias) == 0)
+            return aliases[i].type;
+    return -1;
 }
 
 /* Is there a nonzero digit before the exponent? (for "0.000e5" vs "1e-400") */
@@ -54,7 +73,7 @@ static bool has_nonzero_digit(const char *s, size_t n)
     return false;
 }
 
-static simdsv_value_kind infer_number(const char *s, size_t n, simdsv__infer_reason *why)
+static simdsv_type infer_number(const char *s, size_t n, simdsv__infer_reason *why)
 {
     size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
 
@@ -66,18 +85,18 @@ static simdsv_value_kind infer_number(const char *s, size_t n, simdsv__infer_rea
         int64_t v;
         if (simdsv__int_has_leading_zero(s, n)) {
             *why = SIMDSV__WHY_LEADING_ZERO;
-            return SIMDSV_KIND_STRING;
+            return SIMDSV_TYPE_STRING;
         }
         if (simdsv__parse_int64(s, n, &v))
-            return SIMDSV_KIND_INT64;
+            return SIMDSV_TYPE_INT64;
         *why = SIMDSV__WHY_INT_RANGE;
-        return SIMDSV_KIND_STRING;
+        return SIMDSV_TYPE_STRING;
     }
 
     double d;
     if (!simdsv__parse_double(s, n, &d)) {
         *why = SIMDSV__WHY_TEXT;
-        return SIMDSV_KIND_STRING;
+        return SIMDSV_TYPE_STRING;
     }
     if (i < n && (simdsv__is_digit((unsigned char)s[i]) || s[i] == '.')) {
         /* a decimal literal, not a nan/inf spelling */
@@ -86,21 +105,21 @@ static simdsv_value_kind infer_number(const char *s, size_t n, simdsv__infer_rea
         bits &= ABS_MASK;
         if (simdsv__int_has_leading_zero(s, n)) {
             *why = SIMDSV__WHY_LEADING_ZERO;
-            return SIMDSV_KIND_STRING;
+            return SIMDSV_TYPE_STRING;
         }
         if (bits == INF_BITS) {
             *why = SIMDSV__WHY_FLOAT_OVERFLOW;
-            return SIMDSV_KIND_STRING;
+            return SIMDSV_TYPE_STRING;
         }
         if (bits == 0 && has_nonzero_digit(s, n)) {
             *why = SIMDSV__WHY_FLOAT_UNDERFLOW;
-            return SIMDSV_KIND_STRING;
+            return SIMDSV_TYPE_STRING;
         }
     }
-    return SIMDSV_KIND_FLOAT64;
+    return SIMDSV_TYPE_FLOAT64;
 }
 
-simdsv_value_kind simdsv__infer_field(const char *s, size_t n, unsigned flags,
+simdsv_type simdsv__infer_field(const char *s, size_t n, unsigned flags,
                                       simdsv__infer_reason *why)
 {
     simdsv__infer_reason dummy;
@@ -110,10 +129,10 @@ simdsv_value_kind simdsv__infer_field(const char *s, size_t n, unsigned flags,
 
     if (flags & SIMDSV_FIELD_QUOTED) {
         *why = SIMDSV__WHY_QUOTED;
-        return SIMDSV_KIND_STRING;
+        return SIMDSV_TYPE_STRING;
     }
     if (n == 0)
-        return SIMDSV_KIND_NULL;
+        return SIMDSV_TYPE_NULL;
 
     unsigned char c = (unsigned char)s[0];
     if (simdsv__is_digit(c) || c == '-' || c == '+' || c == '.') {
@@ -121,54 +140,54 @@ simdsv_value_kind simdsv__infer_field(const char *s, size_t n, unsigned flags,
             if (n == 10) {
                 int32_t days;
                 switch (simdsv__scan_date(s, n, &days)) {
-                case SIMDSV__TIME_OK: return SIMDSV_KIND_DATE;
-                case SIMDSV__TIME_RANGE: *why = SIMDSV__WHY_INVALID_DATE; return SIMDSV_KIND_STRING;
+                case SIMDSV__TIME_OK: return SIMDSV_TYPE_DATE;
+                case SIMDSV__TIME_RANGE: *why = SIMDSV__WHY_INVALID_DATE; return SIMDSV_TYPE_STRING;
                 case SIMDSV__TIME_SYNTAX: break;
                 }
             } else {
                 int64_t us;
                 switch (simdsv__scan_timestamp(s, n, &us)) {
-                case SIMDSV__TIME_OK: return SIMDSV_KIND_TIMESTAMP;
+                case SIMDSV__TIME_OK: return SIMDSV_TYPE_TIMESTAMP;
                 case SIMDSV__TIME_RANGE:
                     *why = SIMDSV__WHY_INVALID_TIMESTAMP;
-                    return SIMDSV_KIND_STRING;
+                    return SIMDSV_TYPE_STRING;
                 case SIMDSV__TIME_SYNTAX: break;
                 }
             }
             *why = SIMDSV__WHY_TEXT;
-            return SIMDSV_KIND_STRING;
+            return SIMDSV_TYPE_STRING;
         }
         return infer_number(s, n, why);
     }
 
     bool b;
     if (simdsv__parse_bool(s, n, NULL, &b))
-        return SIMDSV_KIND_BOOL;
+        return SIMDSV_TYPE_BOOL;
     double d;
     if ((c | 0x20) == 'n' || (c | 0x20) == 'i') {
         if (simdsv__parse_double(s, n, &d))
-            return SIMDSV_KIND_FLOAT64;
+            return SIMDSV_TYPE_FLOAT64;
     }
     *why = SIMDSV__WHY_TEXT;
-    return SIMDSV_KIND_STRING;
+    return SIMDSV_TYPE_STRING;
 }
 
-simdsv_value_kind simdsv__kind_join(simdsv_value_kind a, simdsv_value_kind b)
+simdsv_type simdsv__kind_join(simdsv_type a, simdsv_type b)
 {
     if (a == b)
         return a;
-    if (a == SIMDSV_KIND_NULL)
+    if (a == SIMDSV_TYPE_NULL)
         return b;
-    if (b == SIMDSV_KIND_NULL)
+    if (b == SIMDSV_TYPE_NULL)
         return a;
     if (a > b) {
-        simdsv_value_kind t = a;
+        simdsv_type t = a;
         a = b;
         b = t;
     }
-    if (a == SIMDSV_KIND_INT64 && b == SIMDSV_KIND_FLOAT64)
-        return SIMDSV_KIND_FLOAT64;
-    if (a == SIMDSV_KIND_DATE && b == SIMDSV_KIND_TIMESTAMP)
-        return SIMDSV_KIND_TIMESTAMP;
-    return SIMDSV_KIND_STRING;
+    if (a == SIMDSV_TYPE_INT64 && b == SIMDSV_TYPE_FLOAT64)
+        return SIMDSV_TYPE_FLOAT64;
+    if (a == SIMDSV_TYPE_DATE && b == SIMDSV_TYPE_TIMESTAMP)
+        return SIMDSV_TYPE_TIMESTAMP;
+    return SIMDSV_TYPE_STRING;
 }

@@ -59,21 +59,10 @@
 
 /* ------------------------------------------------------------------- kinds */
 
-/* The kind of a value.  The lead will expose a public version of this enum
- * in simdsv.h; when it does, it defines SIMDSV_HAVE_VALUE_KIND and this copy
- * steps aside (the names and numbers must stay the same). */
-#ifndef SIMDSV_HAVE_VALUE_KIND
-#define SIMDSV_HAVE_VALUE_KIND 1
-typedef enum simdsv_value_kind {
-    SIMDSV_KIND_NULL = 0,      /* an empty unquoted field */
-    SIMDSV_KIND_BOOL = 1,
-    SIMDSV_KIND_INT64 = 2,
-    SIMDSV_KIND_FLOAT64 = 3,
-    SIMDSV_KIND_DATE = 4,      /* int32 days since 1970-01-01 */
-    SIMDSV_KIND_TIMESTAMP = 5, /* int64 microseconds since 1970-01-01T00:00:00Z */
-    SIMDSV_KIND_STRING = 6
-} simdsv_value_kind;
-#endif
+/* The kind of a value is the public simdsv_type (simdsv.h): one enum, whose
+ * names (simdsv_type_name) live in infer.c with the rules that produce it.
+ * SIMDSV_TYPE_NULL is an empty unquoted field; dates are int32 days since
+ * 1970-01-01, timestamps int64 microseconds since 1970-01-01T00:00:00Z. */
 
 /* Why a field was inferred as it was (mostly: why it is a string although
  * it looks like something narrower).  simdsv__infer_reason_text gives the
@@ -92,9 +81,9 @@ typedef enum simdsv__infer_reason {
 
 const char *simdsv__infer_reason_text(simdsv__infer_reason why);
 
-/* "null", "bool", "int64", "float64", "date", "timestamp", "string";
- * NULL for a value outside the enum. */
-const char *simdsv__kind_name(simdsv_value_kind kind);
+/* "null bool int64 float64 date timestamp string": the names
+ * simdsv_type_from_name knows, for messages. */
+const char *simdsv__type_names_known(void);
 
 /* The kind of one field.  flags are the reader's field flags
  * (SIMDSV_FIELD_QUOTED matters; the others are ignored).  why may be NULL.
@@ -122,7 +111,7 @@ const char *simdsv__kind_name(simdsv_value_kind kind);
  *  - anything else, including any leading or trailing space: STRING,
  *    "not a number, bool, date or timestamp".
  * The reason is SIMDSV__WHY_NONE whenever the kind is not STRING. */
-simdsv_value_kind simdsv__infer_field(const char *s, size_t n, unsigned flags,
+simdsv_type simdsv__infer_field(const char *s, size_t n, unsigned flags,
                                       simdsv__infer_reason *why);
 
 /* The least kind that holds both (the join of the lattice):
@@ -130,7 +119,7 @@ simdsv_value_kind simdsv__infer_field(const char *s, size_t n, unsigned flags,
  *   int64 v float64 = float64; date v timestamp = timestamp;
  *   bool v (int64 | float64) = string; (date | timestamp) v (bool | int64 |
  *   float64) = string; string v anything = string. */
-simdsv_value_kind simdsv__kind_join(simdsv_value_kind a, simdsv_value_kind b);
+simdsv_type simdsv__kind_join(simdsv_type a, simdsv_type b);
 
 /* ---------------------------------------------------------------- integers */
 

@@ -262,6 +262,80 @@ t cat_bad_mode cat sideways a.csv
 t cat_no_mode cat
 t cat_help cat --help
 
+# ------------------------------------------- basics: dialects, errors, typed
+# (dialect options, every error of a file, usage errors, the typed commands)
+t basic_count count ok.csv
+t basic_count_no_header count --no-header ok.csv
+run basic_count_stdin ok.csv count -
+t basic_count_empty count empty.csv
+t basic_count_kernel_scalar count --kernel scalar --no-header ok.csv
+t basic_count_bad count bad.csv
+t basic_count_lenient count --lenient bad.csv
+t basic_count_missing count /nonexistent/simdsv.csv
+t basic_check_ok check ok.csv
+t basic_check_bad check bad.csv
+t basic_check_max1 check --max-errors 1 bad.csv
+t basic_check_max2 check --max-errors=2 bad.csv
+t basic_check_max0 check --max-errors 0 --no-header bad.csv
+run basic_check_stdin bad.csv check --max-errors 1 -
+t basic_check_utf8 check --no-header utf8.csv
+t basic_check_utf8_none check --no-header --utf8 none utf8.csv
+t basic_check_lenient check --lenient bad.csv
+t basic_convert_json convert --to json ok.csv
+t basic_convert_csv convert --to csv ok.csv
+run basic_convert_stdin ok.csv convert --to json --no-header -
+t basic_convert_json_empty convert --to json empty.csv
+t basic_convert_json_escapes convert --to json --no-header ctrl.csv
+t basic_convert_output_delimiter convert --to csv --no-header --output-delimiter ';' semi.csv
+t basic_convert_lone_empty convert --to csv --no-header lone.csv
+t basic_convert_tab_quote_comment convert --to json --no-header --delimiter '\t' --quote "'" --comment '#' tab.csv
+t basic_convert_no_quote convert --to json --no-header --no-quote --delimiter=, ok.csv
+t basic_convert_escape convert --to json --no-header --escape '\\' esc.csv
+t basic_convert_skip_lines convert --to json --skip-lines 1 skip.csv
+t basic_convert_comment_theta convert --to json --no-header --comment 'θ' theta.csv
+t basic_convert_lossy convert --to json --no-header --utf8 lossy utf8.csv
+t basic_convert_lenient convert --to json --no-header --lenient lenient.csv
+t basic_convert_stops convert --to csv bad.csv
+t basic_help_h -h
+t basic_help_command help
+t basic_help_count_h count -h
+t basic_help_check_h check -h
+t basic_help_convert_h convert -h
+t basic_help_after_option count --no-header --help
+t basic_help_convert_to convert --to json --help
+t basic_unknown_command frobnicate
+t basic_unknown_command_file frobnicate ok.csv
+t basic_missing_file count
+t basic_unknown_option count --bogus ok.csv
+t basic_convert_without_to convert ok.csv
+t basic_convert_to_xml convert --to xml ok.csv
+t basic_missing_to_value convert ok.csv --to
+t basic_missing_delimiter_value count ok.csv --delimiter
+t basic_two_char_delimiter count --delimiter ab ok.csv
+t basic_bad_max_errors check --max-errors x ok.csv
+t basic_negative_max_errors check --max-errors -1 ok.csv
+t basic_bad_utf8_mode count --utf8 bogus ok.csv
+t basic_bad_kernel count --kernel bogus ok.csv
+t basic_bad_skip_lines count --skip-lines -1 ok.csv
+t basic_max_errors_on_count count --max-errors 1 ok.csv
+t basic_bad_output_delimiter convert --to csv --output-delimiter '"' ok.csv
+t basic_schema schema typed.csv
+t basic_stats_rejects stats --schema n:int64 --on-error null --columns n,price typed.csv
+t basic_stats_misfit stats --schema n:int64 typed.csv
+t basic_jsonl convert --to jsonl --null-values x typed.csv
+# An escaped backslash before a comma: two schema items, the first without a
+# type (this crashed when the option was split twice).
+t basic_schema_escaped_backslash schema --schema 'a\\,b:int' typed.csv
+t basic_schema_escaped_comma schema --schema 'a\,b:string' comma.csv
+t basic_schema_unknown_type schema --schema price:money typed.csv
+t basic_schema_decimal_type schema --schema n:decimal typed.csv
+t basic_stats_bad_on_error stats --on-error maybe typed.csv
+t basic_stats_capped_rejects stats --schema n:int64 --on-error null rejects.csv
+# The version names the kernel this machine runs: a pattern, not a golden.
+if "$S" --version 2>"$TMP/err" | grep -q '^simdsv 0\.1\.0 (kernel: [a-z0-9]*)$' && [ ! -s "$TMP/err" ]; then ok; else
+    bad "simdsv --version"
+fi
+
 # ---------------------------------------------------- compressed input
 # gzip and zstd input (files and standard input) give what the plain file gives.
 compressed() { # compressed TOOL EXT
@@ -385,6 +459,17 @@ else
 fi
 
 # ------------------------------------------------------------ broken pipe
+# A broken pipe ends the command quietly (status 0, nothing on stderr), after
+# writing what the reader of the pipe took.
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "%d,\"quoted, %d\",x\n", i, i }' >"$TMP/quoted.csv"
+{ "$S" convert --to csv "$TMP/quoted.csv" 2>"$TMP/err"; echo $? >"$TMP/rc"; } | head -n 1 >"$TMP/out"
+if [ "$(cat "$TMP/rc")" = 0 ] && [ ! -s "$TMP/err" ] && [ "$(cat "$TMP/out")" = '0,"quoted, 0",x' ]; then ok; else
+    bad "broken pipe (convert --to csv, quoted): status $(cat "$TMP/rc"), stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
+fi
+{ "$S" convert --to json "$TMP/quoted.csv" 2>"$TMP/err"; echo $? >"$TMP/rc"; } | head -c 10 >/dev/null
+if [ "$(cat "$TMP/rc")" = 0 ] && [ ! -s "$TMP/err" ]; then ok; else
+    bad "broken pipe (convert --to json): status $(cat "$TMP/rc"), stderr $(cat "$TMP/err")"
+fi
 awk 'BEGIN { print "a,b"; for (i = 0; i < 300000; i++) print i "," i }' >"$TMP/big.csv"
 for args in "select 2" "convert --to csv" "search 1" "head -n 200000" "cat rows $TMP/big.csv"; do
     { "$S" $args "$TMP/big.csv" 2>"$TMP/err"; echo $? >"$TMP/rc"; } | head -n 1 >/dev/null
