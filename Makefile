@@ -36,13 +36,13 @@ sanitize:
 	@$(MAKE) --no-print-directory test BUILD=build-asan \
 	  CMAKE_ARGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DSIMDSV_SANITIZE=address,undefined -DSIMDSV_BUILD_BENCH=OFF"
 
-# ThreadSanitizer over the tests that use threads (the typed reader, count),
+# ThreadSanitizer over the tests that use threads (the typed reader, count, the writers),
 # with one kernel: the threading does not depend on it.
 tsan:
 	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSIMDSV_SANITIZE=thread -DSIMDSV_BUILD_TESTS=ON -DSIMDSV_BUILD_BENCH=OFF > /dev/null
-	@cmake --build build-tsan -j $(JOBS) --target test_table test_count_threads
-	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_(table|count_threads)\.scalar$$'
+	@cmake --build build-tsan -j $(JOBS) --target test_table test_count_threads test_write
+	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_((table|count_threads)\.scalar|write)$$'
 
 # aarch64: cross-compiled with Debian's gcc, tests run under qemu-user.
 cross-aarch64:

@@ -92,6 +92,16 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
     return ARG_NOT_MINE;
 }
 
+int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status st)
+{
+    const simdsv_error *e = simdsv_reader_error(r);
+    if (st == SIMDSV_ERR_INVALID_ARGUMENT && e->message[0])
+        cli_error("%s: %s", c->command, e->message);
+    else
+        cli_report(c, r);
+    return st == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
+}
+
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
 {
     simdsv_reader *r = cli_open(c);
@@ -101,16 +111,7 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
     }
     simdsv_table *t = NULL;
     const simdsv_status st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
-    if (st != SIMDSV_OK) {
-        const simdsv_error *e = simdsv_reader_error(r);
-        if (st == SIMDSV_ERR_INVALID_ARGUMENT && e->message[0])
-            cli_error("%s: %s", c->command, e->message);
-        else
-            cli_report(c, r);
-        *status = st == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
-    } else {
-        *status = EXIT_OK;
-    }
+    *status = st == SIMDSV_OK ? EXIT_OK : cli_typed_failure(c, r, st);
     cli_close(c, r);
     return t;
 }

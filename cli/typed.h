@@ -28,6 +28,9 @@
 /* An extra-argument parser (cli_spec.extra) for the typed options; ctx is
  * the cli_common whose options they set. */
 arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
+/* Reports a failed typed read or stream (options: a usage error) and
+ * returns the exit status. */
+int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status st);
 /* Reads the whole input as a typed table; prints the error and returns NULL
  * on failure (*status = the exit status). */
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
@@ -47,5 +50,8 @@ int cli_format_timestamp(char *out, size_t size, int64_t micros);
 void out_json_string(const char *s, size_t n);
 /* convert --to jsonl: the whole table as JSON lines on the output. */
 int convert_jsonl(cli_common *c);
+/* convert --to parquet|arrow|arrows: the typed stream through the writers
+ * to the output. */
+int convert_write(cli_common *c, const simdsv_write_options *opt);
 
 #endif

@@ -675,6 +675,76 @@ SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArray
 SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
 SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
 
+
+/* ------------------------------------------------------------------ writers */
+
+/* Parquet and Arrow IPC out of an Arrow C stream of "+s" record batches:
+ * simdsv_table_stream()'s, or any producer's whose columns have the formats
+ * the typed reader exports (b l g tdD tsu:TZ u U n).  These functions live
+ * in the separate library simdsv_write (libsimdsv_write, pkg-config
+ * simdsv-write), which links the compression libraries the build found; the
+ * core library stays dependency-free.
+ *
+ * Memory is bounded by one row group (Parquet) or one batch (IPC) plus the
+ * compressed copy of it, whatever the input size.  The stream is consumed
+ * but not released: the caller releases it.  Errors: SIMDSV_ERR_IO for a
+ * failed write (err->os_errno), SIMDSV_ERR_INVALID_ARGUMENT for options or
+ * a schema these writers cannot take (err->message says which), and a
+ * failing stream's own error (SIMDSV_ERR_VALUE for EINVAL, NOMEM, IO) with
+ * its get_last_error() text in err->message.  err may be NULL. */
+
+typedef enum simdsv_format {
+    SIMDSV_FORMAT_PARQUET = 0,      /* Parquet 2.x: data page v1, PLAIN / RLE_DICTIONARY, statistics */
+    SIMDSV_FORMAT_ARROW_FILE = 1,   /* Arrow IPC file format (Feather v2, .arrow): random access footer */
+    SIMDSV_FORMAT_ARROW_STREAM = 2  /* Arrow IPC stream format (.arrows): writable to a pipe */
+} simdsv_format;
+
+typedef enum simdsv_codec {
+    SIMDSV_CODEC_NONE = 0,
+    SIMDSV_CODEC_SNAPPY = 1,   /* Parquet only (libsnappy) */
+    SIMDSV_CODEC_GZIP = 2,     /* Parquet only (zlib) */
+    SIMDSV_CODEC_ZSTD = 3,     /* Parquet and IPC (libzstd) */
+    SIMDSV_CODEC_LZ4 = 4       /* IPC only: the LZ4 frame format (liblz4) */
+} simdsv_codec;
+
+typedef struct simdsv_write_options {
+    simdsv_format format;
+    simdsv_codec codec;      /* default NONE */
+    int level;               /* codec level, 0 = the codec's default; at most gzip 9, zstd 22, lz4 12
+                                (snappy: 0 only) */
+    int64_t row_group_rows;  /* Parquet rows per row group; 0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
+    int threads;             /* columns encoded and compressed side by side; 0 = all cores */
+    int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays
+                                under 1 MiB per row group, else PLAIN; 0: PLAIN only */
+} simdsv_write_options;
+
+#define SIMDSV_DEFAULT_ROW_GROUP_ROWS ((int64_t)1 << 17)
+
+/* Sets the defaults above. */
+SIMDSV_API void simdsv_write_options_init(simdsv_write_options *opt);
+/* 1 if this build of simdsv_write has the codec (NONE: always). */
+SIMDSV_API int simdsv_codec_supported(simdsv_codec codec);
+/* "none", "snappy", "gzip", "zstd", "lz4"; NULL for a bad value. */
+SIMDSV_API const char *simdsv_codec_name(simdsv_codec codec);
+/* The codec of a name as above; -1 if unknown. */
+SIMDSV_API int simdsv_codec_from_name(const char *name);
+
+/* A write callback: writes up to size bytes of buf, returns the count
+ * written (> 0), or -1 on failure (set *os_errno if known). */
+typedef long long (*simdsv_write_fn)(void *ctx, const void *buf, size_t size, int *os_errno);
+
+/* Writes the stream to path through a temporary file in path's folder that
+ * is renamed over path only when everything was written and synced: a
+ * failure leaves nothing half-written and keeps what path held before. */
+SIMDSV_API simdsv_status simdsv_write_path(struct ArrowArrayStream *stream, const char *path,
+                                           const simdsv_write_options *opt, simdsv_error *err);
+/* To a descriptor (a file, a pipe; never seeked, never closed). */
+SIMDSV_API simdsv_status simdsv_write_fd(struct ArrowArrayStream *stream, int fd, const simdsv_write_options *opt,
+                                         simdsv_error *err);
+/* Through a callback. */
+SIMDSV_API simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_write_fn fn, void *ctx,
+                                               const simdsv_write_options *opt, simdsv_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -77,4 +77,12 @@ void simdsv__free(const simdsv_allocator *a, void *ptr, size_t size);
 /* Grows *array (element size elem) to hold at least need elements, doubling. */
 simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap, size_t need, size_t elem);
 
+/* Calls fn(ctx, i) for i in [0, n): i = 0 on the caller's thread, the others
+ * on threads started for them (on the caller's thread when one cannot
+ * start); returns when all are done.  0 (nothing ran) when memory for the
+ * thread handles is lacking. */
+int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+/* The online cores (1 when unknown, at most 256): the default thread count. */
+int simdsv__online_cores(void);
+
 #endif

@@ -14,7 +14,6 @@
 #include "../record/reader.h"
 #include "../values/values.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -1230,23 +1229,10 @@ static void *run_convert(void *arg)
     return NULL;
 }
 
-/* Runs fn over jobs: job 0 on the caller's thread, the others on new threads. */
-static int run_all(const simdsv_allocator *a, worker_job **jobs, size_t n, void *(*fn)(void *))
+/* Job i of a list of worker jobs, for simdsv__run_threads. */
+static void run_convert_listed(void *jobs, size_t i)
 {
-    pthread_t *ids = simdsv__alloc(a, n * sizeof *ids);
-    if (!ids)
-        return 0;
-    size_t started = 1;
-    for (; started < n; started++)
-        if (pthread_create(&ids[started], NULL, fn, jobs[started]) != 0)
-            break;
-    fn(jobs[0]);
-    for (size_t i = started; i < n; i++)
-        fn(jobs[i]); /* threads that could not start run here */
-    for (size_t i = 1; i < started; i++)
-        pthread_join(ids[i], NULL);
-    simdsv__free(a, ids, n * sizeof *ids);
-    return 1;
+    run_convert(((worker_job **)jobs)[i]);
 }
 
 /* Appends n bits of src to dst at bit `at` (dst's bits below `at` kept). */
@@ -1331,6 +1317,12 @@ static void *run_strings(void *arg)
     return NULL;
 }
 
+/* Job i of a list of worker jobs, for simdsv__run_threads. */
+static void run_strings_listed(void *jobs, size_t i)
+{
+    run_strings(((worker_job **)jobs)[i]);
+}
+
 /* The chunks' rows into the table: values are in place already; bitmaps
  * are appended (a byte per 8 rows); strings take chunk 0's buffers, grown,
  * and the other chunks copy theirs after them, in parallel. */
@@ -1395,7 +1387,7 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         first->chars = NULL;
         first->offsets_cap = first->chars_cap = first->chars_len = 0;
     }
-    if (!run_all(a, jobs, n, run_strings))
+    if (!simdsv__run_threads(a, n, run_strings_listed, jobs))
         return SIMDSV_ERR_NOMEM;
     t->rows = rows;
     for (size_t i = 0; i < n; i++) {
@@ -1485,7 +1477,7 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
     const int placed = st == SIMDSV_OK && !fallback;
     if (placed)
         st = place_values(t, jobs, n, rows);
-    if (st == SIMDSV_OK && !fallback && !run_all(a, jobs, n, run_convert))
+    if (st == SIMDSV_OK && !fallback && !simdsv__run_threads(a, n, run_convert_listed, jobs))
         st = SIMDSV_ERR_NOMEM;
     for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++)
         fallback |= jobs[i]->k.misfit;
@@ -1518,8 +1510,7 @@ static int thread_count(const simdsv_reader *r)
 {
     if (r->opt.threads > 0)
         return r->opt.threads;
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? (int)(online < 256 ? online : 256) : 1;
+    return simdsv__online_cores();
 }
 
 /* After a typed read the reader has nothing more to give. */
