@@ -28,12 +28,33 @@ demo: build
 	@printf 'name,comment\nann,"fine"\nbob,say "hi"\ncid,"open\n' > $(BUILD)/broken.csv
 	@$(BUILD)/simdsv check $(BUILD)/broken.csv || true
 
-test: build
+test: test-c
+	@$(MAKE) --no-print-directory python-test
+
+# The C tests alone (every kernel); the sanitizer build runs these.
+.PHONY: test-c
+test-c: build
 	@cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+# The Python package (python/) and its tests against real pyarrow, polars,
+# duckdb, pandas and dask, in a virtual environment made from the pinned
+# requirements the first time (PyPI), then reused.  The package is rebuilt
+# incrementally (scikit-build-core keeps its CMake build in build-py/cmake).
+PY_VENV ?= build-py/venv
+$(PY_VENV)/.installed: python/requirements-test.txt
+	@echo "== creating $(PY_VENV) from python/requirements-test.txt"
+	@rm -rf $(PY_VENV) && python3 -m venv $(PY_VENV)
+	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
+	@touch $@
+
+.PHONY: python-test
+python-test: $(PY_VENV)/.installed
+	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check --no-build-isolation ./python
+	@cd python/tests && ../../$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider -p no:logging .
 
 # ASan + UBSan build of the library, CLI and tests.
 sanitize:
-	@$(MAKE) --no-print-directory test BUILD=build-asan \
+	@$(MAKE) --no-print-directory test-c BUILD=build-asan \
 	  CMAKE_ARGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DSIMDSV_SANITIZE=address,undefined -DSIMDSV_BUILD_BENCH=OFF"
 
 # ThreadSanitizer over the tests that use threads (the typed reader, count, the writers),
@@ -55,7 +76,7 @@ bench: build
 	@BUILD=$(BUILD) bench/run.sh
 
 clean:
-	rm -rf build build-asan build-aarch64 build-tsan build-fuzz
+	rm -rf build build-asan build-aarch64 build-tsan build-fuzz build-py
 
 # Fuzzing (clang + libFuzzer + ASan/UBSan).  fuzz-short: every target for
 # FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.

@@ -504,13 +504,17 @@ typedef enum simdsv_ragged {
  *   SIMDSV_OPT_COLUMNS       projection: names or 1-based indexes ("#3" or "3"), in output order;
  *                            fields of other columns are never converted
  *   SIMDSV_OPT_SCHEMA        "name:type,..." (or "#3:type"); "*:string" reads every column as string;
- *                            columns not named are inferred */
+ *                            columns not named are inferred
+ *   SIMDSV_OPT_NAMES         column names for input without a header row (SIMDSV_OPT_HEADER=0), in
+ *                            field order, instead of column_1, column_2, ...; a header row, when read,
+ *                            wins.  For the ranges of one file (see "byte ranges"): the header's names. */
 typedef enum simdsv_string_option {
     SIMDSV_OPT_NULL_VALUES = 100,
     SIMDSV_OPT_TRUE_VALUES = 101,
     SIMDSV_OPT_FALSE_VALUES = 102,
     SIMDSV_OPT_COLUMNS = 103,
-    SIMDSV_OPT_SCHEMA = 104
+    SIMDSV_OPT_SCHEMA = 104,
+    SIMDSV_OPT_NAMES = 105
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
@@ -744,6 +748,95 @@ SIMDSV_API simdsv_status simdsv_write_fd(struct ArrowArrayStream *stream, int fd
 /* Through a callback. */
 SIMDSV_API simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_write_fn fn, void *ctx,
                                                const simdsv_write_options *opt, simdsv_error *err);
+
+/* ------------------------------------------------------------- byte ranges */
+
+/* One input cut into byte ranges [begin, end) that are read apart (on other
+ * threads, processes or machines) with results that concatenate to exactly
+ * the whole read:
+ *
+ *   1. summarize each range from its bytes alone (simdsv_range_summarize);
+ *   2. combine the summaries, in input order, on one machine
+ *      (simdsv_range_combine): each range learns whether its begin is inside
+ *      quotes (a prefix XOR of the ranges' quote parities), hence where its
+ *      first record starts, and which bytes hold the records that start in
+ *      it: [start, stop), where stop is the next range's start, so the last
+ *      record is read past `end` as far as it goes;
+ *   3. read each range's bytes [start, stop) with a reader opened by
+ *      simdsv_reader_open_range: simdsv_reader_next, simdsv_reader_count,
+ *      simdsv_table_read and simdsv_table_stream then work as on a whole
+ *      input.  For the typed reader to give every range the same columns,
+ *      infer the schema once (simdsv_table_infer on the whole input samples
+ *      its start, middle and end) and give every range the names
+ *      (SIMDSV_OPT_NAMES) and types (SIMDSV_OPT_SCHEMA) it found; a value
+ *      that does not fit is then an error with its position (or a reject),
+ *      where the whole read would have widened the column.
+ *
+ * A record starts after a line end outside quotes, and without an escape
+ * byte "inside quotes" is the parity of the quote bytes before, so this
+ * holds for any input the strict reader accepts; on input it rejects, the
+ * first range (in input order) whose read fails reports the error the whole
+ * read reports.  Not supported (SIMDSV_ERR_INVALID_ARGUMENT, with a message
+ * in the error): an escape byte (an escaped quote breaks the parity), a
+ * comment byte (a comment line may hold an unbalanced quote), lenient mode
+ * (it recovers from stray quotes, so the parity is not the state) and
+ * SIMDSV_OPT_SKIP_LINES (skipped lines may hold anything).  A header row and
+ * a BOM are fine: they belong to the first range (the header row must end in
+ * it).
+ *
+ * Positions in errors and records are input offsets and input lines; the
+ * `record` and `index` numbers count from the range's first record. */
+
+/* What a range's own bytes say, for both quote states its begin can have. */
+typedef struct simdsv_range_summary {
+    uint64_t begin, end;        /* the range [begin, end) of the input */
+    uint64_t record_start[2];   /* the first record start in (begin, end] when begin is outside
+                                   ([0]) / inside ([1]) quotes; UINT64_MAX when none: no line end
+                                   outside quotes (a record longer than the range), or bytes that
+                                   are not strict CSV in that state before one (then the range
+                                   before reads through this one, and reports the error if that
+                                   is the true state); begin itself for the range at 0 */
+    uint64_t lines_to_start[2]; /* line ends in [begin, record_start[h]) */
+    uint8_t after_cr[2];        /* the line end before record_start[h] was a CR */
+    uint64_t lines;             /* line ends in [begin, end) (a CRLF is one, at its CR) */
+    uint8_t quote_parity;       /* parity of the quote bytes in [begin, end) */
+    uint64_t header_end;        /* the range at 0 with SIMDSV_OPT_HEADER=1: just past the header
+                                   row's line end, UINT64_MAX when it does not end in the range;
+                                   else 0 */
+} simdsv_range_summary;
+
+/* Where a range's records are, from simdsv_range_combine. */
+typedef struct simdsv_range {
+    uint64_t start, stop; /* the bytes of the records that start in the range; start == stop: none */
+    uint64_t line;        /* 1-based input line at start */
+    uint8_t after_cr;     /* the byte before start is a CR (a LF at start is then its CRLF's) */
+    uint8_t in_quote;     /* the quote state at the range's begin */
+} simdsv_range;
+
+/* Summarizes the range that begins at input offset `begin`: bytes[0..size)
+ * are the input's bytes [begin, begin + size).  prev_byte is the input byte
+ * at begin - 1 (-1 when begin is 0); only whether it is a CR matters, so that
+ * a CRLF cut in two counts as one line.  The options give the dialect (and
+ * the kernel); see above for what they must not ask for.  err (may be NULL)
+ * receives the reason on failure. */
+SIMDSV_API simdsv_status simdsv_range_summarize(const simdsv_options *opt, const void *bytes, size_t size,
+                                                uint64_t begin, int prev_byte, simdsv_range_summary *out,
+                                                simdsv_error *err);
+
+/* Combines the summaries of n ranges that cover the input in order
+ * (summaries[0].begin == 0, each range ends where the next begins, the last
+ * ends at the input's end) into out[0..n).  SIMDSV_ERR_INVALID_ARGUMENT when
+ * they do not cover it so, or when the header row does not end in the first
+ * range (blank lines or a record longer than the range: make it larger). */
+SIMDSV_API simdsv_status simdsv_range_combine(const simdsv_range_summary *summaries, size_t n, simdsv_range *out);
+
+/* Opens r (not yet opened; its options obey the restrictions above) on one
+ * range's records: bytes[0..range->stop - range->start) are the input's bytes
+ * [range->start, range->stop), kept alive and unchanged by the caller until
+ * r is freed, as for simdsv_reader_open_memory.  The range at offset 0 reads
+ * the BOM and the header as a whole read does; any other range has neither
+ * (its reader behaves as if SIMDSV_OPT_HEADER were 0: use SIMDSV_OPT_NAMES). */
+SIMDSV_API simdsv_status simdsv_reader_open_range(simdsv_reader *r, const void *bytes, const simdsv_range *range);
 
 #ifdef __cplusplus
 }

@@ -1080,8 +1080,32 @@ static void test_stream_limits(void)
     stream.release(&stream);
 }
 
+/* One column: an empty line, or the LF of a CRLF, is no row (the batch
+ * path once took a lone line end for a one-field row), and names given with
+ * SIMDSV_OPT_NAMES stand in for a missing header. */
+static void test_one_column_line_ends(void)
+{
+    const char *inputs[] = {"a\r\n1\r\n2\r\n", "a\n1\n\n2\n\n", "a\r1\r\r2", "a\r\n\r\n1\r\n2"};
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        simdsv_status st;
+        const opt_kv one[] = {{SIMDSV_OPT_THREADS, 1}, {0, 0}};
+        simdsv_table *t = read_table(inputs[i], one, NULL, &st, NULL);
+        CHECK(st == SIMDSV_OK && t && simdsv_table_rows(t) == 2 && col_type(t, 0) == SIMDSV_TYPE_INT64);
+        simdsv_table_free(t);
+    }
+    simdsv_status st;
+    const opt_kv no_header[] = {{SIMDSV_OPT_HEADER, 0}, {0, 0}};
+    const str_kv names[] = {{SIMDSV_OPT_NAMES, "x,y\\,z"}, {SIMDSV_OPT_COLUMNS, "y\\,z"}, {0, NULL}};
+    simdsv_table *t = read_table("1,2\n3,4\n", no_header, names, &st, NULL);
+    simdsv_column_info info;
+    CHECK(st == SIMDSV_OK && t && simdsv_table_columns(t) == 1 && simdsv_table_rows(t) == 2);
+    CHECK(t && simdsv_table_column(t, 0, &info) == SIMDSV_OK && strcmp(info.name, "y,z") == 0);
+    simdsv_table_free(t);
+}
+
 int main(void)
 {
+    test_one_column_line_ends();
     test_threads();
     test_inference_traps();
     test_column_view();

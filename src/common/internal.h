@@ -56,11 +56,11 @@ struct simdsv_options {
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;
-    spec_list specs[5];       /* SIMDSV_OPT_NULL_VALUES.. SCHEMA, parsed once when set */
+    spec_list specs[6];       /* SIMDSV_OPT_NULL_VALUES.. NAMES, parsed once when set */
     char error[192];          /* why the last string or structured option was refused ("" if it was not) */
 };
 
-#define SIMDSV__STRING_OPTIONS 5
+#define SIMDSV__STRING_OPTIONS 6
 /* The parsed list of string option id. */
 #define SIMDSV__SPEC(opt, id) ((opt)->specs[(id) - SIMDSV_OPT_NULL_VALUES])
 

@@ -28,6 +28,12 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count);
 int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
                          uint64_t *records);
 
+/* The summary of the range data[0..size) = input [begin, begin + size) (see
+ * simdsv_range_summarize), with r's kernel and dialect (no escape byte), by
+ * the chunks' own record-start search and quote count. */
+void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
+                           simdsv_range_summary *out);
+
 /* For the tests: how many counts ran in parallel, and how many chunks were
  * scanned a second time because their guessed starting quote state was
  * wrong, since the program started (relaxed atomic counters; they change

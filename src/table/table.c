@@ -346,6 +346,16 @@ static long find_source(const simdsv_record *names, size_t nfields, const spec_i
     return sel->index >= 0 && (size_t)sel->index < nfields ? sel->index : -1;
 }
 
+/* find_source, where a header-less input has names given (SIMDSV_OPT_NAMES). */
+static long find_source_named(const simdsv_record *header, const spec_list *given, size_t nfields,
+                              const spec_item *sel)
+{
+    for (size_t i = 0; !header && i < given->count && i < nfields; i++)
+        if (sel->size == given->items[i].size && memcmp(sel->text, given->items[i].text, sel->size) == 0)
+            return (long)i;
+    return find_source(header, nfields, sel);
+}
+
 static column *column_named(simdsv_table *t, const char *name, size_t size)
 {
     for (size_t j = 0; j < t->ncols; j++)
@@ -361,7 +371,7 @@ static simdsv_status spec_error(simdsv_reader *r, const char *what, const char *
     return SIMDSV_ERR_INVALID_ARGUMENT;
 }
 
-/* Columns from the header (or column_N), the projection and the schema,
+/* Columns from the header (or the names given, or column_N), the projection and the schema,
  * from the options' parsed items (src/common/spec.h). */
 static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, size_t nfields)
 {
@@ -369,17 +379,22 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
     simdsv_table *t = x->t;
     char generated[32];
     const spec_list *projection = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_COLUMNS);
+    /* Names given for a header-less input (SIMDSV_OPT_NAMES) stand in for the header. */
+    const spec_list *given = &SIMDSV__SPEC(&r->opt, SIMDSV_OPT_NAMES);
     const size_t out_cols = projection->count ? projection->count : nfields;
     simdsv_status st = SIMDSV_OK;
     for (size_t j = 0; j < out_cols && st == SIMDSV_OK; j++) {
         long field = (long)j;
-        if (projection->count && (field = find_source(header, nfields, &projection->items[j])) < 0)
+        if (projection->count && (field = find_source_named(header, given, nfields, &projection->items[j])) < 0)
             return spec_error(r, "no column", projection->items[j].text);
         const char *name = generated;
         size_t name_size;
         if (header && (size_t)field < header->field_count) {
             name = header->fields[field].data;
             name_size = header->fields[field].size;
+        } else if (!header && (size_t)field < given->count) {
+            name = given->items[field].text;
+            name_size = given->items[field].size;
         } else {
             name_size = (size_t)snprintf(generated, sizeof generated, "column_%ld", field + 1);
         }
@@ -1028,6 +1043,10 @@ static simdsv_status start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, s
         if (st != SIMDSV_OK)
             return st;
     }
+    /* Names given for a header-less input are columns even where no row has
+     * that many fields (an empty byte range of a file). */
+    if (!names && SIMDSV__SPEC(&r->opt, SIMDSV_OPT_NAMES).count > nfields)
+        nfields = SIMDSV__SPEC(&r->opt, SIMDSV_OPT_NAMES).count;
     x->row_fields = nfields;
     if ((st = build_schema(x, names, nfields)) != SIMDSV_OK)
         return st;

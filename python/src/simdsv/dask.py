@@ -1,0 +1,145 @@
+"""simdsv.dask.read_csv: one CSV file read on many Dask workers, by byte ranges.
+
+The graph has three stages:
+
+1. one task per byte range of ``blocksize`` bytes reads just that range
+   (``os.pread``) and summarizes it (simdsv_range_summarize: the quote
+   parity and where the first record starts under either quote state);
+2. one task combines the summaries in order (a prefix XOR of the parities)
+   into each range's true first record start and the bytes of its records;
+3. one task per partition reads its records' bytes ``[start, stop)`` — the
+   last record runs past the block's end as far as it goes — and converts
+   them with the schema inferred once for the whole file.
+
+So quoted fields with line breaks anywhere, also across block boundaries,
+read exactly as in a single read, which ``dask.dataframe.read_csv`` (it cuts
+blocks at the first newline) does not do.  The path must name the same file
+on every worker (shared storage); each task reads only its own bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from . import Table, _options
+from . import _simdsv as _c
+
+__all__ = ["read_csv"]
+
+
+def _pread(path: str, start: int, size: int) -> bytes:
+    with open(path, "rb") as f:
+        return os.pread(f.fileno(), size, start) if size else b""
+
+
+def _summarize(path: str, begin: int, end: int, ints: dict, strings: dict) -> tuple:
+    # One byte before the range: whether a CRLF was cut in two.
+    lead = 1 if begin > 0 else 0
+    data = _pread(path, begin - lead, end - begin + lead)
+    if len(data) != end - begin + lead:
+        raise OSError(f"{path}: the file changed size while it was read")
+    prev = data[0] if lead else -1
+    return _c.range_summary(memoryview(data)[lead:], begin, prev, ints, strings)
+
+
+def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict) -> Any:
+    import pandas as pd
+
+    try:
+        table = _read_range(path, ranges[i], ints, strings)
+    except _c.Error:
+        # After bad quoting the ranges behind it may start in the wrong
+        # quote state and fail too: report the first failing range, whose
+        # error is the single read's.
+        for earlier in ranges[:i]:
+            _read_range(path, earlier, ints, strings)
+        raise
+    return table.to_arrow().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def _read_range(path: str, rng: tuple, ints: dict, strings: dict) -> Table:
+    data = _pread(path, rng[0], rng[1] - rng[0])
+    return Table(_c.read_range(data, rng, ints, strings, path))
+
+
+def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str]]:
+    """Names and types of every column, from a sample of the start, middle and end of the file.
+
+    A column without a value in the sample is read as string (a single read
+    would give it the type of the values it finds later)."""
+    infer_ints = dict(ints)
+    infer_ints[_c.OPT_MMAP] = 1  # the sample touches a few pages only
+    infer_strings = {k: v for k, v in strings.items() if k != _c.OPT_COLUMNS}
+    table = Table(_c.read_table(path, infer_ints, infer_strings, True))
+    types = ["string" if c[1] == "null" else c[1] for c in table._native.column_info]
+    return table.column_names, types
+
+
+def _arrow_schema(names: list[str], types: list[str]) -> Any:
+    import pyarrow as pa
+
+    arrow = {"bool": pa.bool_(), "int64": pa.int64(), "float64": pa.float64(), "date": pa.date32(),
+             "timestamp": pa.timestamp("us", tz="UTC"), "string": pa.string(), "null": pa.null()}
+    return pa.schema([pa.field(n, arrow[t]) for n, t in zip(names, types)])
+
+
+def _resolve(selector: Any, names: list[str]) -> int:
+    """The 0-based field of a column selector, as the C reader resolves it."""
+    if isinstance(selector, int):
+        return selector
+    if selector in names:
+        return names.index(selector)
+    text = selector[1:] if selector.startswith("#") else selector
+    if text.isdigit() and 0 < int(text) <= len(names):
+        return int(text) - 1
+    raise ValueError(f"no column {selector!r}")
+
+
+def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", columns: Any = None, **kwargs: Any) -> Any:
+    """A dask.dataframe.DataFrame over the CSV file at path, one partition per byte range.
+
+    Takes simdsv.read_csv's keyword arguments (threads: per task, default
+    1).  Types are inferred once, from a sample of the start, middle and end
+    of the file, and given to every partition (pass schema= to fix them);
+    a value that does not fit its column's type is an error naming its line,
+    column and byte (or a null with on_error="null").  Columns use pandas'
+    Arrow-backed dtypes (pd.ArrowDtype), so every partition has the same
+    dtypes whatever its nulls.  Escape and comment bytes, lenient mode and
+    skip_lines are refused (simdsv.Error): the quote parity would not be
+    the quote state.
+    """
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+    from dask.utils import parse_bytes
+
+    path = os.fspath(path)
+    block = parse_bytes(blocksize) if isinstance(blocksize, str) else int(blocksize)
+    if block <= 0:
+        raise ValueError("blocksize must be positive")
+    kwargs.setdefault("threads", 1)
+    if kwargs.get("row_limit"):
+        raise ValueError("row_limit would apply to each partition: use .head() on the DataFrame")
+    ints, strings = _options.build(**kwargs)
+    _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
+
+    # The schema, once, as a task (the file may be visible to the workers only).
+    names, types = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
+
+    fields = list(range(len(names))) if columns is None else [_resolve(c, names) for c in columns]
+    range_strings = dict(strings)
+    range_strings[_c.OPT_NAMES] = _options.join_list(names)
+    range_strings[_c.OPT_SCHEMA] = ",".join(f"#{f + 1}:{types[f]}" for f in fields)
+    if columns is not None:
+        range_strings[_c.OPT_COLUMNS] = _options.join_list(f"#{f + 1}" for f in fields)
+
+    size = os.path.getsize(path)
+    bounds = list(range(0, size, block)) + [size] if size else [0, 0]
+    summaries = [dask.delayed(_summarize)(path, b, e, ints, strings) for b, e in zip(bounds, bounds[1:])]
+    ranges = dask.delayed(_c.range_combine)(summaries)
+    parts = [
+        dask.delayed(_read_partition)(path, ranges, i, ints, range_strings) for i in range(len(summaries))
+    ]
+    meta = _arrow_schema([names[f] for f in fields], [types[f] for f in fields]).empty_table()
+    return dd.from_delayed(parts, meta=meta.to_pandas(types_mapper=pd.ArrowDtype), verify_meta=False)

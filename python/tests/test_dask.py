@@ -1,0 +1,93 @@
+"""simdsv.dask.read_csv on a distributed.LocalCluster with 2 worker processes:
+identical to the single read, also where every block boundary falls inside
+a quoted field with line breaks, which dask.dataframe.read_csv cannot read."""
+
+from __future__ import annotations
+
+import pathlib
+
+import dask.dataframe as dd
+import pandas as pd
+import pytest
+
+import simdsv
+import simdsv.dask
+
+BLOCK = 64 * 1024
+
+
+def quoted_newline_file(path: pathlib.Path, rows: int = 800) -> bytes:
+    """Records that are almost all quoted text with LF, CRLF and UTF-8: every
+    block boundary lands inside quotes."""
+    out = [b"id,text,score,day\r\n"]
+    for i in range(rows):
+        text = "".join(f"line {i}.{k} \u00e9\u65e5, \"\"q\"\"\r\n" if k % 2 else f"l{k}\n" for k in range(60))
+        out.append(f'{i},"{text}",{i * 0.25},2024-01-{i % 28 + 1:02d}\r\n'.encode())
+    data = b"".join(out)
+    path.write_bytes(data)
+    return data
+
+
+def single_read(path, **kwargs) -> pd.DataFrame:
+    return simdsv.read_csv(path, **kwargs).to_arrow().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def test_quoted_newlines_at_every_boundary(tmp_path: pathlib.Path, cluster_client) -> None:
+    path = tmp_path / "quoted.csv"
+    data = quoted_newline_file(path)
+    boundaries = range(BLOCK, len(data), BLOCK)
+    assert len(boundaries) >= 8
+    assert all(data[:b].count(b'"') % 2 == 1 for b in boundaries)  # inside quotes, every one
+    ddf = simdsv.dask.read_csv(path, blocksize=BLOCK)
+    assert ddf.npartitions == len(boundaries) + 1
+    got = ddf.compute().reset_index(drop=True)
+    expected = single_read(path)
+    assert len(got) == 800
+    pd.testing.assert_frame_equal(got, expected)
+    assert got["text"].iloc[7].startswith("l0\nline 7.1 \u00e9\u65e5, \"q\"\r\n")
+
+
+def test_dask_read_csv_cannot(tmp_path: pathlib.Path, cluster_client) -> None:
+    """Why this exists: dask.dataframe.read_csv cuts blocks at newlines inside quotes."""
+    path = tmp_path / "quoted.csv"
+    quoted_newline_file(path)
+    expected = single_read(path)
+    try:
+        theirs = dd.read_csv(path, blocksize=BLOCK, dtype=str).compute()
+    except Exception as e:  # pandas' ParserError: a block starts or ends inside a quoted field
+        assert "EOF inside string" in str(e) or "Error tokenizing" in str(e), e
+    else:
+        assert len(theirs) != len(expected) or list(theirs["id"]) != [str(i) for i in expected["id"]]
+
+
+def test_plain_file_projection_and_schema(tmp_path: pathlib.Path, cluster_client) -> None:
+    path = tmp_path / "plain.csv"
+    lines = ["a,b,c,d"] + [f"{i},{'' if i % 7 == 0 else i * 3},x{i},{'true' if i % 2 else 'false'}" for i in range(20000)]
+    path.write_text("\n".join(lines))  # no final line end
+    ddf = simdsv.dask.read_csv(path, blocksize=BLOCK, columns=["c", "a", "#2"], schema={"a": "float64"})
+    assert list(ddf.columns) == ["c", "a", "b"]
+    got = ddf.compute().reset_index(drop=True)
+    expected = single_read(path, columns=["c", "a", "#2"], schema={"a": "float64"})
+    pd.testing.assert_frame_equal(got, expected)
+    assert got["b"].isna().sum() == len(range(0, 20000, 7))
+    assert int(ddf["a"].sum().compute()) == sum(range(20000))
+
+
+def test_errors_name_the_first_bad_byte(tmp_path: pathlib.Path, cluster_client) -> None:
+    path = tmp_path / "bad.csv"
+    good = "".join(f'{i},"t\n{i}"\n' for i in range(30000))
+    path.write_text("n,t\n" + good + 'x,y"z\n' + good)
+    with pytest.raises(simdsv.Error) as single:
+        simdsv.read_csv(path)
+    with pytest.raises(simdsv.Error) as distributed:
+        simdsv.dask.read_csv(path, blocksize=BLOCK).compute()
+    assert str(distributed.value) == str(single.value)
+    assert ":60002:4:" in str(single.value)
+
+
+def test_refused_dialects(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "f.csv"
+    path.write_text("a\n1\n")
+    for kwargs in ({"escape": "\\"}, {"comment": "#"}, {"lenient": True}, {"skip_lines": 1}):
+        with pytest.raises(simdsv.Error, match="byte ranges cannot be read"):
+            simdsv.dask.read_csv(path, **kwargs)
