@@ -162,9 +162,9 @@ floor start
 
 # --- 3. scan ------------------------------------------------------------------
 section "3. scan: bench_scan FILE --kernel K --repeat $REPEAT (1 thread, file preloaded into RAM; GB/s = 1e9 B/s; med = median, best = fastest of $REPEAT)"
-echo "count = records (quote-aware); index = kernel finds every field boundary; iterate = every field's pointer and length touched"
-printf '%-6s %-13s %-7s %8s %8s %8s %8s %8s %8s %10s %s\n' measure shape kernel count_med count_bst \
-  index_med index_bst iter_med iter_bst records "count_med/floor"
+echo "count = records (quote-aware); index = kernel finds every field boundary; iterate = every field's pointer and length touched; batch = the same through simdsv_reader_next_batch"
+printf '%-6s %-13s %-7s %8s %8s %8s %8s %8s %8s %8s %8s %10s %s\n' measure shape kernel count_med count_bst \
+  index_med index_bst iter_med iter_bst batch_med batch_bst records "count_med/floor"
 for shape in $SHAPES; do
   for k in $KERNELS; do
     set +e
@@ -179,12 +179,13 @@ for shape in $SHAPES; do
       continue
     fi
     c=$(grep '^op=count' <<< "$out") i=$(grep '^op=index' <<< "$out") t=$(grep '^op=iterate' <<< "$out")
-    printf '%-6s %-13s %-7s %8s %8s %8s %8s %8s %8s %10s %14s%%\n' scan "$shape" "$k" \
+    b=$(grep '^op=batch' <<< "$out")
+    printf '%-6s %-13s %-7s %8s %8s %8s %8s %8s %8s %8s %8s %10s %14s%%\n' scan "$shape" "$k" \
       "$(kv 'GB/s' "$c")" "$(kv best "$c")" "$(kv 'GB/s' "$i")" "$(kv best "$i")" \
-      "$(kv 'GB/s' "$t")" "$(kv best "$t")" "$(kv check "$c")" \
+      "$(kv 'GB/s' "$t")" "$(kv best "$t")" "$(kv 'GB/s' "$b")" "$(kv best "$b")" "$(kv check "$c")" \
       "$(python3 -c "print(round($(kv 'GB/s' "$c") * 100 / ${R[floor_start]}))")"
     grep -v '^op=' <<< "$out" | sed "s/^/scan $shape $k stderr: /" || true
-    for op in count iterate index; do
+    for op in count iterate index batch; do
       line=$(grep "^op=$op" <<< "$out")
       R[${op}_${shape}_$k]=$(kv 'GB/s' "$line")
       R[${op}_best_${shape}_$k]=$(kv best "$line")
@@ -363,6 +364,7 @@ PY
 k=$BEST_KERNEL
 target_line "count taxi >= 8 GB/s" "${R[count_taxi_$k]:-NA}" "${R[count_best_taxi_$k]:-NA}" 8 higher GB/s
 target_line "iterate taxi >= 4 GB/s" "${R[iterate_taxi_$k]:-NA}" "${R[iterate_best_taxi_$k]:-NA}" 4 higher GB/s
+target_line "batch taxi >= 4 GB/s" "${R[batch_taxi_$k]:-NA}" "${R[batch_best_taxi_$k]:-NA}" 4 higher GB/s
 # pipe vs mmap: the CLI's mmap row when it has a flag for it, else its file-path row (read() since 5f5ac12)
 for shape in $SHAPES; do
   [ -n "${R[cli_pipe_$shape]:-}" ] || continue

@@ -11,9 +11,10 @@
  * runs in-process), common.c (options, opening, reports), input.c (sources and
  * decompression), output.c (buffered output, -o, CSV writer), progress.c,
  * selector.c (column selectors), text.c (field text, display width),
- * literal.c (SIMD literal search), fast.c/fast.h (the raw-byte fast path of
- * select and search; select_walk.h is select's part of it), search.h,
- * and one cmd_NAME.c per command.
+ * literal.c (literal search), records.c (the driver of the commands that
+ * stream records in batches, cli_run_records; the batch CSV writer), sniff.c
+ * (automatic reading), and one cmd_NAME.c per command.  The CLI scans
+ * nothing itself: every byte is read by the library's kernels.
  */
 #ifndef SIMDSV_CLI_H
 #define SIMDSV_CLI_H
@@ -42,6 +43,7 @@ typedef struct cli_common {
     int out_delimiter;    /* --output-delimiter (default ,) */
     int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
     cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
+    simdsv_reader *reader; /* cli_run_records' reader while it runs (for the callbacks) */
     const char *bad_why;  /* what was wrong with the option value just refused (ARG_BAD), or NULL */
     /* Automatic reading (sniff.c): */
     unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
@@ -262,6 +264,48 @@ size_t text_display(const char *s, size_t n, size_t max, size_t full_width, bool
  * size of the output by the number of columns. */
 enum { CLI_PAD_MAX = 64 };
 
+/* ---------------------------------------------------------------- records */
+
+/* What a command does with the records (records.c).  header: the header
+ * record, or rec NULL with --no-header, before the first batch (header
+ * NULL: the header is written as CSV).  batch: the next records.
+ * Both return 0 to go on, CLI_STOP to stop reading (success), -1 for out of
+ * memory, or an exit status (the problem reported).  finish (may be NULL):
+ * after the last record, when all went well; returns the exit status. */
+enum { CLI_STOP = 100 };
+typedef struct cli_record_ops {
+    int (*header)(void *ctx, text_buffer *tb, const simdsv_record *rec);
+    int (*batch)(void *ctx, text_buffer *tb, const simdsv_batch *b);
+    int (*finish)(void *ctx);
+} cli_record_ops;
+/* The skeleton of a command that streams records, after cli_parse returned
+ * status: output and input opened (cli_begin), the header, the batches, the
+ * report of what stopped them; everything is closed and c's options freed.
+ * Returns the exit status. */
+int cli_run_records(cli_common *c, int status, const cli_record_ops *ops, void *ctx);
+
+/* Room for the field views of one record of a batch. */
+typedef struct field_views {
+    simdsv_field *fields;
+    size_t cap;
+} field_views;
+void field_views_free(field_views *v);
+/* Record k of a batch as a simdsv_record (views in v); false: out of memory. */
+bool batch_record(const simdsv_batch *b, size_t k, field_views *v, simdsv_record *rec);
+/* What batch_plain needs to know of the command's dialect. */
+typedef struct csv_plain {
+    int delimiter, out_delimiter;
+    bool check_quotes; /* an unquoted field may hold a '"' (other quote byte, none, or lenient) */
+} csv_plain;
+csv_plain csv_plain_of(const cli_common *c);
+/* true when every record of the batch, up to its line end, is already
+ * minimal CSV with out_delimiter (no field quoted, decoded or with invalid
+ * UTF-8, no quote byte, the same delimiter). */
+bool batch_plain(const simdsv_batch *b, const csv_plain *p);
+/* Records [from, to) of a batch as CSV lines (plain: batch_plain said so). */
+bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool plain,
+                     int out_delimiter, field_views *v);
+
 /* -------------------------------------------------------- column selectors */
 
 /* A header as owned strings. */
@@ -282,12 +326,12 @@ size_t *selector_resolve(const char *command, const char *sel, const name_list *
 
 /* ---------------------------------------------------------------- literals */
 
-/* A literal to find (search): SIMD prefilter on two bytes of the pattern,
- * then a full comparison; icase folds ASCII letters only. */
+/* A literal to find (search): two anchor bytes compared at 64 positions at
+ * a time, then a full comparison; icase folds ASCII letters only. */
 typedef struct literal {
     const unsigned char *p;
     size_t n;
-    bool icase, avx2;
+    bool icase;
     size_t o1, o2;                /* offsets of the two anchor bytes (o1 <= o2) */
     unsigned char a1, a2, b1, b2; /* the anchor bytes, both cases */
 } literal;

@@ -100,6 +100,8 @@ static int cat_rows(cli_common *c)
     }
     text_buffer tb;
     text_init(&tb, c);
+    field_views views = {NULL, 0};
+    const csv_plain plain = csv_plain_of(c);
     bool header_written = false;
     for (size_t f = 0; f < c->nfiles && status == EXIT_OK; f++) {
         c->file = c->files[f];
@@ -125,13 +127,15 @@ static int cat_rows(cli_common *c)
                 st = SIMDSV_ERR_NOMEM;
             header_written = true;
         }
-        while (st == SIMDSV_OK && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK)
-            if (!write_all_fields(&tb, &rec, c->out_delimiter))
+        simdsv_batch b;
+        while (st == SIMDSV_OK && (st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK)
+            if (!write_batch_csv(&tb, &b, 0, b.count, batch_plain(&b, &plain), c->out_delimiter, &views))
                 st = SIMDSV_ERR_NOMEM;
         status = cli_end_of_records(c, r, st);
         cli_close(c, r);
     }
     text_free(&tb);
+    field_views_free(&views);
     names_free(&ref);
     return status;
 }

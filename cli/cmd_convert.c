@@ -109,13 +109,21 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
     return res != ARG_NOT_MINE ? res : cli_typed_arg(a->common, argc, argv, i);
 }
 
-static bool convert_record(const simdsv_record *rec, const convert_args *a, int delimiter, bool *first,
-                           text_buffer *tb)
+/* --to csv: whole batches (records.c). */
+typedef struct csv_run {
+    csv_plain csv;
+    field_views views;
+} csv_run;
+
+static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 {
-    if (a->to == TO_CSV) {
-        *first = false;
-        return write_all_fields(tb, rec, delimiter);
-    }
+    csv_run *s = ctx;
+    const bool plain = batch_plain(b, &s->csv);
+    return write_batch_csv(tb, b, 0, b->count, plain, s->csv.out_delimiter, &s->views) ? 0 : -1;
+}
+
+static bool convert_record(const simdsv_record *rec, bool *first, text_buffer *tb)
+{
     out_write(*first ? "\n[" : ",\n[", *first ? 2 : 3);
     text_reset(tb);
     for (size_t i = 0; i < rec->field_count; i++) {
@@ -143,6 +151,13 @@ int cmd_convert(int argc, char **argv)
         args.to = target_of_path(c.output);
     if (status < 0 && args.to == TO_NONE)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl|parquet|arrow|arrows");
+    if (status < 0 && args.to == TO_CSV) {
+        csv_run s = {csv_plain_of(&c), {NULL, 0}};
+        const cli_record_ops ops = {NULL, csv_batch, NULL};
+        status = cli_run_records(&c, status, &ops, &s);
+        field_views_free(&s.views);
+        return status;
+    }
     if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);
         return status >= 0 ? status : EXIT_DATA;
@@ -169,21 +184,19 @@ int cmd_convert(int argc, char **argv)
     text_buffer tb;
     text_init(&tb, &c);
     bool first = true;
-    if (args.to == TO_JSON)
-        out_byte('[');
+    out_byte('[');
     simdsv_record rec;
     simdsv_status st = SIMDSV_OK;
     if (cli_opt(&c, SIMDSV_OPT_HEADER)) {
         st = simdsv_reader_header(r, &rec);
-        if (st == SIMDSV_OK && !convert_record(&rec, &args, c.out_delimiter, &first, &tb))
+        if (st == SIMDSV_OK && !convert_record(&rec, &first, &tb))
             st = SIMDSV_ERR_NOMEM;
     }
     while (st == SIMDSV_OK && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK)
-        if (!convert_record(&rec, &args, c.out_delimiter, &first, &tb))
+        if (!convert_record(&rec, &first, &tb))
             st = SIMDSV_ERR_NOMEM;
     if (st == SIMDSV_END) {
-        if (args.to == TO_JSON)
-            out_str(first ? "]\n" : "\n]\n");
+        out_str(first ? "]\n" : "\n]\n");
         status = EXIT_OK;
     } else {
         out_flush();

@@ -126,101 +126,130 @@ static int by_count(const void *pa, const void *pb)
     return (a->len > b->len) - (a->len < b->len);
 }
 
+typedef struct freq_run {
+    const freq_args *args;
+    name_list names;
+    bool has_header, resolved;
+    size_t *cols, ncols;
+    table *tables;
+    int out_delimiter;
+    field_views views;
+} freq_run;
+
+/* The columns counted, from the header or (--no-header) the first record. */
+static int resolve(freq_run *s, text_buffer *tb, const simdsv_record *rec)
+{
+    s->resolved = true;
+    if (s->has_header && !names_from_record(&s->names, tb, rec))
+        return -1;
+    if (s->args->select) {
+        int status = EXIT_DATA;
+        s->cols = selector_resolve("frequency", s->args->select, s->has_header ? &s->names : NULL, rec->field_count,
+                                   &s->ncols, &status);
+        if (!s->cols)
+            return status;
+    } else {
+        s->ncols = rec->field_count;
+        s->cols = malloc(s->ncols * sizeof *s->cols);
+        for (size_t k = 0; s->cols && k < s->ncols; k++)
+            s->cols[k] = k;
+    }
+    s->tables = s->cols ? calloc(s->ncols, sizeof *s->tables) : NULL;
+    return s->tables ? 0 : -1;
+}
+
+static int freq_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
+{
+    freq_run *s = ctx;
+    s->has_header = rec != NULL;
+    return rec ? resolve(s, tb, rec) : 0;
+}
+
+static int freq_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
+{
+    freq_run *s = ctx;
+    simdsv_record rec;
+    for (size_t i = 0; i < b->count; i++) {
+        if (!batch_record(b, i, &s->views, &rec))
+            return -1;
+        if (!s->resolved) {
+            const int status = resolve(s, tb, &rec);
+            if (status)
+                return status;
+        }
+        text_reset(tb);
+        for (size_t k = 0; k < s->ncols; k++) {
+            const char *data = "";
+            size_t size = 0;
+            if (s->cols[k] < rec.field_count && !text_field(tb, &rec, s->cols[k], &data, &size))
+                return -1;
+            if (!table_add(&s->tables[k], data, size))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The tables, most frequent values first. */
+static int freq_finish(void *ctx)
+{
+    freq_run *s = ctx;
+    if (!s->tables)
+        return EXIT_OK;
+    const int d = s->out_delimiter;
+    out_csv_field("field", 5, d, false);
+    out_byte((char)d);
+    out_csv_field("value", 5, d, false);
+    out_byte((char)d);
+    out_str("count\n");
+    for (size_t k = 0; k < s->ncols; k++) {
+        table *t = &s->tables[k];
+        size_t n = 0;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].len != SIZE_MAX)
+                t->slots[n++] = t->slots[i];
+        sort_arena = t->arena.data;
+        if (n > 1)
+            qsort(t->slots, n, sizeof *t->slots, by_count);
+        if (s->args->limit && n > s->args->limit)
+            n = (size_t)s->args->limit;
+        char num[32];
+        for (size_t i = 0; i < n; i++) {
+            if (s->has_header) {
+                out_csv_field(s->names.names[s->cols[k]], s->names.lens[s->cols[k]], d, false);
+            } else {
+                const int len = snprintf(num, sizeof num, "%zu", s->cols[k] + 1);
+                out_write(num, (size_t)len);
+            }
+            out_byte((char)d);
+            out_csv_field(t->arena.data ? t->arena.data + t->slots[i].offset : "", t->slots[i].len, d, false);
+            const int len = snprintf(num, sizeof num, "%c%llu\n", d, (unsigned long long)t->slots[i].count);
+            out_write(num, (size_t)len);
+        }
+    }
+    return EXIT_OK;
+}
+
 int cmd_frequency(int argc, char **argv)
 {
     cli_common c;
     freq_args args = {10, NULL};
     const cli_spec spec = {"frequency", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, freq_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
-    simdsv_reader *r = cli_begin(&c, &status);
-    if (!r)
-        return status;
-    text_buffer tb;
-    text_init(&tb, &c);
-    name_list names = {0};
-    size_t *cols = NULL, ncols = 0;
-    table *tables = NULL;
-    simdsv_record rec;
-    bool has_header, have_first = false;
-    simdsv_status st = cli_header(&c, r, &rec, &has_header);
-    if (st == SIMDSV_OK && !has_header) {
-        st = simdsv_reader_next(r, &rec);
-        have_first = true;
-    }
-    if (st == SIMDSV_OK) {
-        if (has_header && !names_from_record(&names, &tb, &rec)) {
-            st = SIMDSV_ERR_NOMEM;
-        } else {
-            if (args.select) {
-                cols = selector_resolve("frequency", args.select, has_header ? &names : NULL, rec.field_count, &ncols,
-                                        &status);
-                if (!cols)
-                    goto done;
-            } else {
-                ncols = rec.field_count;
-                cols = malloc(ncols * sizeof *cols);
-                for (size_t k = 0; cols && k < ncols; k++)
-                    cols[k] = k;
-            }
-            tables = cols ? calloc(ncols, sizeof *tables) : NULL;
-            if (!tables)
-                st = SIMDSV_ERR_NOMEM;
+    freq_run s;
+    memset(&s, 0, sizeof s);
+    s.args = &args;
+    s.out_delimiter = c.out_delimiter;
+    const cli_record_ops ops = {freq_header, freq_batch, freq_finish};
+    status = cli_run_records(&c, status, &ops, &s);
+    if (s.tables)
+        for (size_t k = 0; k < s.ncols; k++) {
+            free(s.tables[k].slots);
+            free(s.tables[k].arena.data);
         }
-    }
-    for (bool first = have_first; st == SIMDSV_OK; first = false) {
-        if (!first && (st = simdsv_reader_next(r, &rec)) != SIMDSV_OK)
-            break;
-        text_reset(&tb);
-        for (size_t k = 0; k < ncols && st == SIMDSV_OK; k++) {
-            const char *data = "";
-            size_t size = 0;
-            if (cols[k] < rec.field_count && !text_field(&tb, &rec, cols[k], &data, &size))
-                st = SIMDSV_ERR_NOMEM;
-            else if (!table_add(&tables[k], data, size))
-                st = SIMDSV_ERR_NOMEM;
-        }
-    }
-    status = cli_end_of_records(&c, r, st);
-    if (status == EXIT_OK && tables) {
-        const int d = c.out_delimiter;
-        out_csv_field("field", 5, d, false);
-        out_byte((char)d);
-        out_csv_field("value", 5, d, false);
-        out_byte((char)d);
-        out_str("count\n");
-        for (size_t k = 0; k < ncols; k++) {
-            table *t = &tables[k];
-            size_t n = 0;
-            for (size_t i = 0; i < t->cap; i++)
-                if (t->slots[i].len != SIZE_MAX)
-                    t->slots[n++] = t->slots[i];
-            sort_arena = t->arena.data;
-            if (n > 1)
-                qsort(t->slots, n, sizeof *t->slots, by_count);
-            if (args.limit && n > args.limit)
-                n = (size_t)args.limit;
-            for (size_t i = 0; i < n; i++) {
-                if (has_header)
-                    out_csv_field(names.names[cols[k]], names.lens[cols[k]], d, false);
-                else
-                    out_printf("%zu", cols[k] + 1);
-                out_byte((char)d);
-                out_csv_field(t->arena.data ? t->arena.data + t->slots[i].offset : "", t->slots[i].len, d, false);
-                out_printf("%c%llu\n", d, (unsigned long long)t->slots[i].count);
-            }
-        }
-    }
-done:
-    if (tables)
-        for (size_t k = 0; k < ncols; k++) {
-            free(tables[k].slots);
-            free(tables[k].arena.data);
-        }
-    free(tables);
-    free(cols);
-    names_free(&names);
-    text_free(&tb);
-    cli_close(&c, r);
-    cli_common_free(&c);
+    free(s.tables);
+    free(s.cols);
+    names_free(&s.names);
+    field_views_free(&s.views);
     return status;
 }

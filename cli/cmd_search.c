@@ -1,13 +1,12 @@
 /* cmd_search.c — simdsv search: the records where a column (or any column)
  * contains a literal, or matches a POSIX extended regular expression.
  *
- * A literal is first looked for in the record's raw bytes (SIMD, literal.c):
- * a record without it anywhere cannot match, and most records are rejected
- * there without looking at their fields.  Plain regions (no quotes) go
- * through fast.c, which looks for the literal in whole blocks of records. */
+ * Records come in batches (cli_run_records).  A literal is first looked for in the
+ * batch's raw bytes (literal.c): only the records that hold it somewhere can
+ * match, so most records are passed over without looking at their fields;
+ * those are then checked field by field, decoded. */
 #define _POSIX_C_SOURCE 200809L
-#include "fast.h"
-#include "search.h"
+#include "cli.h"
 
 #include <locale.h>
 #include <regex.h>
@@ -24,6 +23,17 @@ static const char help[] =
     "  -i, --ignore-case  ignore case (literals: ASCII letters; regexes: the locale's)\n"
     "  -v, --invert       the records that do not match\n"
     "Put -- before a PATTERN that starts with '-'.\n\n";
+
+typedef struct search_args {
+    const char *pattern;
+    const char *columns; /* -c SEL, or NULL for every column */
+    bool regex, icase, invert;
+    bool re_ok;
+    regex_t re;
+    literal lit;
+    bool raw_prefilter;  /* the literal can be looked for in raw record bytes */
+    size_t *cols, ncols; /* resolved -c, or NULL */
+} search_args;
 
 static arg_result search_arg(void *ctx, int argc, char **argv, int *i)
 {
@@ -59,7 +69,7 @@ static arg_result search_arg(void *ctx, int argc, char **argv, int *i)
 #endif
 #endif
 
-bool search_text(const search_args *a, const char *s, size_t n)
+static bool search_text(const search_args *a, const char *s, size_t n)
 {
     if (!a->regex)
         return literal_find(&a->lit, s, n) != NULL;
@@ -86,7 +96,7 @@ bool search_text(const search_args *a, const char *s, size_t n)
 }
 
 /* true if the record matches (before -v). */
-bool search_record(const search_args *a, text_buffer *tb, const simdsv_record *rec)
+static bool search_record(const search_args *a, text_buffer *tb, const simdsv_record *rec)
 {
     if (!rec->field_count)
         return false;
@@ -114,6 +124,131 @@ bool search_record(const search_args *a, text_buffer *tb, const simdsv_record *r
             return true;
     }
     return false;
+}
+
+typedef struct search_run {
+    search_args *a;
+    name_list names;
+    bool resolved;    /* -c resolved (or none given) */
+    bool whole_line;  /* a literal hit anywhere in a plain record is a match */
+    bool tuned;       /* the literal's anchors were chosen from the data */
+    int delimiter;
+    csv_plain csv;
+    field_views views;
+} search_run_t;
+
+/* -c against the header's names, or (--no-header) the first record's width. */
+static int resolve(search_run_t *s, text_buffer *tb, const simdsv_record *header, size_t width)
+{
+    search_args *a = s->a;
+    s->resolved = true;
+    if (a->columns) {
+        int status = EXIT_DATA;
+        if (header && !names_from_record(&s->names, tb, header))
+            return -1;
+        a->cols = selector_resolve("search", a->columns, header ? &s->names : NULL,
+                                   header ? header->field_count : width, &a->ncols, &status);
+        if (!a->cols)
+            return status;
+    }
+    /* In a plain record (no quotes), a literal without the delimiter that
+     * occurs in the record occurs in one of its fields. */
+    const size_t plen = strlen(a->pattern);
+    s->whole_line = !a->regex && !a->cols && a->raw_prefilter && !memchr(a->pattern, s->delimiter, plen) &&
+                    !memchr(a->pattern, '\n', plen) && !memchr(a->pattern, '\r', plen);
+    return 0;
+}
+
+static int search_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
+{
+    search_run_t *s = ctx;
+    if (!rec)
+        return 0;
+    const int status = resolve(s, tb, rec, 0);
+    if (status)
+        return status;
+    return write_all_fields(tb, rec, s->csv.out_delimiter) ? 0 : -1;
+}
+
+/* Whether record k matches (before -v); *failed on out of memory. */
+static bool record_matches(search_run_t *s, text_buffer *tb, const simdsv_batch *b, size_t k, bool plain,
+                           bool *failed)
+{
+    if (plain && s->whole_line) {
+        const uint32_t *o = b->bounds + b->first[k];
+        const size_t n = simdsv_batch_fields(b, k);
+        return literal_find(&s->a->lit, b->data + o[0], o[n] - 1 - o[0]) != NULL;
+    }
+    simdsv_record rec;
+    if (!batch_record(b, k, &s->views, &rec)) {
+        *failed = true;
+        return false;
+    }
+    return search_record(s->a, tb, &rec);
+}
+
+static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
+{
+    search_run_t *s = ctx;
+    search_args *a = s->a;
+    if (!s->resolved) {
+        const int status = resolve(s, tb, NULL, simdsv_batch_fields(b, 0));
+        if (status)
+            return status;
+    }
+    const bool plain = batch_plain(b, &s->csv);
+    const uint32_t span_end = b->bounds[b->first[b->count] - 1] - 1;
+    if (!s->tuned && a->raw_prefilter) {
+        /* Anchor the literal on its bytes that are rare in this input. */
+        const uint32_t from = b->bounds[b->first[0]];
+        literal_tune(&a->lit, b->data + from, span_end - from < 256 * 1024 ? span_end - from : 256 * 1024);
+        s->tuned = true;
+    }
+    bool failed = false;
+    if (!a->raw_prefilter || a->invert) {
+        for (size_t k = 0; k < b->count && !failed; k++)
+            if (record_matches(s, tb, b, k, plain, &failed) != a->invert && !failed &&
+                !write_batch_csv(tb, b, k, k + 1, plain, s->csv.out_delimiter, &s->views))
+                return -1;
+        return failed ? -1 : 0;
+    }
+    /* Only the records holding the literal somewhere can match. */
+    size_t k = 0;
+    uint32_t pos = b->bounds[b->first[0]];
+    const char *hit;
+    while (k < b->count && (hit = literal_find(&a->lit, b->data + pos, span_end - pos)) != NULL) {
+        const uint32_t at = (uint32_t)(hit - b->data);
+        while (k < b->count && b->bounds[b->first[k + 1] - 1] - 1 <= at)
+            k++; /* records that end before the hit */
+        if (k == b->count)
+            break;
+        if (record_matches(s, tb, b, k, plain, &failed) &&
+            !write_batch_csv(tb, b, k, k + 1, plain, s->csv.out_delimiter, &s->views))
+            return -1;
+        if (failed)
+            return -1;
+        pos = b->bounds[b->first[k + 1] - 1]; /* after the record's line end */
+        k++;
+        if (k < b->count && pos < b->bounds[b->first[k]])
+            pos = b->bounds[b->first[k]];
+    }
+    return 0;
+}
+
+static int search_run(cli_common *c, search_args *a, int status)
+{
+    search_run_t s;
+    memset(&s, 0, sizeof s);
+    s.a = a;
+    if (status < 0) {
+        s.delimiter = (int)cli_opt(c, SIMDSV_OPT_DELIMITER);
+        s.csv = csv_plain_of(c);
+    }
+    const cli_record_ops ops = {search_header, search_batch, NULL};
+    status = cli_run_records(c, status, &ops, &s);
+    names_free(&s.names);
+    field_views_free(&s.views);
+    return status;
 }
 
 int cmd_search(int argc, char **argv)
@@ -150,14 +285,7 @@ int cmd_search(int argc, char **argv)
             a.raw_prefilter = raw && *a.pattern;
         }
     }
-    if (status >= 0 || !out_open(c.output)) {
-        if (a.re_ok)
-            regfree(&a.re);
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    status = search_run(&c, &a);
+    status = search_run(&c, &a, status);
     if (a.re_ok)
         regfree(&a.re);
     free(a.cols);
@@ -165,166 +293,3 @@ int cmd_search(int argc, char **argv)
     return status;
 }
 
-typedef struct search_run {
-    cli_common *c;
-    search_args *a;
-    name_list names;
-    int delimiter, out_delimiter;
-    bool whole_line;  /* a literal hit anywhere in a plain line is a match */
-    bool tuned;       /* the literal's anchors were chosen from the data */
-    size_t maxcol;
-    size_t *ends;     /* field ends of a plain line, maxcol + 1 */
-} search_run_t;
-
-static int on_record(void *ctx, text_buffer *tb, const simdsv_record *rec, fast_kind kind)
-{
-    search_run_t *s = ctx;
-    search_args *a = s->a;
-    if (kind != FAST_DATA) {
-        const bool header = kind == FAST_HEADER;
-        if (a->columns) {
-            int status = EXIT_DATA;
-            if (header && !names_from_record(&s->names, tb, rec)) {
-                cli_error("out of memory");
-                return EXIT_DATA;
-            }
-            a->cols = selector_resolve("search", a->columns, header ? &s->names : NULL, rec->field_count, &a->ncols,
-                                       &status);
-            if (!a->cols)
-                return status;
-            for (size_t k = 0; k < a->ncols; k++)
-                if (a->cols[k] > s->maxcol)
-                    s->maxcol = a->cols[k];
-            s->ends = malloc((s->maxcol + 1) * sizeof *s->ends);
-            if (!s->ends) {
-                cli_error("out of memory");
-                return EXIT_DATA;
-            }
-        }
-        /* In a plain line (no quotes), a literal without the delimiter that
-         * occurs in the line occurs in one of its fields. */
-        const size_t plen = strlen(a->pattern);
-        s->whole_line = !a->regex && !a->cols && a->raw_prefilter && !memchr(a->pattern, s->delimiter, plen) &&
-                        !memchr(a->pattern, '\n', plen) && !memchr(a->pattern, '\r', plen);
-        if (header) {
-            if (!write_all_fields(tb, rec, s->out_delimiter)) {
-                cli_error("out of memory");
-                return EXIT_DATA;
-            }
-            return 0;
-        }
-    }
-    if (search_record(a, tb, rec) != a->invert && !write_all_fields(tb, rec, s->out_delimiter)) {
-        cli_error("out of memory");
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
-static bool plain_line_matches(search_run_t *s, const char *line, size_t n)
-{
-    search_args *a = s->a;
-    if (s->whole_line)
-        return literal_find(&a->lit, line, n) != NULL;
-    if (a->cols) {
-        const size_t known = fast_split(line, n, s->delimiter, s->ends, s->maxcol + 1);
-        for (size_t k = 0; k < a->ncols; k++) {
-            const size_t j = a->cols[k];
-            if (j >= known)
-                continue;
-            const size_t b = j ? s->ends[j - 1] + 1 : 0;
-            if (search_text(a, line + b, s->ends[j] - b))
-                return true;
-        }
-        return false;
-    }
-    const char *p = line, *end = line + n;
-    for (;;) {
-        const char *d = memchr(p, s->delimiter, (size_t)(end - p));
-        const char *e = d ? d : end;
-        if (search_text(a, p, (size_t)(e - p)))
-            return true;
-        if (!d)
-            return false;
-        p = d + 1;
-    }
-}
-
-static void write_plain_line(search_run_t *s, const char *line, size_t n)
-{
-    if (s->out_delimiter == s->delimiter) {
-        /* No quotes, CR or LF inside, and the delimiter is the same: the
-         * line is already minimal CSV. */
-        out_write(line, n);
-        out_byte('\n');
-        return;
-    }
-    const char *p = line, *end = line + n;
-    const bool alone = !memchr(line, s->delimiter, n);
-    for (;;) {
-        const char *d = memchr(p, s->delimiter, (size_t)(end - p));
-        const char *e = d ? d : end;
-        out_csv_field(p, (size_t)(e - p), s->out_delimiter, alone);
-        if (!d)
-            break;
-        out_byte((char)s->out_delimiter);
-        p = d + 1;
-    }
-    out_byte('\n');
-}
-
-static int plain_line(void *ctx, const char *line, size_t n)
-{
-    search_run_t *s = ctx;
-    if (plain_line_matches(s, line, n) != s->a->invert)
-        write_plain_line(s, line, n);
-    return 0;
-}
-
-static int on_plain(void *ctx, const fast_region *region)
-{
-    search_run_t *s = ctx;
-    search_args *a = s->a;
-    const char *data = region->data;
-    const size_t size = region->size;
-    if (!s->tuned && a->raw_prefilter) {
-        /* Anchor the literal on its bytes that are rare in this input (the
-         * classifying pass of the next regions uses them too). */
-        literal_tune(&a->lit, data, size < 256 * 1024 ? size : 256 * 1024);
-        s->tuned = true;
-    }
-    if (a->invert || !a->raw_prefilter)
-        return fast_lines(data, size, plain_line, s);
-    /* Only the lines with the literal somewhere can match, and it does not
-     * start before region->literal_from. */
-    const char *p = data + region->literal_from, *end = data + size;
-    while (p < end) {
-        const char *hit = literal_find(&a->lit, p, (size_t)(end - p));
-        if (!hit)
-            break;
-        const char *start = hit;
-        while (start > data && start[-1] != '\n')
-            start--;
-        const char *lf = memchr(hit, '\n', (size_t)(end - hit));
-        const char *e = lf ? lf : end;
-        if (s->whole_line || plain_line_matches(s, start, (size_t)(e - start)))
-            write_plain_line(s, start, (size_t)(e - start));
-        p = e + 1;
-    }
-    return 0;
-}
-
-int search_run(cli_common *c, search_args *a)
-{
-    search_run_t s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
-    s.a = a;
-    s.delimiter = (int)cli_opt(c, SIMDSV_OPT_DELIMITER);
-    s.out_delimiter = c->out_delimiter;
-    const fast_ops ops = {on_record, on_plain, false, a->raw_prefilter && !a->invert ? &a->lit : NULL};
-    const int status = fast_run(c, &ops, &s);
-    free(s.ends);
-    names_free(&s.names);
-    return status;
-}

@@ -33,6 +33,34 @@ static arg_result range_arg(void *ctx, int argc, char **argv, int *i)
     return res;
 }
 
+typedef struct range_run {
+    const range_args *a;
+    unsigned long long index; /* of the batch's first record */
+    csv_plain csv;
+    field_views views;
+} range_run;
+
+static int range_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
+{
+    range_run *s = ctx;
+    if (rec && !write_all_fields(tb, rec, s->csv.out_delimiter))
+        return -1;
+    return s->a->end == 0 ? CLI_STOP : 0; /* no record is read at all */
+}
+
+static int range_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
+{
+    range_run *s = ctx;
+    const unsigned long long first = s->index, start = s->a->start, end = s->a->end;
+    s->index += b->count;
+    const size_t from = start > first ? (size_t)(start - first < b->count ? start - first : b->count) : 0;
+    const size_t to = end - first < b->count ? (size_t)(end - first) : b->count;
+    if (from < to &&
+        !write_batch_csv(tb, b, from, to, batch_plain(b, &s->csv), s->csv.out_delimiter, &s->views))
+        return -1;
+    return s->index >= end ? CLI_STOP : 0;
+}
+
 static int run_range(int argc, char **argv, range_args *a, const char *name, const char *help)
 {
     cli_common c;
@@ -40,25 +68,12 @@ static int run_range(int argc, char **argv, range_args *a, const char *name, con
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && a->end < a->start)
         status = cli_usage_error(name, "%s", "--end must not be before --start");
-    simdsv_reader *r = cli_begin(&c, &status);
-    if (!r)
-        return status;
-    text_buffer tb;
-    text_init(&tb, &c);
-    simdsv_record rec;
-    bool has_header;
-    simdsv_status st = cli_header(&c, r, &rec, &has_header);
-    if (st == SIMDSV_OK && has_header && !write_all_fields(&tb, &rec, c.out_delimiter))
-        st = SIMDSV_ERR_NOMEM;
-    unsigned long long index = 0;
-    while (st == SIMDSV_OK && index < a->end && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK) {
-        if (index++ >= a->start && !write_all_fields(&tb, &rec, c.out_delimiter))
-            st = SIMDSV_ERR_NOMEM;
-    }
-    status = cli_end_of_records(&c, r, st);
-    text_free(&tb);
-    cli_close(&c, r);
-    cli_common_free(&c);
+    range_run s = {a, 0, {',', ',', true}, {NULL, 0}};
+    if (status < 0)
+        s.csv = csv_plain_of(&c);
+    const cli_record_ops ops = {range_header, range_batch, NULL};
+    status = cli_run_records(&c, status, &ops, &s);
+    field_views_free(&s.views);
     return status;
 }
 

@@ -185,6 +185,51 @@ static arg_result tail_arg(void *ctx, int argc, char **argv, int *i)
     return cli_u64_option("-n", argc, argv, i, ctx);
 }
 
+typedef struct tail_run {
+    cli_common *c;
+    size_t n;
+    ring g;
+    field_views views;
+} tail_run;
+
+/* The header, then the end of a regular file read directly when that works. */
+static int tail_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
+{
+    tail_run *s = ctx;
+    cli_common *c = s->c;
+    if (rec && !write_all_fields(tb, rec, c->out_delimiter))
+        return -1;
+    if (s->n == 0)
+        return CLI_STOP;
+    uint64_t size = 0;
+    const int fd = input_seekable_fd(c->in, &size);
+    /* Seeking reads the file's own bytes: not for a converted or cut input. */
+    if (fd >= 0 && (rec || cli_opt(c, SIMDSV_OPT_SKIP_LINES) == 0) && cli_opt(c, SIMDSV_OPT_END_OFFSET) == 0 &&
+        !*simdsv_options_get_string(c->opt, SIMDSV_OPT_ENCODING)) {
+        const uint64_t min_start = rec ? simdsv_reader_offset(c->reader) : 0;
+        if (tail_seek(c, fd, size, min_start, s->n, &s->g, tb) == 1)
+            return CLI_STOP;
+    }
+    return 0;
+}
+
+static int tail_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
+{
+    tail_run *s = ctx;
+    simdsv_record rec;
+    /* Only the last n records of the batch can be among the last n. */
+    for (size_t k = b->count > s->n ? b->count - s->n : 0; k < b->count; k++)
+        if (!batch_record(b, k, &s->views, &rec) || !ring_push(&s->g, tb, &rec, s->c->out_delimiter))
+            return -1;
+    return 0;
+}
+
+static int tail_finish(void *ctx)
+{
+    ring_write(&((tail_run *)ctx)->g);
+    return EXIT_OK;
+}
+
 int cmd_tail(int argc, char **argv)
 {
     cli_common c;
@@ -193,38 +238,17 @@ int cmd_tail(int argc, char **argv)
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && n > SIZE_MAX / sizeof(strbuf))
         status = cli_usage_error("tail", "%s", "-n is too large");
-    simdsv_reader *r = cli_begin(&c, &status);
-    if (!r)
-        return status;
-    text_buffer tb;
-    text_init(&tb, &c);
-    ring g;
-    simdsv_record rec;
-    bool has_header;
-    simdsv_status st = ring_init(&g, (size_t)n) ? cli_header(&c, r, &rec, &has_header) : SIMDSV_ERR_NOMEM;
-    if (st == SIMDSV_OK && has_header && !write_all_fields(&tb, &rec, c.out_delimiter))
-        st = SIMDSV_ERR_NOMEM;
-    uint64_t size = 0;
-    const int fd = input_seekable_fd(c.in, &size);
-    bool done = st != SIMDSV_OK || n == 0;
-    /* Seeking reads the file's own bytes: not for a converted or cut input. */
-    if (!done && fd >= 0 && (has_header || cli_opt(&c, SIMDSV_OPT_SKIP_LINES) == 0) &&
-        cli_opt(&c, SIMDSV_OPT_END_OFFSET) == 0 && !*simdsv_options_get_string(c.opt, SIMDSV_OPT_ENCODING)) {
-        const uint64_t min_start = has_header ? simdsv_reader_offset(r) : 0;
-        done = tail_seek(&c, fd, size, min_start, (size_t)n, &g, &tb) == 1;
+    tail_run s;
+    memset(&s, 0, sizeof s);
+    s.c = &c;
+    s.n = (size_t)n;
+    if (status < 0 && !ring_init(&s.g, s.n)) {
+        cli_error("out of memory");
+        status = EXIT_DATA;
     }
-    if (!done)
-        while ((st = simdsv_reader_next(r, &rec)) == SIMDSV_OK)
-            if (!ring_push(&g, &tb, &rec, c.out_delimiter)) {
-                st = SIMDSV_ERR_NOMEM;
-                break;
-            }
-    status = cli_end_of_records(&c, r, st);
-    if (status == EXIT_OK)
-        ring_write(&g);
-    ring_free(&g);
-    text_free(&tb);
-    cli_close(&c, r);
-    cli_common_free(&c);
+    const cli_record_ops ops = {tail_header, tail_batch, tail_finish};
+    status = cli_run_records(&c, status, &ops, &s);
+    ring_free(&s.g);
+    field_views_free(&s.views);
     return status;
 }

@@ -1,21 +1,15 @@
-/* literal.c — finding a literal in bytes, fast: two bytes of the pattern
- * (the anchors) are compared with 32 (AVX2) or 16 (SSE2) positions at once,
- * each at its offset in the pattern, and only positions where both match
- * are compared in full (W. Muła's "SIMD-friendly" substring search).  The
- * anchors start as the first and the last byte; literal_tune moves them to
- * the two bytes of the pattern that match together least often in a sample
- * of the input, so that "-73.961326" in a file full of longitudes is not
- * checked at every "-73.".
- * ASCII case folding (-i) compares each anchor with both of its cases.  Other
- * CPUs (aarch64 builds) use memchr on the first anchor. */
+/* literal.c — finding a literal in bytes, in portable C: two bytes of the
+ * pattern (the anchors) are compared at 64 positions at a time, each at its
+ * offset in the pattern, in a byte loop the compiler vectorises, and only
+ * positions where both match are compared in full (W. Muła's
+ * "SIMD-friendly" substring search, without intrinsics).  The anchors start as the first and the last byte;
+ * literal_tune moves them to the two bytes of the pattern that match
+ * together least often in a sample of the input, so that "-73.961326" in a
+ * file full of longitudes is not checked at every "-73.".  ASCII case
+ * folding (-i) compares each anchor with both of its cases. */
 #include "cli.h"
 
 #include <string.h>
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define LIT_X86 1
-#endif
 
 static unsigned char fold(unsigned char c)
 {
@@ -48,10 +42,6 @@ void literal_init(literal *l, const char *pattern, size_t size, bool icase)
     if (!size)
         return;
     set_anchors(l, 0, size - 1);
-#ifdef LIT_X86
-    __builtin_cpu_init();
-    l->avx2 = __builtin_cpu_supports("avx2") != 0;
-#endif
 }
 
 void literal_tune(literal *l, const char *sample, size_t size)
@@ -124,89 +114,54 @@ static bool equal_at(const literal *l, const unsigned char *s)
     return true;
 }
 
-/* Portable: positions whose first anchor matches, then the whole pattern. */
-static const char *find_scalar(const literal *l, const unsigned char *s, size_t n)
+/* The byte an anchor is compared with after OR-ing fold into the input's
+ * byte: a letter's two cases become one (other bytes that fold onto it are
+ * mere candidates, compared in full later). */
+static void anchor_byte(unsigned char a, unsigned char b, unsigned char *want, unsigned char *fold_bit)
 {
-    const size_t m = l->n, o = l->o1;
-    /* Candidate starts are [s, end); their first anchor is at start + o. */
-    const unsigned char *start = s, *end = s + n - m + 1;
-    while (start < end) {
-        const unsigned char *p1 = memchr(start + o, l->a1, (size_t)(end - start));
-        const unsigned char *p2 = l->a2 != l->a1 ? memchr(start + o, l->a2, (size_t)(end - start)) : NULL;
-        const unsigned char *p = !p1 ? p2 : !p2 ? p1 : p1 < p2 ? p1 : p2;
-        if (!p)
-            return NULL;
-        if (equal_at(l, p - o))
-            return (const char *)(p - o);
-        start = p - o + 1;
+    *fold_bit = a != b ? 0x20 : 0;
+    *want = (unsigned char)(a | *fold_bit);
+}
+
+static bool anchors_at(const literal *l, const unsigned char *p)
+{
+    const unsigned char x = p[l->o1], y = p[l->o2];
+    return (x == l->a1 || x == l->a2) && (y == l->b1 || y == l->b2);
+}
+
+/* 64 candidate starts at a time: the anchors are compared at their offsets
+ * in a plain byte loop that the compiler vectorises for the target (no
+ * intrinsics); only a block where both may match is looked at start by
+ * start. */
+enum { BLOCK = 64 };
+
+/* folded: OR the fold bits in (-i with a letter as an anchor); a constant
+ * at each call, so that each loop is compiled without the other's work. */
+static inline const char *find_blocks(const literal *l, const unsigned char *s, size_t n, bool folded)
+{
+    const size_t m = l->n, o1 = l->o1, o2 = l->o2;
+    unsigned char want1, fold1, want2, fold2;
+    anchor_byte(l->a1, l->a2, &want1, &fold1);
+    anchor_byte(l->b1, l->b2, &want2, &fold2);
+    size_t i = 0;
+    /* starts i..i+BLOCK-1: their anchors lie below i + o2 + BLOCK <= n */
+    for (; i + o2 + BLOCK <= n; i += BLOCK) {
+        const unsigned char *x = s + i + o1, *y = s + i + o2;
+        unsigned char any = 0;
+        for (size_t k = 0; k < BLOCK; k++)
+            any |= (unsigned char)((((folded ? x[k] | fold1 : x[k]) == want1) &
+                                    ((folded ? y[k] | fold2 : y[k]) == want2)));
+        if (!any)
+            continue;
+        for (size_t k = 0; k < BLOCK && i + k + m <= n; k++)
+            if (anchors_at(l, s + i + k) && equal_at(l, s + i + k))
+                return (const char *)(s + i + k);
     }
+    for (; i + m <= n; i++)
+        if (anchors_at(l, s + i) && equal_at(l, s + i))
+            return (const char *)(s + i);
     return NULL;
 }
-
-#ifdef LIT_X86
-static const char *find_sse2(const literal *l, const unsigned char *s, size_t n)
-{
-    const size_t m = l->n, o1 = l->o1, o2 = l->o2;
-    const __m128i a1 = _mm_set1_epi8((char)l->a1), a2 = _mm_set1_epi8((char)l->a2);
-    const __m128i b1 = _mm_set1_epi8((char)l->b1), b2 = _mm_set1_epi8((char)l->b2);
-    size_t i = 0;
-    for (; i + m - 1 + 16 <= n; i += 16) {
-        const __m128i x = _mm_loadu_si128((const __m128i *)(s + i + o1));
-        const __m128i y = _mm_loadu_si128((const __m128i *)(s + i + o2));
-        const __m128i fa = _mm_or_si128(_mm_cmpeq_epi8(x, a1), _mm_cmpeq_epi8(x, a2));
-        const __m128i lb = _mm_or_si128(_mm_cmpeq_epi8(y, b1), _mm_cmpeq_epi8(y, b2));
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(fa, lb));
-        while (mask) {
-            const unsigned bit = (unsigned)__builtin_ctz(mask);
-            if (equal_at(l, s + i + bit))
-                return (const char *)(s + i + bit);
-            mask &= mask - 1;
-        }
-    }
-    return i + m <= n ? find_scalar(l, s + i, n - i) : NULL;
-}
-
-__attribute__((target("avx2"))) static const char *find_avx2(const literal *l, const unsigned char *s, size_t n)
-{
-    const size_t m = l->n, o1 = l->o1, o2 = l->o2;
-    const __m256i a1 = _mm256_set1_epi8((char)l->a1), a2 = _mm256_set1_epi8((char)l->a2);
-    const __m256i b1 = _mm256_set1_epi8((char)l->b1), b2 = _mm256_set1_epi8((char)l->b2);
-    size_t i = 0;
-    if (l->a1 == l->a2 && l->b1 == l->b2) {
-        for (; i + m - 1 + 64 <= n; i += 64) {
-            const __m256i x0 = _mm256_loadu_si256((const __m256i *)(s + i + o1));
-            const __m256i x1 = _mm256_loadu_si256((const __m256i *)(s + i + o1 + 32));
-            const __m256i y0 = _mm256_loadu_si256((const __m256i *)(s + i + o2));
-            const __m256i y1 = _mm256_loadu_si256((const __m256i *)(s + i + o2 + 32));
-            const __m256i m0 = _mm256_and_si256(_mm256_cmpeq_epi8(x0, a1), _mm256_cmpeq_epi8(y0, b1));
-            const __m256i m1 = _mm256_and_si256(_mm256_cmpeq_epi8(x1, a1), _mm256_cmpeq_epi8(y1, b1));
-            if (_mm256_testz_si256(_mm256_or_si256(m0, m1), _mm256_or_si256(m0, m1)))
-                continue;
-            uint64_t mask = (uint32_t)_mm256_movemask_epi8(m0) | ((uint64_t)(uint32_t)_mm256_movemask_epi8(m1) << 32);
-            while (mask) {
-                const unsigned bit = (unsigned)__builtin_ctzll(mask);
-                if (equal_at(l, s + i + bit))
-                    return (const char *)(s + i + bit);
-                mask &= mask - 1;
-            }
-        }
-    }
-    for (; i + m - 1 + 32 <= n; i += 32) {
-        const __m256i x = _mm256_loadu_si256((const __m256i *)(s + i + o1));
-        const __m256i y = _mm256_loadu_si256((const __m256i *)(s + i + o2));
-        const __m256i fa = _mm256_or_si256(_mm256_cmpeq_epi8(x, a1), _mm256_cmpeq_epi8(x, a2));
-        const __m256i lb = _mm256_or_si256(_mm256_cmpeq_epi8(y, b1), _mm256_cmpeq_epi8(y, b2));
-        unsigned mask = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(fa, lb));
-        while (mask) {
-            const unsigned bit = (unsigned)__builtin_ctz(mask);
-            if (equal_at(l, s + i + bit))
-                return (const char *)(s + i + bit);
-            mask &= mask - 1;
-        }
-    }
-    return i + m <= n ? find_sse2(l, s + i, n - i) : NULL;
-}
-#endif
 
 const char *literal_find(const literal *l, const char *data, size_t size)
 {
@@ -214,10 +169,7 @@ const char *literal_find(const literal *l, const char *data, size_t size)
         return data;
     if (size < l->n)
         return NULL;
-    const unsigned char *s = (const unsigned char *)data;
-#ifdef LIT_X86
-    if (l->n > 1 || l->icase)
-        return l->avx2 ? find_avx2(l, s, size) : find_sse2(l, s, size);
-#endif
-    return find_scalar(l, s, size);
+    const bool folded = l->a1 != l->a2 || l->b1 != l->b2;
+    return folded ? find_blocks(l, (const unsigned char *)data, size, true)
+                  : find_blocks(l, (const unsigned char *)data, size, false);
 }

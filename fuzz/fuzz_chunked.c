@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *csv = data + (size < FUZZ_HEADER_BYTES ? size : FUZZ_HEADER_BYTES);
     const size_t n = size - (size_t)(csv - data);
     transcript whole = {0}, streamed = {0};
-    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 0, &whole);
-    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 1, &streamed);
+    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 0, 0, &whole);
+    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 1, 0, &streamed);
     /* A streaming buffer smaller than a record is grown, so the only allowed
      * difference is none at all. */
     FUZZ_ASSERT(whole.len == streamed.len && memcmp(whole.data, streamed.data, whole.len) == 0);

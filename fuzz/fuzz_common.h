@@ -80,6 +80,8 @@ typedef struct transcript {
 
 static inline void tr_put(transcript *t, const void *p, size_t n)
 {
+    if (n == 0)
+        return; /* p may be NULL then */
     if (t->len + n > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 4096;
         while (cap < t->len + n)
@@ -122,10 +124,57 @@ static inline long long chunk_read(void *ctx, void *buf, size_t size, int *os_er
     return (long long)n;
 }
 
-/* Runs one reader over the CSV and records what it produced.  After a data
- * error the reader goes on (as `simdsv check` does), up to a bound. */
+/* One record into the transcript: its fields decoded. */
+static inline void tr_record(transcript *t, const simdsv_record *rec, uint64_t index, uint64_t byte_offset,
+                             const char *(*decode)(void *ctx, const simdsv_field *f, size_t *n), void *ctx)
+{
+    tr_u64(t, SIMDSV_OK);
+    tr_u64(t, rec->field_count);
+    tr_u64(t, index);
+    tr_u64(t, byte_offset);
+    for (size_t i = 0; i < rec->field_count; i++) {
+        size_t n;
+        const char *p = decode(ctx, &rec->fields[i], &n);
+        tr_u64(t, rec->fields[i].flags);
+        tr_u64(t, n);
+        tr_put(t, p, n);
+    }
+}
+
+static inline const char *decode_by_reader(void *ctx, const simdsv_field *f, size_t *n)
+{
+    const char *p;
+    if (simdsv_reader_unescape(ctx, f, &p, n) != SIMDSV_OK)
+        abort();
+    return p;
+}
+
+/* simdsv_batch_decode into a buffer that grows. */
+typedef struct batch_decoder {
+    const simdsv_batch *b;
+    char *buf;
+    size_t cap;
+} batch_decoder;
+
+static inline const char *decode_by_batch(void *ctx, const simdsv_field *f, size_t *n)
+{
+    batch_decoder *d = ctx;
+    if (f->size > d->cap) {
+        d->cap = f->size;
+        d->buf = realloc(d->buf, d->cap);
+        if (!d->buf)
+            abort();
+    }
+    *n = simdsv_batch_decode(d->b, f, d->buf);
+    return d->buf;
+}
+
+/* Runs one reader over the CSV and records what it produced, record by
+ * record (simdsv_reader_next) or in batches (simdsv_reader_next_batch: the
+ * transcript must be the same).  After a data error the reader goes on (as
+ * `simdsv check` does), up to a bound. */
 static inline void fuzz_transcribe(const fuzz_config *c, simdsv_kernel kernel, const uint8_t *csv, size_t size,
-                                   int streamed, transcript *t)
+                                   int streamed, int batches, transcript *t)
 {
     simdsv_options *o = fuzz_options(c, kernel);
     simdsv_reader *r = NULL;
@@ -144,12 +193,33 @@ static inline void fuzz_transcribe(const fuzz_config *c, simdsv_kernel kernel, c
         for (size_t i = 0; i < rec.field_count; i++)
             tr_put(t, rec.fields[i].data, rec.fields[i].size);
     }
+    batch_decoder bd = {NULL, NULL, 0};
+    simdsv_field *views = NULL;
     for (int errors = 0; errors < 64;) {
-        st = simdsv_reader_next(r, &rec);
+        simdsv_batch b;
+        st = batches ? simdsv_reader_next_batch(r, &b) : simdsv_reader_next(r, &rec);
+        if (st == SIMDSV_OK && batches) {
+            bd.b = &b;
+            for (size_t k = 0; k < b.count; k++) {
+                const size_t nf = simdsv_batch_fields(&b, k);
+                views = realloc(views, (nf ? nf : 1) * sizeof *views);
+                if (!views)
+                    abort();
+                for (size_t j = 0; j < nf; j++)
+                    views[j] = simdsv_batch_field(&b, k, j);
+                const simdsv_record one = {views, nf, b.first_index + k, b.byte_offsets[k]};
+                tr_record(t, &one, one.index, one.byte_offset, decode_by_batch, &bd);
+            }
+            continue;
+        }
+        if (st == SIMDSV_OK) {
+            tr_record(t, &rec, rec.index, rec.byte_offset, decode_by_reader, r);
+            continue;
+        }
         tr_u64(t, (uint64_t)st);
         if (st == SIMDSV_END)
             break;
-        if (st != SIMDSV_OK) {
+        {
             const simdsv_error *e = simdsv_reader_error(r);
             tr_u64(t, e->byte_offset);
             tr_u64(t, e->line);
@@ -159,21 +229,10 @@ static inline void fuzz_transcribe(const fuzz_config *c, simdsv_kernel kernel, c
             errors++;
             if (st == SIMDSV_ERR_RECORD_TOO_LARGE || st == SIMDSV_ERR_NOMEM || st == SIMDSV_ERR_IO)
                 break;
-            continue;
-        }
-        tr_u64(t, rec.field_count);
-        tr_u64(t, rec.index);
-        tr_u64(t, rec.byte_offset);
-        for (size_t i = 0; i < rec.field_count; i++) {
-            const char *p;
-            size_t n;
-            if (simdsv_reader_unescape(r, &rec.fields[i], &p, &n) != SIMDSV_OK)
-                abort();
-            tr_u64(t, rec.fields[i].flags);
-            tr_u64(t, n);
-            tr_put(t, p, n);
         }
     }
+    free(bd.buf);
+    free(views);
     simdsv_reader_free(r);
 }
 

@@ -1,6 +1,6 @@
 /* fuzz_reader.c — the streaming reader on arbitrary bytes and options: must
- * never crash, hang, leak or read out of bounds (the sanitizers check), and
- * count must agree with the records that next() yields. */
+ * never crash, hang, leak or read out of bounds (the sanitizers check),
+ * batches must hold what next() yields, and count must agree with it. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -10,9 +10,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const fuzz_config c = fuzz_decode(data, size);
     const uint8_t *csv = data + (size < FUZZ_HEADER_BYTES ? size : FUZZ_HEADER_BYTES);
     const size_t n = size - (size_t)(csv - data);
-    transcript t = {0};
-    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 1, &t);
+    /* Batches hold exactly the records, flags and errors of next(). */
+    transcript t = {0}, batched = {0};
+    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 1, 0, &t);
+    fuzz_transcribe(&c, SIMDSV_KERNEL_AUTO, csv, n, 1, 1, &batched);
+    FUZZ_ASSERT(t.len == batched.len && memcmp(t.data, batched.data, t.len) == 0);
     free(t.data);
+    free(batched.data);
 
     /* count == number of OK records from next(), when no error occurs. */
     simdsv_options *o = fuzz_options(&c, SIMDSV_KERNEL_AUTO);

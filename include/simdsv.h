@@ -328,6 +328,98 @@ SIMDSV_API simdsv_kernel simdsv_reader_kernel(const simdsv_reader *r);
 /* Bytes of input consumed so far (after the BOM and skipped lines count too). */
 SIMDSV_API uint64_t simdsv_reader_offset(const simdsv_reader *r);
 
+/* ------------------------------------------------------------------ batches */
+
+/* Many records at once, zero-copy: the same records, fields, flags and
+ * errors as simdsv_reader_next gives one by one, but as arrays of offsets,
+ * so that a loop over them makes no call per record or field.
+ *
+ *     simdsv_batch b;
+ *     while ((st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK)
+ *         for (size_t k = 0; k < b.count; k++)
+ *             for (size_t j = 0; j < simdsv_batch_fields(&b, k); j++) {
+ *                 simdsv_field f = simdsv_batch_field(&b, k, j);
+ *                 ... f.data, f.size; when f.flags & SIMDSV_FIELD_NEEDS_UNESCAPE,
+ *                 simdsv_batch_decode(&b, &f, buf) (buf holds f.size bytes) ...
+ *             }
+ *     if (st != SIMDSV_END) report(simdsv_reader_error(r));
+ *
+ * Layout.  Record k owns the entries bounds[first[k] .. first[k+1]) (its
+ * field count plus one).  With o = bounds + first[k], field j's raw bytes are
+ * data[o[j], o[j+1] - 1): for a quoted field (flags[first[k] + j] has
+ * SIMDSV_FIELD_QUOTED) they include the enclosing quotes, which the content
+ * excludes: data[o[j] + 1, o[j+1] - 2).  simdsv_batch_field does this.
+ * flags_any is the OR of every field's flags (0: no field is quoted, needs
+ * decoding or holds invalid UTF-8, so the raw bytes are the text).
+ *
+ * Which records.  Regular records (RFC 4180 quoting, valid UTF-8 when
+ * checked, within the limits) come from the kernel's index in long runs;
+ * anything else (irregular quoting in lenient mode, a record across two scan
+ * windows, the last record without a line end, a comment line...) is read by
+ * the reader's general path and comes in the same kind of batch, possibly
+ * holding fewer records.  A caller never needs a second loop: the batches
+ * together hold exactly the records simdsv_reader_next would give, in order,
+ * with the same field bytes (after decoding), flags, indexes and offsets.
+ *
+ * Lifetime.  Everything the batch points to belongs to the reader and stays
+ * valid until the next call on the reader (any call: next, next_batch,
+ * header, count...).  The header is read first (as simdsv_reader_next does)
+ * and is never part of a batch: see simdsv_reader_header.
+ *
+ * Errors.  SIMDSV_OK: at least one record (count >= 1).  SIMDSV_END: no
+ * more.  A data error is returned exactly where simdsv_reader_next would
+ * return it (the batch before it holds the records before the bad one; the
+ * error is never mixed into a batch) with the same simdsv_reader_error; the
+ * next call goes on after the bad record.  I/O and memory errors are final.
+ * A record of 4 GiB or more (possible only with SIMDSV_OPT_MAX_RECORD_SIZE
+ * above that) cannot be described by 32-bit offsets: read it with
+ * simdsv_reader_next (SIMDSV_ERR_RECORD_TOO_LARGE here, the reader goes on
+ * after it). */
+typedef struct simdsv_batch {
+    size_t count;                  /* records in the batch */
+    const char *data;              /* bounds are offsets from here */
+    const uint32_t *bounds;        /* field boundaries, see above */
+    const uint8_t *flags;          /* SIMDSV_FIELD_* per field, indexed like bounds */
+    const size_t *first;           /* count + 1 entries: where each record's bounds start */
+    const uint64_t *byte_offsets;  /* per record: input offset of its first byte (simdsv_record.byte_offset) */
+    uint64_t first_index;          /* simdsv_record.index of record 0; record k has first_index + k */
+    unsigned flags_any;            /* OR of all flags */
+    int quote, escape;             /* the dialect (-1: none), for simdsv_batch_decode */
+} simdsv_batch;
+
+/* The next batch of data records (see above). */
+SIMDSV_API simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *batch);
+
+/* The 1-based line where record k of the last batch starts, for messages:
+ * counts line ends from the batch's start, so it costs a pass over the
+ * batch's bytes before the record.  0 when k is out of range or the batch is
+ * no longer valid. */
+SIMDSV_API uint64_t simdsv_reader_batch_line(simdsv_reader *r, const simdsv_batch *batch, size_t k);
+
+/* Decodes a field of the batch (doubled quotes, escapes) into dst, which
+ * holds at least field->size bytes; returns the decoded length.  A field
+ * without SIMDSV_FIELD_NEEDS_UNESCAPE is copied as it is. */
+SIMDSV_API size_t simdsv_batch_decode(const simdsv_batch *batch, const simdsv_field *field, char *dst);
+
+/* Fields of record k. */
+static inline size_t simdsv_batch_fields(const simdsv_batch *b, size_t k)
+{
+    return b->first[k + 1] - b->first[k] - 1;
+}
+
+/* Field j of record k as a view (quotes excluded, flags as simdsv_reader_next gives them). */
+static inline simdsv_field simdsv_batch_field(const simdsv_batch *b, size_t k, size_t j)
+{
+    const size_t e = b->first[k] + j;
+    const unsigned flags = b->flags[e];
+    const size_t q = (flags & SIMDSV_FIELD_QUOTED) ? 1 : 0;
+    simdsv_field f;
+    f.data = b->data + b->bounds[e] + q;
+    f.size = (size_t)(b->bounds[e + 1] - 1 - b->bounds[e]) - 2 * q;
+    f.flags = flags;
+    return f;
+}
+
 /* ------------------------------------------------------------------- helpers */
 
 /* Decodes a field into dst, which must hold field->size bytes (decoding never

@@ -585,19 +585,28 @@ static inline void h_collect_record(h_result *out, simdsv_reader *r, const simds
     }
 }
 
+/* Resets *out and opens a session to read into it; on failure records how
+ * opening ended in *out, closes the session and returns 0. */
+static inline int h_open_for_read(h_result *out, h_session *s, simdsv_options *opt, const void *data, size_t size,
+                                  const h_read *how)
+{
+    h_result_reset(out);
+    h_session_open(s, opt, data, size, how);
+    if (s->status == SIMDSV_OK)
+        return 1;
+    out->end = s->status;
+    if (s->reader)
+        out->end_error = h_error_of(simdsv_reader_error(s->reader));
+    h_session_close(s);
+    return 0;
+}
+
 /* Reads everything (see h_read) into *out (reset first). */
 static inline void h_read_into(h_result *out, simdsv_options *opt, const void *data, size_t size, const h_read *how)
 {
-    h_result_reset(out);
     h_session s;
-    h_session_open(&s, opt, data, size, how);
-    if (s.status != SIMDSV_OK) {
-        out->end = s.status;
-        if (s.reader)
-            out->end_error = h_error_of(simdsv_reader_error(s.reader));
-        h_session_close(&s);
+    if (!h_open_for_read(out, &s, opt, data, size, how))
         return;
-    }
     simdsv_reader *r = s.reader;
     simdsv_record rec;
     simdsv_status st = SIMDSV_OK;

@@ -522,6 +522,23 @@ static void test_empty_and_limits(void)
  * floats makes the column text, whether the sample sees both (inference),
  * the float comes later (int64 widened, the earlier integer re-read), or the
  * integer comes later (float64 widened); a user-given float64 rounds. */
+/* A one-column file with empty lines between its records: an empty line is
+ * no row (the batch walk once took it for a row of one empty field, null). */
+static void test_one_column_blank_lines(void)
+{
+    char csv[512];
+    int n = snprintf(csv, sizeof csv, "a\n");
+    for (int i = 0; i < 20; i++)
+        n += snprintf(csv + n, sizeof csv - (size_t)n, "%d\n\n", i);
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_rows(t) == 20);
+    simdsv_column_info info;
+    CHECK(t && simdsv_table_column(t, 0, &info) == SIMDSV_OK && info.null_count == 0 &&
+          info.type == SIMDSV_TYPE_INT64);
+    simdsv_table_free(t);
+}
+
 static void test_integers_past_2p53(void)
 {
     simdsv_status st;
@@ -1140,6 +1157,7 @@ int main(void)
     test_projection_and_nulls();
     test_ragged();
     test_empty_and_limits();
+    test_one_column_blank_lines();
     test_batches_match_records();
     test_stream_batches();
     test_stream_misfit();

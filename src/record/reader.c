@@ -42,13 +42,18 @@ static uint64_t count_chars(const uint8_t *p, size_t n)
 }
 
 /* Fills line and column for buffer position pos (>= the record start). */
-static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
+void simdsv__advance_lines(simdsv_reader *r, size_t pos)
 {
     const size_t ck = (size_t)(r->line_offset - r->buf_origin);
     if (pos >= ck) {
         r->line_count += count_breaks(r, ck, pos);
         r->line_offset = r->buf_origin + pos;
     }
+}
+
+static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
+{
+    simdsv__advance_lines(r, pos);
     e->line = r->line_count + 1;
     /* A line starts after a line end; a stream buffer always starts at a
      * record start, which is a line start, so the search stays inside it.
@@ -393,6 +398,7 @@ simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t
     r->physical_records++;
     r->unescape_len = 0;
     r->record_bytes = end - start;
+    r->last_in_buffer = fields_in_buffer;
     if (st != SIMDSV_OK)
         return st;
     rec->fields = r->fields;
@@ -562,7 +568,7 @@ static simdsv_status skip_oversized(simdsv_reader *r)
     return SIMDSV_OK;
 }
 
-static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
+simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
 {
     simdsv_status st;
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
@@ -608,10 +614,11 @@ static simdsv_status read_record(simdsv_reader *r, simdsv_record *rec)
     }
 }
 
-static simdsv_status ensure_usable(simdsv_reader *r)
+simdsv_status simdsv__ensure_usable(simdsv_reader *r)
 {
     if (!r || r->src.kind == SOURCE_NONE)
         return SIMDSV_ERR_INVALID_ARGUMENT;
+    r->batch_valid = false; /* any call ends the last batch's validity */
     return r->fatal ? r->err.code : SIMDSV_OK;
 }
 
@@ -620,7 +627,7 @@ static simdsv_status ensure_usable(simdsv_reader *r)
 static simdsv_status add_header_row(simdsv_reader *r, bool upper)
 {
     simdsv_record rec;
-    simdsv_status st = read_record(r, &rec);
+    simdsv_status st = simdsv__read_record(r, &rec);
     if (st != SIMDSV_OK)
         return st;
     r->records_emitted = 0;
@@ -666,7 +673,7 @@ static simdsv_status add_header_row(simdsv_reader *r, bool upper)
 static simdsv_status read_header(simdsv_reader *r)
 {
     simdsv_record rec;
-    simdsv_status st = read_record(r, &rec);
+    simdsv_status st = simdsv__read_record(r, &rec);
     if (st == SIMDSV_END) {
         r->header_done = true;
         return SIMDSV_END;
@@ -709,7 +716,7 @@ static simdsv_status read_header(simdsv_reader *r)
 
 simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec)
 {
-    simdsv_status st = ensure_usable(r);
+    simdsv_status st = simdsv__ensure_usable(r);
     if (st != SIMDSV_OK)
         return st;
     if (!rec || !r->opt.header)
@@ -725,26 +732,28 @@ simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec)
     return SIMDSV_OK;
 }
 
+simdsv_status simdsv__ensure_header(simdsv_reader *r)
+{
+    return r->opt.header && !r->header_done ? read_header(r) : SIMDSV_OK;
+}
+
 simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec)
 {
-    simdsv_status st = ensure_usable(r);
+    simdsv_status st = simdsv__ensure_usable(r);
     if (st != SIMDSV_OK)
         return st;
     if (!rec)
         return SIMDSV_ERR_INVALID_ARGUMENT;
-    if (r->opt.header && !r->header_done) {
-        st = read_header(r);
-        if (st != SIMDSV_OK)
-            return st;
-    }
-    return read_record(r, rec);
+    if ((st = simdsv__ensure_header(r)) != SIMDSV_OK)
+        return st;
+    return simdsv__read_record(r, rec);
 }
 
 static simdsv_status count_records(simdsv_reader *r, uint64_t *count);
 
 simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count)
 {
-    simdsv_status st = ensure_usable(r);
+    simdsv_status st = simdsv__ensure_usable(r);
     if (st != SIMDSV_OK || !count)
         return st != SIMDSV_OK ? st : SIMDSV_ERR_INVALID_ARGUMENT;
     *count = 0;
@@ -780,7 +789,7 @@ static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
      * counts line ends without building an index. */
     simdsv_record rec;
     while (r->index_i < r->index_n) {
-        st = read_record(r, &rec);
+        st = simdsv__read_record(r, &rec);
         if (st == SIMDSV_END)
             return SIMDSV_OK;
         if (st != SIMDSV_OK)
@@ -1060,6 +1069,11 @@ void simdsv_reader_free(simdsv_reader *r)
     simdsv__free(&a, r->unescape_buf, r->unescape_cap);
     simdsv__free(&a, r->header_bytes, r->header_bytes_size);
     simdsv__free(&a, r->header_fields, r->header_count * sizeof *r->header_fields);
+    simdsv__free(&a, r->batch_bounds, r->batch_bounds_cap * sizeof *r->batch_bounds);
+    simdsv__free(&a, r->batch_flags, r->batch_bounds_cap);
+    simdsv__free(&a, r->batch_first, (r->batch_records_cap + 1) * sizeof *r->batch_first);
+    simdsv__free(&a, r->batch_offsets, r->batch_records_cap * sizeof *r->batch_offsets);
+    simdsv__free(&a, r->batch_spill, r->batch_spill_cap);
     simdsv__options_free_specs(&r->opt);
     simdsv__free(&a, r, sizeof *r);
 }

@@ -72,6 +72,20 @@ struct simdsv_reader {
 
     size_t utf8_pos;      /* bytes before it are known valid (or already reported) */
 
+    /* simdsv_reader_next_batch: the arrays of the batch handed out (batch.c) */
+    uint32_t *batch_bounds;
+    uint8_t *batch_flags;
+    size_t batch_bounds_cap;
+    size_t *batch_first;
+    uint64_t *batch_offsets;
+    size_t batch_records_cap;
+    char *batch_spill;    /* a record of the general path whose fields are not in buf */
+    size_t batch_spill_cap;
+    bool batch_valid;     /* the last batch handed out is still valid (no call since) */
+    bool batch_line0_known; /* batch_line0: line of its first record; batch_after_cr: the count's state there */
+    uint64_t batch_line0, batch_after_cr;
+    bool last_in_buffer;  /* the last record's fields are views into buf (not the slow path's scratch) */
+
     /* line-number checkpoint: line_count line ends before input offset line_offset */
     uint64_t line_offset, line_count, line_after_cr;
 
@@ -98,5 +112,13 @@ simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t
  * scan after it.  Returns OK (record), SIMDSV__AGAIN (comment skipped) or an
  * error (strict mode: the record is skipped, reading can continue). */
 simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec);
+/* Checks a reader before a public call (and ends the last batch's validity). */
+simdsv_status simdsv__ensure_usable(simdsv_reader *r);
+/* simdsv_reader_next without the argument checks: the header must be done. */
+simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec);
+/* The header record (SIMDSV_OPT_HEADER=1) if it has not been read yet. */
+simdsv_status simdsv__ensure_header(simdsv_reader *r);
+/* Checkpoint of line numbers moved to buffer position pos (>= the current one). */
+void simdsv__advance_lines(simdsv_reader *r, size_t pos);
 
 #endif

@@ -22,7 +22,7 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 # Deterministic environment: no progress line, no color, C locale.
 # SIMDSV_KERNEL is kept (outputs are the same with every kernel); one this
 # CPU lacks skips the whole run (exit status 77).
-unset CI NO_COLOR SIMDSV_CLI_NO_FAST_PATH
+unset CI NO_COLOR
 export LC_ALL=C
 if ! "$BIN" count "$DATA/fruit.csv" >/dev/null 2>"$TMP/err"; then
     if grep -q "not supported" "$TMP/err"; then
@@ -478,10 +478,10 @@ for args in "select 2" "convert --to csv" "search 1" "head -n 200000" "cat rows 
     fi
 done
 
-# ------------------------------------------- big inputs: fast path and tail
-# Regions of plain records (select, search) and tail's seek must give what a
-# full read through the library gives (SIMDSV_CLI_NO_FAST_PATH=1), also for
-# the same bytes on standard input.
+# ------------------------------------------- big inputs: batches and tail
+# Batches from a mapped file, from standard input (the streaming buffer and
+# its refills) and from the scalar kernel, and tail's seek, must all give the
+# same output.
 awk 'BEGIN { srand(7); print "id,name,note,n";
     for (i = 0; i < 60000; i++) {
         q = (i % 997 == 0) ? "\"multi\nline, \"\"quoted\"\"\"" : "w" i % 13;
@@ -492,7 +492,7 @@ for f in gen.csv plain.csv; do
     for args in "select 2,1" "select 3" "select !1" "select 4,4,1" "select --output-delimiter=: 3,2" "search name7" \
         "search -c note w1" "search -v 5" "search -i NAME1" "search -r ^1.*5$" "count" "tail -n 7" "tail -n 1" \
         "slice --start 59990"; do
-        same_output "fast path: $args $f" "SIMDSV_CLI_NO_FAST_PATH=1 $S $args $TMP/$f" "$S $args $TMP/$f"
+        same_output "scalar kernel: $args $f" "$S $args --kernel scalar $TMP/$f" "$S $args $TMP/$f"
         same_output "stdin: $args $f" "$S $args $TMP/$f" "$S $args - <$TMP/$f 2>&1 | sed 's|<stdin>|$TMP/$f|'"
     done
 done
@@ -509,7 +509,7 @@ same_output "tail: lenient" "$S tail --lenient -n 3 - <$TMP/tailm.csv" "$S tail 
 # Errors deep in a big file: same position as a full read.
 { cat "$TMP/plain.csv"; printf '1,2,bad"quote,4\n'; cat "$TMP/plain.csv"; } >"$TMP/bad.csv"
 for args in "select 1" "search name" "search -v name" "tail -n 1"; do
-    same_output "error position: $args" "SIMDSV_CLI_NO_FAST_PATH=1 $S $args $TMP/bad.csv" "$S $args $TMP/bad.csv"
+    same_output "error position: $args" "$S $args - <$TMP/bad.csv 2>&1 | sed 's|<stdin>|$TMP/bad.csv|'" "$S $args $TMP/bad.csv 2>&1 | cat"
 done
 RUN_DIR=$TMP run error_position /dev/null search ZZZ bad.csv
 # ------------------------------------------------------------- man page

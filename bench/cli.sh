@@ -1,0 +1,48 @@
+#!/bin/bash
+# bench/cli.sh — CLI commands, one build against another, interleaved.
+#
+#   bench/cli.sh OLD_SIMDSV NEW_SIMDSV FILE [RUNS]
+#
+# Runs each command RUNS times (default 7) with both binaries taking turns,
+# output to /dev/null, and prints per command and binary the median wall
+# time, the median CPU time (user + system) and the throughput from the
+# median wall time; then NEW/OLD ratios of the medians.  On a busy machine
+# the CPU time is the steadier of the two.
+set -u
+OLD=${1:?usage: cli.sh OLD_SIMDSV NEW_SIMDSV FILE [RUNS]}
+NEW=${2:?}
+FILE=${3:?}
+RUNS=${4:-7}
+BYTES=$(stat -c %s "$FILE")
+TIMEFORMAT='%R %U %S'
+
+commands=(
+    "select 1,5,13"
+    "search -- -73.961326"
+    "search -i nyc"
+    "search -c 9 Y"
+    "convert --to csv"
+    "slice --start 1000000 --end 1000100"
+    "count"
+)
+
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+for cmd in "${commands[@]}"; do
+    : >/tmp/bench-cli-old
+    : >/tmp/bench-cli-new
+    for ((i = 0; i < RUNS; i++)); do
+        # shellcheck disable=SC2086
+        { time "$OLD" $cmd "$FILE" >/dev/null; } 2>>/tmp/bench-cli-old
+        # shellcheck disable=SC2086
+        { time "$NEW" $cmd "$FILE" >/dev/null; } 2>>/tmp/bench-cli-new
+    done
+    ow=$(awk '{print $1}' /tmp/bench-cli-old | median)
+    oc=$(awk '{print $2 + $3}' /tmp/bench-cli-old | median)
+    nw=$(awk '{print $1}' /tmp/bench-cli-new | median)
+    nc=$(awk '{print $2 + $3}' /tmp/bench-cli-new | median)
+    awk -v c="$cmd" -v ow="$ow" -v oc="$oc" -v nw="$nw" -v nc="$nc" -v b="$BYTES" 'BEGIN {
+        printf "%-38s old wall %.3f s cpu %.3f s (%.2f GB/s) | new wall %.3f s cpu %.3f s (%.2f GB/s) | new/old wall %.2f cpu %.2f\n",
+            c, ow, oc, b / ow / 1e9, nw, nc, b / nw / 1e9, nw / ow, nc / oc }'
+done
+rm -f /tmp/bench-cli-old /tmp/bench-cli-new
