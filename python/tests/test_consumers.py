@@ -183,11 +183,11 @@ def test_stream_in_batches() -> None:
     reader = pa.RecordBatchReader.from_stream(simdsv.open_csv(data, batch_rows=300))
     assert reader.read_all().num_rows == 1000
     assert pl.DataFrame(simdsv.open_csv(data)).height == 1000
-    # A later value that does not fit the type fixed by the first batch:
-    bad = b"n\n" + b"1\n" * 10 + b"x\n"
+    # A value past the 8 MiB inference window that does not fit the type fixed from it:
+    bad = b"n\n" + b"123456789\n" * 900_000 + b"x\n"
     with pytest.raises(simdsv.Error) as e:
-        list(simdsv.open_csv(bad, infer_rows=5, batch_rows=4))
-    assert e.value.line == 12 and e.value.column == 1
+        list(simdsv.open_csv(bad, batch_rows=100_000))
+    assert e.value.line == 900_002 and e.value.column == 1 and e.value.byte_offset == 2 + 9_000_000
 
 
 def test_records_and_count() -> None:
