@@ -57,20 +57,20 @@ sanitize:
 	@$(MAKE) --no-print-directory test-c BUILD=build-asan \
 	  CMAKE_ARGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DSIMDSV_SANITIZE=address,undefined -DSIMDSV_BUILD_BENCH=OFF"
 
-# ThreadSanitizer over the tests that use threads (the typed reader, count),
+# ThreadSanitizer over the tests that use threads (the typed reader, count, the writers),
 # with one kernel: the threading does not depend on it.
 tsan:
 	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSIMDSV_SANITIZE=thread -DSIMDSV_BUILD_TESTS=ON -DSIMDSV_BUILD_BENCH=OFF > /dev/null
-	@cmake --build build-tsan -j $(JOBS) --target test_table test_count_threads
-	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_(table|count_threads)\.scalar$$'
+	@cmake --build build-tsan -j $(JOBS) --target test_table test_count_threads test_write
+	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_((table|count_threads)\.scalar|write)$$'
 
 # aarch64: cross-compiled with Debian's gcc, tests run under qemu-user.
 cross-aarch64:
 	@cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DSIMDSV_BUILD_BENCH=OFF -DSIMDSV_BUILD_TESTS=ON > /dev/null
 	@cmake --build build-aarch64 -j $(JOBS)
-	@cd build-aarch64 && QEMU_LD_PREFIX=/usr/aarch64-linux-gnu ctest --output-on-failure --no-tests=error -j $(JOBS) -E 'test_cli'
+	@cd build-aarch64 && QEMU_LD_PREFIX=/usr/aarch64-linux-gnu ctest --output-on-failure --no-tests=error -j $(JOBS) -E 'test_cli|test_sniff'
 
 bench: build
 	@BUILD=$(BUILD) bench/run.sh
@@ -79,8 +79,10 @@ clean:
 	rm -rf build build-asan build-aarch64 build-tsan build-fuzz build-py
 
 # Fuzzing (clang + libFuzzer + ASan/UBSan).  fuzz-short: every target for
-# FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.
-FUZZ_TARGETS ?= reader kernels chunked utf8 table spec
+# FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.  The cli
+# target (fuzz_cli.c) has its own seeds (seeds/cli) and writes its temporary
+# files under TMPDIR.
+FUZZ_TARGETS ?= reader kernels chunked utf8 table spec cli sniff
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz-build fuzz-short fuzz
 fuzz-build:
@@ -94,9 +96,10 @@ fuzz-short: fuzz-build
 	@set -o pipefail; for t in $(FUZZ_TARGETS); do \
 	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
 	  mkdir -p build-fuzz/corpus/$$t; \
+	  seeds=build-fuzz/seeds/lib; if [ $$t = cli ]; then seeds=build-fuzz/seeds/cli; fi; \
 	  build-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=70000 -timeout=10 -rss_limit_mb=2048 \
 	    -artifact_prefix=build-fuzz/crash-$$t- -print_final_stats=1 \
-	    build-fuzz/corpus/$$t build-fuzz/seeds 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|INFO: seed corpus)' || exit 1; \
+	    build-fuzz/corpus/$$t $$seeds 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|INFO: seed corpus|fuzz_cli)' || exit 1; \
 	done
 
 fuzz:

@@ -6,12 +6,14 @@
  * ends quietly on a broken pipe, the CSV writer, column selectors and the
  * progress line.  The CLI uses only the public header.
  *
- * Files: common.c (options, opening, reports), input.c (sources and
+ * Files: run.c (the command driver, cli_run), main.c (main() only: every
+ * other file also builds the simdsv_cli_core library that fuzz/fuzz_cli.c
+ * runs in-process), common.c (options, opening, reports), input.c (sources and
  * decompression), output.c (buffered output, -o, CSV writer), progress.c,
  * selector.c (column selectors), text.c (field text, display width),
  * literal.c (SIMD literal search), fast.c/fast.h (the raw-byte fast path of
  * select and search; select_walk.h is select's part of it), search.h,
- * main.c, and one cmd_NAME.c per command.
+ * and one cmd_NAME.c per command.
  */
 #ifndef SIMDSV_CLI_H
 #define SIMDSV_CLI_H
@@ -41,6 +43,12 @@ typedef struct cli_common {
     int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
     cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
     const char *bad_why;  /* what was wrong with the option value just refused (ARG_BAD), or NULL */
+    /* Automatic reading (sniff.c): */
+    unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
+    bool no_sniff;        /* --no-sniff: nothing detected, the defaults apply */
+    bool verbose;         /* -v: say what was detected */
+    uint64_t header_rows; /* --header-rows N */
+    size_t table;         /* --table K, 0-based */
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -53,7 +61,8 @@ typedef arg_result (*cli_extra_arg)(void *ctx, int argc, char **argv, int *i);
 enum {
     CLI_MANY_FILES = 1u, /* FILE... (else exactly one FILE) */
     CLI_OUTPUT = 2u,     /* -o FILE */
-    CLI_CSV_OUT = 4u     /* --output-delimiter C */
+    CLI_CSV_OUT = 4u,    /* --output-delimiter C */
+    CLI_NO_SNIFF = 8u    /* the options are not completed by detection (sniff itself) */
 };
 
 typedef struct cli_spec {
@@ -71,6 +80,10 @@ typedef struct cli_spec {
  * by cli_common_free. */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c);
 void cli_common_free(cli_common *c);
+/* Detects the dialect of the first FILE and sets every option not given by
+ * hand (sniff.c); standard input and --no-sniff keep the defaults.  Returns
+ * -1 to go on, or the exit status. */
+int cli_detect(cli_common *c);
 /* Starts the progress line for c->files (their total size when known). */
 void cli_start(cli_common *c);
 
@@ -101,6 +114,9 @@ simdsv_reader *cli_new_reader(const simdsv_options *opt);
 /* Same as cli_open with other options (e.g. the header turned off). */
 simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt);
 void cli_close(cli_common *c, simdsv_reader *r);
+/* Writes s to stderr with control characters as \xHH: for messages that
+ * quote the file's text (a terminal would obey an ESC sequence). */
+void cli_put_text(const char *s);
 /* Prints FILE:LINE:COL: error: ... for the reader's last error. */
 void cli_report(const cli_common *c, const simdsv_reader *r);
 /* Prints "simdsv: MESSAGE" on stderr (the progress line erased first). */
@@ -166,6 +182,27 @@ void out_commit(size_t size);
 char *out_window(size_t need, char **end);
 void out_window_done(char *p);
 void out_str(const char *s);
+/* n spaces. */
+void out_pad(size_t n);
+/* printf to the output, whatever the length (nothing goes through a buffer
+ * whose length is taken from snprintf's result). */
+void out_printf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* snprintf into buf[size] that returns what it wrote (the text may be cut),
+ * never the length the whole text would have had. */
+size_t cli_format(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Where the output goes instead of standard output (NULL: standard output
+ * again): for running the commands in-process (fuzz/fuzz_cli.c).  -o FILE
+ * still writes FILE. */
+typedef void (*out_sink_fn)(void *ctx, const char *data, size_t size);
+void out_set_sink(out_sink_fn fn, void *ctx);
 /* Flushes; returns false if the output could not be written (not for EPIPE, which exits quietly). */
 bool out_flush(void);
 /* Removes the temporary output file (called on the way out on errors and signals). */
@@ -215,6 +252,15 @@ int cp_width(uint32_t cp);
 /* Decodes one UTF-8 character at s[0..n) (n > 0); invalid bytes give
  * U+FFFD and length 1. */
 uint32_t utf8_next(const unsigned char *s, size_t n, size_t *len);
+/* The display form of s[0..n) for a terminal (table, schema, stats): line
+ * ends as '↵', a tab as a space, other control characters and invalid UTF-8
+ * as U+FFFD.  Written to the output when emit, up to max columns (then '…'
+ * when full_width > max).  Returns its width in columns. */
+size_t text_display(const char *s, size_t n, size_t max, size_t full_width, bool emit);
+/* The widest schema and stats pad a column of names to: a longer name is
+ * written whole but not padded, so that one long name cannot multiply the
+ * size of the output by the number of columns. */
+enum { CLI_PAD_MAX = 64 };
 
 /* -------------------------------------------------------- column selectors */
 
@@ -253,6 +299,12 @@ const char *literal_find(const literal *l, const char *data, size_t size);
 
 /* ------------------------------------------------------------- subcommands */
 
+/* Runs "simdsv ARGS..." (argv[0] is the program's name) and returns its exit
+ * status: 0, 1 (a data or input problem) or 2 (a usage problem).  Every
+ * state of the command is reset when it returns, so it can run again in the
+ * same process. */
+int cli_run(int argc, char **argv);
+
 int cmd_count(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
@@ -265,5 +317,6 @@ int cmd_search(int argc, char **argv);
 int cmd_frequency(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
+int cmd_sniff(int argc, char **argv);
 
 #endif

@@ -48,12 +48,13 @@ static int check_file(cli_common *c, const check_args *args)
     int status;
     progress_erase();
     if (errors) {
-        fflush(stdout);
+        out_flush();
         fprintf(stderr, "%s: %llu error%s%s\n", c->display, errors, errors == 1 ? "" : "s", stopped ? " (stopped)" : "");
         status = EXIT_DATA;
     } else {
-        printf("%s: ok, %llu records\n", c->display, records);
-        fflush(stdout);
+        out_str(c->display);
+        out_printf(": ok, %llu records\n", records);
+        out_flush(); /* in order with the reports of the next file on stderr */
         status = EXIT_OK;
     }
     cli_close(c, r);

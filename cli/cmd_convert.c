@@ -1,5 +1,6 @@
-/* cmd_convert.c — simdsv convert: JSON (array of arrays of strings) or
- * normalised RFC 4180 CSV (minimal quoting, LF line ends). */
+/* cmd_convert.c — simdsv convert: JSON (array of arrays of strings),
+ * normalised RFC 4180 CSV (minimal quoting, LF line ends), typed JSON lines,
+ * or Parquet and Arrow IPC (write.c). */
 #include "typed.h"
 
 #include <stdio.h>
@@ -7,22 +8,91 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: simdsv convert --to json|csv|jsonl [OPTIONS] FILE\n"
+    "usage: simdsv convert --to json|csv|jsonl|parquet|arrow|arrows [OPTIONS] FILE\n"
     "  --to json          an array of arrays of strings, one per record, the header first\n"
     "  --to csv           RFC 4180 CSV: minimal quoting, LF line ends\n"
     "  --to jsonl         typed JSON lines: one object per row, header names as keys,\n"
     "                     numbers as numbers, null as null, true/false, dates and\n"
     "                     timestamps as ISO 8601 strings (the typed options apply)\n"
+    "  --to parquet       Parquet (typed columns; dictionary or plain, statistics)\n"
+    "  --to arrow         Arrow IPC file (Feather v2); --to arrows: Arrow IPC stream\n"
+    "                     Without --to, -o FILE's extension decides: .parquet, .arrow,\n"
+    "                     .feather, .arrows.  The typed options apply; binary output\n"
+    "                     goes to -o FILE or to a pipe, never to a terminal.\n"
+    "  --compression C    parquet: none (default), zstd, snappy, gzip; arrow/arrows:\n"
+    "                     none (default), zstd, lz4\n"
+    "  --level N          the codec's level (default: the codec's own)\n"
+    "  --row-group-size N parquet: rows per row group (default 131072)\n"
+    "  --no-dictionary    parquet: PLAIN encoding only\n"
     "For json and csv the header, when there is one, is written as the first record;\n"
     "with --no-header it is read as an ordinary record.  Stops at the first error\n"
     "(exit status 1) unless --lenient.\n\n" CLI_TYPED_HELP;
 
-typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL } target;
+typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL, TO_PARQUET, TO_ARROW, TO_ARROWS } target;
 
 typedef struct convert_args {
     target to;
     cli_common *common; /* for the typed options */
+    simdsv_write_options write; /* parquet, arrow, arrows */
 } convert_args;
+
+static target target_of(const char *name)
+{
+    static const struct {
+        const char *name;
+        target to;
+    } names[] = {{"json", TO_JSON},     {"csv", TO_CSV},       {"jsonl", TO_JSONL},  {"parquet", TO_PARQUET},
+                 {"arrow", TO_ARROW},   {"feather", TO_ARROW}, {"arrows", TO_ARROWS}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i].name) == 0)
+            return names[i].to;
+    return TO_NONE;
+}
+
+/* The binary formats by -o's extension. */
+static target target_of_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (!dot || strchr(dot, '/'))
+        return TO_NONE;
+    const target t = target_of(dot + 1);
+    return t == TO_PARQUET || t == TO_ARROW || t == TO_ARROWS ? t : TO_NONE;
+}
+
+/* --compression, --level, --row-group-size, --no-dictionary. */
+static arg_result write_arg(convert_args *a, int argc, char **argv, int *i)
+{
+    bool missing;
+    const char *v = cli_option_value("--compression", argc, argv, i, &missing);
+    if (missing)
+        return ARG_BAD;
+    if (v) {
+        const int codec = simdsv_codec_from_name(v);
+        if (codec < 0)
+            return ARG_BAD;
+        a->write.codec = (simdsv_codec)codec;
+        return ARG_TAKEN;
+    }
+    if (strcmp(argv[*i], "--no-dictionary") == 0) {
+        a->write.dictionary = 0;
+        return ARG_TAKEN;
+    }
+    unsigned long long n;
+    arg_result res;
+    if ((res = cli_u64_option("--level", argc, argv, i, &n)) != ARG_NOT_MINE) {
+        if (res == ARG_TAKEN && n > 22)
+            return ARG_BAD;
+        a->write.level = (int)n;
+        return res;
+    }
+    if ((res = cli_u64_option("--row-group-size", argc, argv, i, &n)) != ARG_NOT_MINE) {
+        if (res == ARG_TAKEN && (n == 0 || n > INT32_MAX))
+            return ARG_BAD;
+        a->write.row_group_rows = (int64_t)n;
+        return res;
+    }
+    return ARG_NOT_MINE;
+}
 
 static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
 {
@@ -32,13 +102,11 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
     if (missing)
         return ARG_BAD;
     if (v) {
-        a->to = strcmp(v, "json") == 0    ? TO_JSON
-                : strcmp(v, "csv") == 0   ? TO_CSV
-                : strcmp(v, "jsonl") == 0 ? TO_JSONL
-                                          : TO_NONE;
+        a->to = target_of(v);
         return a->to == TO_NONE ? ARG_BAD : ARG_TAKEN;
     }
-    return cli_typed_arg(a->common, argc, argv, i);
+    const arg_result res = write_arg(a, argc, argv, i);
+    return res != ARG_NOT_MINE ? res : cli_typed_arg(a->common, argc, argv, i);
 }
 
 static bool convert_record(const simdsv_record *rec, const convert_args *a, int delimiter, bool *first,
@@ -67,16 +135,27 @@ static bool convert_record(const simdsv_record *rec, const convert_args *a, int 
 int cmd_convert(int argc, char **argv)
 {
     cli_common c;
-    convert_args args = {TO_NONE, &c};
+    convert_args args = {TO_NONE, &c, {0}};
+    simdsv_write_options_init(&args.write);
     const cli_spec spec = {"convert", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, convert_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && args.to == TO_NONE)
-        status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl");
+        args.to = target_of_path(c.output);
+    if (status < 0 && args.to == TO_NONE)
+        status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl|parquet|arrow|arrows");
     if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);
         return status >= 0 ? status : EXIT_DATA;
     }
     cli_start(&c);
+    if (args.to == TO_PARQUET || args.to == TO_ARROW || args.to == TO_ARROWS) {
+        args.write.format = args.to == TO_PARQUET ? SIMDSV_FORMAT_PARQUET
+                            : args.to == TO_ARROW ? SIMDSV_FORMAT_ARROW_FILE
+                                                  : SIMDSV_FORMAT_ARROW_STREAM;
+        status = out_finish(convert_write(&c, &args.write));
+        cli_common_free(&c);
+        return status;
+    }
     if (args.to == TO_JSONL) {
         status = out_finish(convert_jsonl(&c));
         cli_common_free(&c);

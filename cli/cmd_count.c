@@ -80,9 +80,7 @@ int cmd_count(int argc, char **argv)
         if (direct)
             progress_add(simdsv_reader_offset(r));
         if (st == SIMDSV_OK) {
-            char line[32];
-            const int len = snprintf(line, sizeof line, "%llu", (unsigned long long)n);
-            out_write(line, (size_t)len);
+            out_printf("%llu", (unsigned long long)n);
             if (c.nfiles > 1) {
                 out_byte(' ');
                 out_str(c.display);
@@ -97,9 +95,7 @@ int cmd_count(int argc, char **argv)
         cli_close(&c, r);
     }
     if (c.nfiles > 1) {
-        char line[40];
-        const int len = snprintf(line, sizeof line, "%llu total\n", total);
-        out_write(line, (size_t)len);
+        out_printf("%llu total\n", total);
     }
     cli_common_free(&c);
     return status;

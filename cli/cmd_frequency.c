@@ -199,18 +199,14 @@ int cmd_frequency(int argc, char **argv)
                 qsort(t->slots, n, sizeof *t->slots, by_count);
             if (args.limit && n > args.limit)
                 n = (size_t)args.limit;
-            char num[32];
             for (size_t i = 0; i < n; i++) {
-                if (has_header) {
+                if (has_header)
                     out_csv_field(names.names[cols[k]], names.lens[cols[k]], d, false);
-                } else {
-                    const int len = snprintf(num, sizeof num, "%zu", cols[k] + 1);
-                    out_write(num, (size_t)len);
-                }
+                else
+                    out_printf("%zu", cols[k] + 1);
                 out_byte((char)d);
                 out_csv_field(t->arena.data ? t->arena.data + t->slots[i].offset : "", t->slots[i].len, d, false);
-                const int len = snprintf(num, sizeof num, "%c%llu\n", d, (unsigned long long)t->slots[i].count);
-                out_write(num, (size_t)len);
+                out_printf("%c%llu\n", d, (unsigned long long)t->slots[i].count);
             }
         }
     }

@@ -45,11 +45,8 @@ int cmd_headers(int argc, char **argv)
                 cli_error("out of memory");
                 break;
             }
-            if (!just_names) {
-                char num[32];
-                const int n = snprintf(num, sizeof num, "%*zu  ", width, i + 1);
-                out_write(num, (size_t)n);
-            }
+            if (!just_names)
+                out_printf("%*zu  ", width, i + 1);
             out_write(data, size);
             out_byte('\n');
         }

@@ -2,7 +2,6 @@
  * the reason for each type, from the inference sample. */
 #include "typed.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static const char help[] =
@@ -24,6 +23,8 @@ int cmd_schema(int argc, char **argv)
     cli_start(&c);
     simdsv_table *t = cli_read_table(&c, 1, &status);
     if (t) {
+        /* Every cell is written and padded piece by piece (the names come
+         * from the file: any length, any bytes). */
         size_t name_width = 4, type_width = 4;
         const size_t n = simdsv_table_columns(t);
         for (size_t i = 0; i < n; i++) {
@@ -34,21 +35,23 @@ int cmd_schema(int argc, char **argv)
             const size_t tl = strlen(simdsv_type_name(info.type));
             type_width = tl > type_width ? tl : type_width;
         }
-        char line[512];
-        int m = snprintf(line, sizeof line, "%3s  %-*s  %-*s  %s\n", "#", (int)name_width, "name", (int)type_width,
-                         "type", "reason");
-        out_write(line, (size_t)m);
+        name_width = name_width < CLI_PAD_MAX ? name_width : CLI_PAD_MAX;
+        out_str("  #  name");
+        out_pad(name_width - 4);
+        out_str("  type");
+        out_pad(type_width - 4);
+        out_str("  reason\n");
         for (size_t i = 0; i < n; i++) {
             simdsv_column_info info;
             simdsv_table_column(t, i, &info);
-            m = snprintf(line, sizeof line, "%3zu  ", i + 1);
-            out_write(line, (size_t)m);
-            out_str(info.name);
-            for (size_t pad = cli_display_width(info.name); pad < name_width; pad++)
-                out_byte(' ');
-            m = snprintf(line, sizeof line, "  %-*s  ", (int)type_width, simdsv_type_name(info.type));
-            out_write(line, (size_t)m);
-            out_str(info.reason);
+            out_printf("%3zu  ", i + 1);
+            const size_t width = text_display(info.name, strlen(info.name), SIZE_MAX, 0, true);
+            out_pad(width < name_width ? name_width - width : 0);
+            out_str("  ");
+            out_str(simdsv_type_name(info.type));
+            out_pad(type_width - strlen(simdsv_type_name(info.type)));
+            out_str("  ");
+            text_display(info.reason, strlen(info.reason), SIZE_MAX, 0, true);
             out_byte('\n');
         }
         simdsv_table_free(t);

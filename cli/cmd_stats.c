@@ -141,17 +141,16 @@ static void compute(const simdsv_column_view *v, column_stats *st)
     }
 }
 
-/* A cell padded to width terminal columns. */
+/* A cell padded to width terminal columns (in its display form: names and
+ * values come from the file). */
 static void cell(const char *s, size_t width, int right)
 {
     const size_t n = cli_display_width(s);
-    if (right)
-        for (size_t i = n; i < width; i++)
-            out_byte(' ');
-    out_str(s);
-    if (!right)
-        for (size_t i = n; i < width; i++)
-            out_byte(' ');
+    if (right && n < width)
+        out_pad(width - n);
+    text_display(s, strlen(s), SIZE_MAX, 0, true);
+    if (!right && n < width)
+        out_pad(width - n);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -185,16 +184,15 @@ int cmd_stats(int argc, char **argv)
         simdsv_table_column(t, i, &info);
         char num[32];
         const size_t w[7] = {cli_display_width(info.name), strlen(simdsv_type_name(info.type)),
-                             (size_t)snprintf(num, sizeof num, "%" PRIu64, stats[i].count),
-                             (size_t)snprintf(num, sizeof num, "%" PRIu64, stats[i].nulls),
+                             cli_format(num, sizeof num, "%" PRIu64, stats[i].count),
+                             cli_format(num, sizeof num, "%" PRIu64, stats[i].nulls),
                              cli_display_width(stats[i].min), cli_display_width(stats[i].max),
                              strlen(stats[i].mean)};
         for (int k = 0; k < 7; k++)
             widths[k] = w[k] > widths[k] ? w[k] : widths[k];
     }
-    char line[96];
-    int m = snprintf(line, sizeof line, "%llu rows, %zu columns\n", (unsigned long long)rows, n);
-    out_write(line, (size_t)m);
+    widths[0] = widths[0] < CLI_PAD_MAX ? widths[0] : CLI_PAD_MAX;
+    out_printf("%llu rows, %zu columns\n", (unsigned long long)rows, n);
     for (int k = 0; k < 7; k++) {
         cell(heads[k], widths[k], k >= 2 && k <= 3);
         out_write(k < 6 ? "  " : "\n", k < 6 ? 2 : 1);
@@ -216,22 +214,18 @@ int cmd_stats(int argc, char **argv)
     const size_t shown = rejects < STATS_REJECTS_SHOWN ? rejects : STATS_REJECTS_SHOWN;
     for (size_t i = 0; i < shown; i++) {
         const simdsv_reject *r = simdsv_table_reject(t, i);
-        m = snprintf(line, sizeof line, "rejected: line %llu, column %zu (", (unsigned long long)r->line,
-                     r->column + 1);
-        out_write(line, (size_t)m);
+        out_printf("rejected: line %llu, column %zu (", (unsigned long long)r->line, r->column + 1);
         simdsv_column_info info;
         simdsv_table_column(t, r->column, &info);
-        out_str(info.name);
+        cell(info.name, 0, 0);
         out_str("): `");
-        out_str(r->value);
+        cell(r->value, 0, 0);
         out_str("`: ");
-        out_str(r->reason);
+        cell(r->reason, 0, 0);
         out_byte('\n');
     }
-    if (rejects > shown) {
-        m = snprintf(line, sizeof line, "rejected: %zu more values\n", rejects - shown);
-        out_write(line, (size_t)m);
-    }
+    if (rejects > shown)
+        out_printf("rejected: %zu more values\n", rejects - shown);
     free(stats);
     simdsv_table_free(t);
     status = out_finish(stats ? status : EXIT_DATA);

@@ -61,63 +61,6 @@ static bool push_row(rows *t)
     return true;
 }
 
-/* Walks the display form of s[0..n): calls emit for each piece of text with
- * its width, up to max columns (then "…" if cut).  Returns the width. */
-typedef void (*emit_fn)(const char *s, size_t n);
-
-static void emit_nothing(const char *s, size_t n)
-{
-    (void)s;
-    (void)n;
-}
-
-static void emit_out(const char *s, size_t n)
-{
-    out_write(s, n);
-}
-
-static size_t display(const char *s, size_t n, size_t max, size_t full_width, emit_fn emit)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    const bool cut = full_width > max;
-    const size_t room = cut ? max - 1 : max; /* keep one column for the ellipsis */
-    size_t width = 0;
-    for (size_t i = 0; i < n;) {
-        size_t len;
-        const uint32_t cp = utf8_next(u + i, n - i, &len);
-        const char *piece = s + i;
-        size_t piece_len = len;
-        int w;
-        if (cp == '\r' || cp == '\n') {
-            if (cp == '\r' && i + 1 < n && u[i + 1] == '\n')
-                len = 2;
-            piece = "\xE2\x86\xB5"; /* ↵ */
-            piece_len = 3;
-            w = 1;
-        } else if (cp == '\t') {
-            piece = " ";
-            piece_len = 1;
-            w = 1;
-        } else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0xFFFD) {
-            piece = "\xEF\xBF\xBD"; /* U+FFFD */
-            piece_len = 3;
-            w = 1;
-        } else {
-            w = cp_width(cp);
-        }
-        if (width + (size_t)w > room)
-            break;
-        emit(piece, piece_len);
-        width += (size_t)w;
-        i += len;
-    }
-    if (cut) {
-        emit("\xE2\x80\xA6", 3); /* … */
-        width++;
-    }
-    return width;
-}
-
 static arg_result table_arg(void *ctx, int argc, char **argv, int *i)
 {
     unsigned long long *w = ctx;
@@ -149,10 +92,12 @@ static void print_table(rows *t, size_t max_width, bool bold_header)
     size_t *widths = calloc(ncols ? ncols : 1, sizeof *widths);
     if (!widths)
         return;
+    /* No bytes at all when every cell is empty: never offset a null pointer. */
+    const char *bytes = t->bytes.data ? t->bytes.data : "";
     for (size_t r = 0; r < t->nrows; r++)
         for (size_t k = t->row_start[r]; k < t->row_start[r + 1]; k++) {
             cell *x = &t->cells[k];
-            x->width = display(t->bytes.data + x->offset, x->len, SIZE_MAX, 0, emit_nothing);
+            x->width = text_display(bytes + x->offset, x->len, SIZE_MAX, 0, false);
             const size_t w = x->width > max_width ? max_width : x->width;
             if (w > widths[k - t->row_start[r]])
                 widths[k - t->row_start[r]] = w;
@@ -170,10 +115,9 @@ static void print_table(rows *t, size_t max_width, bool bold_header)
             const cell *x = &t->cells[t->row_start[r] + j];
             if (j)
                 out_write("  ", 2);
-            const size_t w = display(t->bytes.data + x->offset, x->len, widths[j], x->width, emit_out);
-            if (j + 1 < last)
-                for (size_t p = w; p < widths[j]; p++)
-                    out_byte(' ');
+            const size_t w = text_display(bytes + x->offset, x->len, widths[j], x->width, true);
+            if (j + 1 < last && w < widths[j])
+                out_pad(widths[j] - w);
         }
         if (bold)
             out_str("\033[0m");

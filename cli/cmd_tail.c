@@ -207,7 +207,9 @@ int cmd_tail(int argc, char **argv)
     uint64_t size = 0;
     const int fd = input_seekable_fd(c.in, &size);
     bool done = st != SIMDSV_OK || n == 0;
-    if (!done && fd >= 0 && (has_header || cli_opt(&c, SIMDSV_OPT_SKIP_LINES) == 0)) {
+    /* Seeking reads the file's own bytes: not for a converted or cut input. */
+    if (!done && fd >= 0 && (has_header || cli_opt(&c, SIMDSV_OPT_SKIP_LINES) == 0) &&
+        cli_opt(&c, SIMDSV_OPT_END_OFFSET) == 0 && !*simdsv_options_get_string(c.opt, SIMDSV_OPT_ENCODING)) {
         const uint64_t min_start = has_header ? simdsv_reader_offset(r) : 0;
         done = tail_seek(&c, fd, size, min_start, (size_t)n, &g, &tb) == 1;
     }

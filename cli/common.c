@@ -20,6 +20,15 @@ const char cli_common_help[] =
     "  --no-header        the first record is data, not a header\n"
     "  --skip-lines N     skip N physical lines before parsing\n"
     "  --lenient          never fail on quoting: recover like Python's csv module\n"
+    "  --encoding NAME    the input's encoding (utf-8, utf-16le, utf-16be, latin1, cp1252, or any\n"
+    "                     name iconv knows); converted to UTF-8 as it is read\n"
+    "  --header-rows N    the header is N rows (a column's names joined with a space)\n"
+    "  --table K          read the K-th table of a file holding several (1-based)\n"
+    "  --end-offset N     stop reading at byte N of the input (a footer after the table)\n"
+    "  --no-sniff         do not detect the dialect: defaults for every option not given\n"
+    "                     (by default the dialect is detected over a sample of the first\n"
+    "                     FILE and every option given by hand wins; 'simdsv sniff' shows it)\n"
+    "  -v, --verbose      say on stderr what was detected\n"
     "  --utf8 MODE        strict (default: invalid UTF-8 is an error), lossy (replace by U+FFFD), none\n"
     "  --kernel NAME      auto, scalar, sse42, avx2, avx512, neon (default auto; env SIMDSV_KERNEL)\n"
     "  --max-record-size N  fail on a record longer than N bytes (default 1 GiB; 0 = no limit)\n"
@@ -155,13 +164,18 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
         const char *v = cli_option_value(byte_options[k].name, argc, argv, i, &missing);
         if (missing)
             return ARG_BAD;
-        if (v)
+        if (v) {
+            c->given |= 1u << (byte_options[k].id == SIMDSV_OPT_DELIMITER ? SIMDSV_SNIFF_DELIMITER
+                               : byte_options[k].id == SIMDSV_OPT_QUOTE   ? SIMDSV_SNIFF_QUOTE
+                                                                          : SIMDSV_SNIFF_ESCAPE);
             return set_byte_option(c, byte_options[k].id, v);
+        }
     }
     const char *comment = cli_option_value("--comment", argc, argv, i, &missing);
     if (missing)
         return ARG_BAD;
     if (comment) {
+        c->given |= 1u << SIMDSV_SNIFF_COMMENT;
         long cp = utf8_single_char(comment);
         if (cp < 0) {
             int byte;
@@ -171,9 +185,9 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
         }
         return simdsv_options_set(c->opt, SIMDSV_OPT_COMMENT_CHAR, cp) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     }
-    if (strcmp(arg, "--no-quote") == 0)
+    if (strcmp(arg, "--no-quote") == 0 && (c->given |= 1u << SIMDSV_SNIFF_QUOTE))
         return simdsv_options_set(c->opt, SIMDSV_OPT_QUOTE, -1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
-    if (strcmp(arg, "--no-header") == 0)
+    if (strcmp(arg, "--no-header") == 0 && (c->given |= 1u << SIMDSV_SNIFF_HEADER | 1u << SIMDSV_SNIFF_HEADER_ROWS))
         return simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, 0) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     if (strcmp(arg, "--lenient") == 0)
         return simdsv_options_set(c->opt, SIMDSV_OPT_LENIENT, 1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
@@ -190,6 +204,8 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
             c->bad_why = missing ? NULL : "expected a whole number";
             if (missing || !cli_parse_u64(v, &n) || n > INT64_MAX)
                 return ARG_BAD;
+            if (count_options[k].id == SIMDSV_OPT_SKIP_LINES)
+                c->given |= 1u << SIMDSV_SNIFF_PREAMBLE | 1u << SIMDSV_SNIFF_TABLES;
             return simdsv_options_set(c->opt, count_options[k].id, (int64_t)n) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
         }
     }
@@ -204,6 +220,43 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
         if (mode < 0)
             return ARG_BAD;
         return simdsv_options_set(c->opt, SIMDSV_OPT_UTF8, mode) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+    }
+    if ((v = cli_option_value("--encoding", argc, argv, i, &missing)) || missing) {
+        c->given |= 1u << SIMDSV_SNIFF_ENCODING;
+        return !missing && *v && simdsv_options_set_string(c->opt, SIMDSV_OPT_ENCODING, v) == SIMDSV_OK ? ARG_TAKEN
+                                                                                                     : ARG_BAD;
+    }
+    unsigned long long n;
+    arg_result res;
+    if ((res = cli_u64_option("--header-rows", argc, argv, i, &n)) != ARG_NOT_MINE) {
+        if (res != ARG_TAKEN || n > 1000)
+            return ARG_BAD;
+        c->header_rows = n;
+        c->given |= 1u << SIMDSV_SNIFF_HEADER_ROWS | 1u << SIMDSV_SNIFF_HEADER;
+        return simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, n > 0) == SIMDSV_OK &&
+                       simdsv_options_set(c->opt, SIMDSV_OPT_HEADER_ROWS, n ? (int64_t)n : 1) == SIMDSV_OK
+                   ? ARG_TAKEN
+                   : ARG_BAD;
+    }
+    if ((res = cli_u64_option("--table", argc, argv, i, &n)) != ARG_NOT_MINE) {
+        if (res != ARG_TAKEN || n == 0 || n > 1000)
+            return ARG_BAD;
+        c->table = (size_t)n - 1;
+        return ARG_TAKEN;
+    }
+    if ((res = cli_u64_option("--end-offset", argc, argv, i, &n)) != ARG_NOT_MINE) {
+        if (res != ARG_TAKEN || n > INT64_MAX)
+            return ARG_BAD;
+        c->given |= 1u << SIMDSV_SNIFF_FOOTER;
+        return simdsv_options_set(c->opt, SIMDSV_OPT_END_OFFSET, (int64_t)n) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+    }
+    if (strcmp(arg, "--no-sniff") == 0) {
+        c->no_sniff = true;
+        return ARG_TAKEN;
+    }
+    if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
+        c->verbose = true;
+        return ARG_TAKEN;
     }
     if ((v = cli_option_value("--kernel", argc, argv, i, &missing)) || missing) {
         const int k = missing ? -1 : simdsv_kernel_from_name(v);
@@ -294,6 +347,16 @@ void cli_close(cli_common *c, simdsv_reader *r)
     c->in = NULL;
 }
 
+void cli_put_text(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F)
+            fprintf(stderr, "\\x%02X", *p);
+        else
+            fputc(*p, stderr);
+    }
+}
+
 void cli_report(const cli_common *c, const simdsv_reader *r)
 {
     progress_erase();
@@ -312,9 +375,10 @@ void cli_report(const cli_common *c, const simdsv_reader *r)
     const char *hint = e->code == SIMDSV_ERR_VALUE         ? " (use --on-error null to make it null)"
                        : e->code == SIMDSV_ERR_RAGGED_ROW ? " (--short-rows pad and --long-rows truncate accept it)"
                                                           : "";
-    fprintf(stderr, "%s:%llu:%llu: error: %s%s (byte %llu, record %llu, field %llu)\n", c->display,
-            (unsigned long long)e->line, (unsigned long long)e->column, e->message, hint,
-            (unsigned long long)e->byte_offset, (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
+    fprintf(stderr, "%s:%llu:%llu: error: ", c->display, (unsigned long long)e->line, (unsigned long long)e->column);
+    cli_put_text(e->message); /* it may quote a column name */
+    fprintf(stderr, "%s (byte %llu, record %llu, field %llu)\n", hint, (unsigned long long)e->byte_offset,
+            (unsigned long long)e->record + 1, (unsigned long long)e->field + 1);
 }
 
 simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bool *has_header)
@@ -418,7 +482,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
         return cli_usage_error(command, "%s", "missing FILE (use - for standard input)");
     c->file = c->files[0];
     c->display = strcmp(c->file, "-") == 0 ? "<stdin>" : c->file;
-    return -1;
+    return spec->flags & CLI_NO_SNIFF ? -1 : cli_detect(c);
 }
 
 void cli_common_free(cli_common *c)

@@ -389,9 +389,11 @@ static void report_region_error(source *s, const simdsv_reader *r, size_t region
 {
     const simdsv_error *e = simdsv_reader_error(r);
     progress_erase();
-    fprintf(stderr, "%s:%llu:%llu: error: %s (byte %llu, record %llu, field %llu)\n", s->c->display,
-            (unsigned long long)(s->lines_before + e->line - (prefixed ? 1 : 0)), (unsigned long long)e->column,
-            e->message, (unsigned long long)(s->origin + region_start + e->byte_offset),
+    fprintf(stderr, "%s:%llu:%llu: error: ", s->c->display,
+            (unsigned long long)(s->lines_before + e->line - (prefixed ? 1 : 0)), (unsigned long long)e->column);
+    cli_put_text(e->message);
+    fprintf(stderr, " (byte %llu, record %llu, field %llu)\n",
+            (unsigned long long)(s->origin + region_start + e->byte_offset),
             (unsigned long long)(s->records_before + e->record + 1), (unsigned long long)e->field + 1);
 }
 
@@ -494,12 +496,13 @@ static bool choose_region(source *s, size_t *end_out, bool *plain)
         return true;
     }
     /* For the library: as much as the buffer holds (fewer readers to make),
-     * up to the last line feed. */
+     * up to the last line feed; never less than the line found above (a
+     * line longer than LIBRARY_REGION is one region, not cut). */
     if (!ok && end < len) {
         size_t i = len - pos > LIBRARY_REGION ? pos + LIBRARY_REGION : len;
         while (i > end && d[i - 1] != '\n')
             i--;
-        end = i;
+        end = i > end ? i : end;
     }
     uint64_t quotes, lines;
     count_for_library(d + pos, end - pos, s->quote, &quotes, &lines);
@@ -538,11 +541,15 @@ static bool choose_region(source *s, size_t *end_out, bool *plain)
     return true;
 }
 
+/* The output quotes fields with '"': a plain line may be copied as it is
+ * only when '"' is the input's quote too (with another quote or none, a '"'
+ * in a plain line would need quoting). */
 static bool eligible(const cli_common *c)
 {
-    return cli_opt(c, SIMDSV_OPT_ESCAPE) < 0 && cli_opt(c, SIMDSV_OPT_COMMENT) < 0 &&
+    return cli_opt(c, SIMDSV_OPT_QUOTE) == '"' && cli_opt(c, SIMDSV_OPT_ESCAPE) < 0 && cli_opt(c, SIMDSV_OPT_COMMENT) < 0 &&
            cli_opt(c, SIMDSV_OPT_COMMENT_CHAR) < 0 && cli_opt(c, SIMDSV_OPT_SKIP_LINES) == 0 &&
-           cli_opt(c, SIMDSV_OPT_LENIENT) == 0 && !getenv("SIMDSV_CLI_NO_FAST_PATH");
+           cli_opt(c, SIMDSV_OPT_LENIENT) == 0 && cli_opt(c, SIMDSV_OPT_END_OFFSET) == 0 &&
+           !*simdsv_options_get_string(c->opt, SIMDSV_OPT_ENCODING) && !getenv("SIMDSV_CLI_NO_FAST_PATH");
 }
 
 /* Everything through the library (dialects the fast path does not take). */

@@ -53,8 +53,7 @@ static void value(const simdsv_column_view *v, uint64_t i)
             out_write("false", 5);
         return;
     case SIMDSV_TYPE_INT64:
-        n = snprintf(buf, sizeof buf, "%" PRId64, simdsv_view_int64(v, i));
-        out_write(buf, (size_t)n);
+        out_printf("%" PRId64, simdsv_view_int64(v, i));
         return;
     case SIMDSV_TYPE_FLOAT64: {
         const double x = simdsv_view_float64(v, i);

@@ -1,14 +1,17 @@
-/* output.c — the command's output: buffered writes to standard output or,
- * with -o FILE, to a temporary file in FILE's folder that is renamed over
- * FILE only when the command succeeds (a failed or interrupted run leaves no
- * file behind); a broken pipe ends the run quietly; and the CSV writer shared
- * by every command that writes CSV. */
+/* output.c — the command's output: buffered writes to standard output (or
+ * to a sink set by a program that runs the commands in-process: the fuzz
+ * target) or, with -o FILE, to a temporary file in FILE's folder that is
+ * renamed over FILE only when the command succeeds (a failed or interrupted
+ * run leaves no file behind); a broken pipe ends the run quietly; formatted
+ * output that never trusts a length it did not write; and the CSV writer
+ * shared by every command that writes CSV. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,15 @@ static int out_fd = STDOUT_FILENO;
 static int out_tty = -1;        /* -1: not known yet */
 static char *temp_path;         /* the temporary file while -o is being written */
 static char *final_path;
+static out_sink_fn sink;        /* instead of standard output when set */
+static void *sink_ctx;
+
+void out_set_sink(out_sink_fn fn, void *ctx)
+{
+    sink = fn;
+    sink_ctx = ctx;
+    out_tty = -1;
+}
 
 void out_abandon(void)
 {
@@ -39,7 +51,7 @@ static void on_signal(int sig)
 bool out_is_tty(void)
 {
     if (out_tty < 0)
-        out_tty = !temp_path && isatty(out_fd);
+        out_tty = !temp_path && !sink && isatty(out_fd);
     return out_tty == 1;
 }
 
@@ -47,6 +59,10 @@ static void write_all(const char *p, size_t n)
 {
     if (n && out_is_tty())
         progress_erase();
+    if (sink && !temp_path) {
+        sink(sink_ctx, p, n);
+        return;
+    }
     while (n) {
         const ssize_t w = write(out_fd, p, n);
         if (w < 0) {
@@ -121,6 +137,54 @@ void out_str(const char *s)
     out_write(s, strlen(s));
 }
 
+void out_pad(size_t n)
+{
+    static const char spaces[] = "                                ";
+    for (; n >= sizeof spaces - 1; n -= sizeof spaces - 1)
+        out_write(spaces, sizeof spaces - 1);
+    out_write(spaces, n);
+}
+
+size_t cli_format(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n < 0 || size == 0) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    return (size_t)n < size ? (size_t)n : size - 1;
+}
+
+void out_printf(const char *fmt, ...)
+{
+    /* Numbers and short words fit the stack buffer; anything longer is
+     * formatted again into a buffer of its exact size, never cut. */
+    char small[256];
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    const int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof small) {
+        out_write(small, (size_t)n);
+    } else if (n >= 0) {
+        char *big = malloc((size_t)n + 1);
+        if (big) {
+            const int m = vsnprintf(big, (size_t)n + 1, fmt, again);
+            if (m >= 0)
+                out_write(big, (size_t)m <= (size_t)n ? (size_t)m : (size_t)n);
+            free(big);
+        } else {
+            cli_error("out of memory");
+        }
+    }
+    va_end(again);
+}
+
 bool out_flush(void)
 {
     write_all(out_buf, out_len);
@@ -139,6 +203,9 @@ bool out_open(const char *path)
     final_path = malloc(n + 1);
     if (!temp_path || !final_path) {
         cli_error("out of memory");
+        free(temp_path);
+        free(final_path);
+        temp_path = final_path = NULL;
         return false;
     }
     memcpy(final_path, path, n + 1);
@@ -149,7 +216,8 @@ bool out_open(const char *path)
     if (fd < 0) {
         cli_error("%s: cannot create the output: %s", path, strerror(errno));
         free(temp_path);
-        temp_path = NULL;
+        free(final_path);
+        temp_path = final_path = NULL;
         return false;
     }
     /* The mode a plain "> FILE" would give (mkstemp makes it 0600). */
@@ -187,8 +255,11 @@ int out_finish(int status)
     if (status != EXIT_OK)
         unlink(temp_path);
     free(temp_path);
+    free(final_path);
     temp_path = NULL;
+    final_path = NULL;
     out_fd = STDOUT_FILENO;
+    out_tty = -1;
     return status;
 }
 

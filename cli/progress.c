@@ -61,7 +61,7 @@ static void draw(double t)
     human(done, sizeof done, (double)pg.done);
     const double bps = elapsed > 0 ? (double)pg.done / elapsed : 0;
     human(rate, sizeof rate, bps);
-    int len;
+    size_t len;
     /* The rate (and the time left) once there is a meaningful one. */
     char speed[64] = "";
     if (elapsed >= 0.25)
@@ -73,12 +73,12 @@ static void draw(double t)
             const unsigned long s = (unsigned long)((double)(pg.total - pg.done) / bps + 0.5);
             snprintf(left, sizeof left, ", %lu:%02lu left", s / 60, s % 60);
         }
-        len = snprintf(line, sizeof line, "\r\033[Ksimdsv: %s of %s (%d%%)%s%s", done, total,
+        len = cli_format(line, sizeof line, "\r\033[Ksimdsv: %s of %s (%d%%)%s%s", done, total,
                        (int)((double)pg.done * 100.0 / (double)pg.total), speed, left);
     } else {
-        len = snprintf(line, sizeof line, "\r\033[Ksimdsv: %s read%s", done, speed);
+        len = cli_format(line, sizeof line, "\r\033[Ksimdsv: %s read%s", done, speed);
     }
-    if (len > 0 && write(STDERR_FILENO, line, (size_t)len) > 0)
+    if (len > 0 && write(STDERR_FILENO, line, len) > 0)
         pg.shown = true;
     pg.last = t;
 }

@@ -100,10 +100,9 @@ static long term(const sel_ctx *s, const char *p, size_t n, bool report)
         if (idx >= 1 && idx <= s->width)
             return (long)(idx - 1);
         if (report) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "column %%.*s is out of range (there %s %zu column%s)", s->width == 1 ? "is" : "are",
-                     s->width, s->width == 1 ? "" : "s");
-            sel_error(s, msg, p, n);
+            progress_erase();
+            fprintf(stderr, "simdsv %s: column %.*s is out of range (there %s %zu column%s)\n", s->command, (int)n, p,
+                    s->width == 1 ? "is" : "are", s->width, s->width == 1 ? "" : "s");
             return -2;
         }
         return -1;

@@ -285,6 +285,63 @@ int cp_width(uint32_t cp)
     return 1;
 }
 
+size_t text_display(const char *s, size_t n, size_t max, size_t full_width, bool emit)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const bool cut = full_width > max;
+    const size_t room = cut ? max - 1 : max; /* keep one column for the ellipsis */
+    size_t width = 0;
+    for (size_t i = 0; i < n;) {
+        /* A run of printable ASCII: one column a byte, written at once. */
+        size_t run = 0;
+        while (i + run < n && u[i + run] >= 0x20 && u[i + run] < 0x7F && width + run < room)
+            run++;
+        if (run) {
+            if (emit)
+                out_write(s + i, run);
+            width += run;
+            i += run;
+            continue;
+        }
+        size_t len;
+        const uint32_t cp = utf8_next(u + i, n - i, &len);
+        const char *piece = s + i;
+        size_t piece_len = len;
+        int w;
+        if (cp == '\r' || cp == '\n') {
+            if (cp == '\r' && i + 1 < n && u[i + 1] == '\n')
+                len = 2;
+            piece = "\xE2\x86\xB5"; /* ↵ */
+            piece_len = 3;
+            w = 1;
+        } else if (cp == '\t') {
+            piece = " ";
+            piece_len = 1;
+            w = 1;
+        } else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0xFFFD) {
+            /* Control characters (a terminal would obey ESC sequences) and
+             * invalid UTF-8. */
+            piece = "\xEF\xBF\xBD"; /* U+FFFD */
+            piece_len = 3;
+            w = 1;
+        } else {
+            w = cp_width(cp);
+        }
+        if (width + (size_t)w > room)
+            break;
+        if (emit)
+            out_write(piece, piece_len);
+        width += (size_t)w;
+        i += len;
+    }
+    if (cut) {
+        if (emit)
+            out_write("\xE2\x80\xA6", 3); /* … */
+        width++;
+    }
+    return width;
+}
+
 bool sb_put(strbuf *sb, const void *data, size_t size)
 {
     if (size == 0)

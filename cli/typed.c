@@ -21,15 +21,7 @@ static arg_result set_value(cli_common *c, simdsv_option id, int64_t v)
 
 size_t cli_display_width(const char *s)
 {
-    size_t width = 0;
-    const size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        size_t len;
-        const uint32_t cp = utf8_next((const unsigned char *)s + i, n - i, &len);
-        width += (size_t)cp_width(cp);
-        i += len;
-    }
-    return width;
+    return text_display(s, strlen(s), SIZE_MAX, 0, false);
 }
 
 arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
@@ -87,9 +79,32 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
             return ARG_BAD;
         }
     }
-    if (strcmp(argv[*i], "--decimal-comma") == 0)
+    if (strcmp(argv[*i], "--decimal-comma") == 0) {
+        c->given |= 1u << SIMDSV_SNIFF_DECIMAL;
         return set_value(c, SIMDSV_OPT_DECIMAL_COMMA, 1);
+    }
+    if ((v = cli_option_value("--date-order", argc, argv, i, &missing)) || missing) {
+        static const char *const orders[] = {"iso", "dmy", "mdy", "ymd"};
+        for (int k = 0; !missing && k < 4; k++)
+            if (strcmp(v, orders[k]) == 0) {
+                c->given |= 1u << SIMDSV_SNIFF_DATES;
+                return set_value(c, SIMDSV_OPT_DATE_ORDER, k);
+            }
+        return ARG_BAD;
+    }
+    if (strcmp(argv[*i], "--quotes-are-text") == 0)
+        return set_value(c, SIMDSV_OPT_TYPED_QUOTES, 0);
     return ARG_NOT_MINE;
+}
+
+int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status st)
+{
+    const simdsv_error *e = simdsv_reader_error(r);
+    if (st == SIMDSV_ERR_INVALID_ARGUMENT && e->message[0])
+        cli_error("%s: %s", c->command, e->message);
+    else
+        cli_report(c, r);
+    return st == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
 }
 
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
@@ -101,16 +116,7 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
     }
     simdsv_table *t = NULL;
     const simdsv_status st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
-    if (st != SIMDSV_OK) {
-        const simdsv_error *e = simdsv_reader_error(r);
-        if (st == SIMDSV_ERR_INVALID_ARGUMENT && e->message[0])
-            cli_error("%s: %s", c->command, e->message);
-        else
-            cli_report(c, r);
-        *status = st == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
-    } else {
-        *status = EXIT_OK;
-    }
+    *status = st == SIMDSV_OK ? EXIT_OK : cli_typed_failure(c, r, st);
     cli_close(c, r);
     return t;
 }
@@ -119,7 +125,7 @@ int cli_format_double(char *out, size_t size, double v)
 {
     int n = 0;
     for (int digits = 15; digits <= 17; digits++) {
-        n = snprintf(out, size, "%.*g", digits, v);
+        n = (int)cli_format(out, size, "%.*g", digits, v);
         if (strtod(out, NULL) == v)
             break;
     }
@@ -145,7 +151,7 @@ int cli_format_date(char *out, size_t size, int64_t days)
     int64_t y;
     unsigned m, d;
     civil(days, &y, &m, &d);
-    return snprintf(out, size, "%04" PRId64 "-%02u-%02u", y, m, d);
+    return (int)cli_format(out, size, "%04" PRId64 "-%02u-%02u", y, m, d);
 }
 
 int cli_format_timestamp(char *out, size_t size, int64_t micros)
@@ -163,7 +169,7 @@ int cli_format_timestamp(char *out, size_t size, int64_t micros)
     char date[32];
     cli_format_date(date, sizeof date, days);
     if (frac)
-        return snprintf(out, size, "%sT%02d:%02d:%02d.%06dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60),
+        return (int)cli_format(out, size, "%sT%02d:%02d:%02d.%06dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60),
                         (int)(rem % 60), (int)frac);
-    return snprintf(out, size, "%sT%02d:%02d:%02dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+    return (int)cli_format(out, size, "%sT%02d:%02d:%02dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
 }

@@ -24,19 +24,26 @@
     "  --short-rows pad|error   rows with fewer fields than the header (default pad)\n"                     \
     "  --long-rows error|truncate   rows with more fields (default error)\n"                                \
     "  --decimal-comma      floats use , as the decimal separator\n"                                        \
+    "  --quotes-are-text    a quoted field is a string (by default \"42\" is typed like 42)\n"                 \
+    "  --date-order iso|dmy|mdy|ymd   also read dates such as 31/12/2024, 12/31/24 4:01 PM, 2024/12/31\n"      \
+    "                       (detected with the dialect; default iso: YYYY-MM-DD only)\n"                       \
     "  --row-limit N        read at most N rows\n\n"
 /* An extra-argument parser (cli_spec.extra) for the typed options; ctx is
  * the cli_common whose options they set. */
 arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
+/* Reports a failed typed read or stream (options: a usage error) and
+ * returns the exit status. */
+int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status st);
 /* Reads the whole input as a typed table; prints the error and returns NULL
  * on failure (*status = the exit status). */
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
 int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
-/* Terminal columns of a UTF-8 string (wide characters count 2). */
+/* Terminal columns of a string as text_display shows it (wide characters
+ * count 2). */
 size_t cli_display_width(const char *s);
 /* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
- * the length as snprintf does. */
+ * the length written (cli_format: at most size - 1). */
 int cli_format_date(char *out, size_t size, int64_t days);
 /* The shortest of %.15g..%.17g that reads back as the same double (the form
  * of every float the CLI prints). */
@@ -47,5 +54,8 @@ int cli_format_timestamp(char *out, size_t size, int64_t micros);
 void out_json_string(const char *s, size_t n);
 /* convert --to jsonl: the whole table as JSON lines on the output. */
 int convert_jsonl(cli_common *c);
+/* convert --to parquet|arrow|arrows: the typed stream through the writers
+ * to the output. */
+int convert_write(cli_common *c, const simdsv_write_options *opt);
 
 #endif

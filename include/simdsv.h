@@ -185,12 +185,32 @@ typedef enum simdsv_option {
     SIMDSV_OPT_SHORT_ROWS = 19,     /* simdsv_ragged: rows with fewer fields than the header; default PAD (nulls) */
     SIMDSV_OPT_LONG_ROWS = 20,      /* simdsv_ragged: rows with more fields; default ERROR */
     SIMDSV_OPT_DECIMAL_COMMA = 21,  /* 1: floats use ',' as the decimal separator; default 0 */
-    SIMDSV_OPT_BATCH_ROWS = 22      /* rows per record batch of simdsv_table_stream(), 1..2^31-1; default 8192:
+    SIMDSV_OPT_BATCH_ROWS = 22,     /* rows per record batch of simdsv_table_stream(), 1..2^31-1; default 8192:
                                        a batch's value buffers (64 KiB per 8-byte column) stay in cache and
                                        under malloc's mmap/trim thresholds, so releasing a batch does not
                                        hand its pages back to the OS for the next one to fault in again
                                        (65536-row batches cost 1.2-1.6x the CPU and 10-20x the page faults) */
+    SIMDSV_OPT_END_OFFSET = 23,     /* stop reading at this byte offset of the input (a footer or a second
+                                       table after it, see simdsv_sniff); 0 (default) = read to the end */
+    SIMDSV_OPT_TYPED_QUOTES = 24,   /* 1 (default): a quoted field is typed like the same text unquoted
+                                       ("42" is an int64); 0: a quoted field is always a string */
+    SIMDSV_OPT_HEADER_ROWS = 25,    /* rows of the header, 1 (default) to 1000: each column's name is its
+                                       non-empty cells joined with a space; an empty cell of a row above
+                                       the last takes its left neighbour's (a merged cell) */
+    SIMDSV_OPT_DATE_ORDER = 26      /* simdsv_date_order: dates the typed reader also reads besides ISO */
 } simdsv_option;
+
+/* Non-ISO dates (SIMDSV_OPT_DATE_ORDER): with an order other than ISO, the
+ * typed reader also infers and reads D/M/Y (DMY), M/D/Y (MDY) or Y/M/D
+ * (YMD) with '/', '.' or '-', 2- or 4-digit years (00-68: 20xx, 69-99:
+ * 19xx), optionally followed by H:MM[:SS] and AM/PM: a date, or with a
+ * time a timestamp.  simdsv_sniff decides the order over its sample. */
+typedef enum simdsv_date_order {
+    SIMDSV_DATE_ISO = 0,  /* default: YYYY-MM-DD only */
+    SIMDSV_DATE_DMY = 1,
+    SIMDSV_DATE_MDY = 2,
+    SIMDSV_DATE_YMD = 3
+} simdsv_date_order;
 
 /* Default limits: far above real data (the widest real tables have tens of
  * thousands of columns), low enough that a hostile stream cannot make a
@@ -422,7 +442,13 @@ typedef enum simdsv_string_option {
     SIMDSV_OPT_FALSE_VALUES = 102,
     SIMDSV_OPT_COLUMNS = 103,
     SIMDSV_OPT_SCHEMA = 104,
-    SIMDSV_OPT_NAMES = 105
+    SIMDSV_OPT_NAMES = 105,
+    SIMDSV_OPT_ENCODING = 106       /* the input's encoding; the reader sees UTF-8: "utf-8" (default),
+                                       "utf-16le", "utf-16be", "iso-8859-1" (latin1), "windows-1252"
+                                       (cp1252) are converted by the library itself, any other name
+                                       by the C library's iconv (SIMDSV_ERR_INVALID_ARGUMENT when it
+                                       does not know the name).  Byte offsets in errors count the
+                                       converted UTF-8 bytes; lines and columns are those of the file. */
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
@@ -430,6 +456,10 @@ typedef enum simdsv_string_option {
  * and simdsv_options_error() says what was wrong.  The value is parsed once,
  * here: the typed reader uses the parsed items. */
 SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
+/* The encoding set with SIMDSV_OPT_ENCODING ("" when unset); the list
+ * options are parsed when set and not kept as text: "" for them.  Valid
+ * until it is set again or the options are freed. */
+SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id);
 
 /* Structured forms of the same options, for programs that would rather not
  * build (and escape) strings.  Each call adds one item after those already
@@ -586,6 +616,194 @@ SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArray
  * Valid until the stream is released. */
 SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
 SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
+
+/* -------------------------------------------------------------------- sniff */
+
+/* Dialect detection: what the options of a file should be, decided over a
+ * bounded sample (the first 256 KiB; of a regular file also 64 KiB from the
+ * middle and from the end), with a confidence and a reason for each decision.
+ *
+ *     simdsv_sniff *s = NULL;
+ *     if (simdsv_sniff_path("data.csv", NULL, 0, &s) == SIMDSV_OK) {
+ *         simdsv_sniff_apply(s, opt);          // then read as usual
+ *         puts(s->decisions[SIMDSV_SNIFF_DELIMITER].reason);
+ *     }
+ *     simdsv_sniff_free(s);
+ *
+ * Settings the caller already knows are passed in `given` (a bit
+ * 1u << SIMDSV_SNIFF_x per setting) and taken from `opt` instead of being
+ * detected; the other decisions then take them into account.  Detection
+ * never fails on the data: binary input, an empty file or one line give an
+ * answer with a low confidence and a reason ("not sure ..."). */
+typedef enum simdsv_sniff_setting {
+    SIMDSV_SNIFF_ENCODING = 0,   /* from SIMDSV_OPT_ENCODING when given */
+    SIMDSV_SNIFF_DELIMITER = 1,
+    SIMDSV_SNIFF_QUOTE = 2,
+    SIMDSV_SNIFF_ESCAPE = 3,
+    SIMDSV_SNIFF_LINE_ENDING = 4,  /* reported only: the reader takes LF, CRLF and CR alike */
+    SIMDSV_SNIFF_COMMENT = 5,
+    SIMDSV_SNIFF_PREAMBLE = 6,     /* lines before the table: SIMDSV_OPT_SKIP_LINES */
+    SIMDSV_SNIFF_FOOTER = 7,       /* lines after the table: SIMDSV_OPT_END_OFFSET */
+    SIMDSV_SNIFF_HEADER = 8,       /* SIMDSV_OPT_HEADER */
+    SIMDSV_SNIFF_HEADER_ROWS = 9,  /* rows of the header (names of a column joined with a space) */
+    SIMDSV_SNIFF_TABLES = 10,      /* several tables: which one is read (simdsv_sniff_params.table) */
+    SIMDSV_SNIFF_PADDING = 11,     /* spaces after each delimiter (reported; the reader keeps them) */
+    SIMDSV_SNIFF_DECIMAL = 12,     /* decimal comma: SIMDSV_OPT_DECIMAL_COMMA */
+    SIMDSV_SNIFF_DATES = 13        /* the order of non-ISO dates: SIMDSV_OPT_DATE_ORDER */
+} simdsv_sniff_setting;
+#define SIMDSV_SNIFF_SETTING_COUNT 14
+
+/* "encoding", "delimiter", ... for messages and JSON keys; NULL if unknown. */
+SIMDSV_API const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting);
+
+typedef struct simdsv_sniff_decision {
+    double confidence;  /* 0..1; below 0.6 means "not sure": the default or the best guess is kept */
+    const char *reason; /* e.g. "delimiter ';': 6 fields in 200 of 200 sampled rows; ',' gives 1-3" */
+    int given;          /* 1 when the caller gave the setting */
+} simdsv_sniff_decision;
+
+/* One table of the file.  Lines are 1-based physical lines of the input. */
+typedef struct simdsv_sniff_table {
+    uint64_t first_line;   /* its header (or first row) */
+    uint64_t last_line;    /* its last data row; 0 when it runs past the sample to the end */
+    uint64_t header_rows;  /* 0: no header */
+    size_t columns;
+    uint64_t byte_start;   /* input offset of first_line */
+    uint64_t byte_end;     /* input offset just past the table (0: to the end of the input) */
+} simdsv_sniff_table;
+
+/* One column of the table read. */
+typedef struct simdsv_sniff_column {
+    const char *name;      /* the header's name (rows joined with a space), or "" without a header */
+    simdsv_type type;      /* as the typed reader will infer it (quoted fields typed like unquoted ones) */
+    const char *format;    /* "" or a value format the typed reader does not infer: "%m/%d/%Y",
+                              "%d.%m.%Y %H:%M", "%m/%d/%y %I:%M %p", "decimal comma", "1.234,56" ... */
+    double confidence;
+    const char *reason;    /* e.g. "day/month order: 14 of 200 values have a first part above 12" */
+} simdsv_sniff_column;
+
+typedef struct simdsv_sniff {
+    /* The dialect, as options (simdsv_sniff_apply sets them). */
+    const char *encoding;      /* "utf-8", "utf-16le", "utf-16be", "iso-8859-1", "windows-1252", or the name given */
+    int bom;                   /* 1 if the input starts with a byte order mark */
+    char delimiter[5];         /* 1 to 4 bytes, NUL-terminated ("||" is reported: the reader reads one byte) */
+    int quote;                 /* byte or -1 */
+    int escape;                /* byte or -1 (quotes doubled) */
+    const char *line_ending;   /* "LF", "CRLF", "CR" */
+    int comment;               /* byte or -1 */
+    const char *comment_marker;/* "#", "//", "%" or "" */
+    uint64_t skip_lines;       /* preamble lines (and the lines of the tables before the one read) */
+    uint64_t footer_lines;     /* lines after the table read */
+    uint64_t end_offset;       /* input offset where the table read ends, 0 = the end */
+    int header;                /* 1: the table has a header */
+    uint64_t header_rows;
+    int padding;               /* 1: a space follows every delimiter */
+    int decimal_comma;
+    simdsv_date_order date_order; /* of the non-ISO date columns (SIMDSV_OPT_DATE_ORDER) */
+    int binary;                /* 1: the sample is not text (NUL or control bytes); nothing else is reliable */
+    simdsv_sniff_decision decisions[SIMDSV_SNIFF_SETTING_COUNT];
+    size_t table_count;
+    const simdsv_sniff_table *tables;
+    size_t table;              /* 0-based index of the table read */
+    size_t column_count;
+    const simdsv_sniff_column *columns;
+    uint64_t sampled_rows;
+    uint64_t sampled_bytes;
+    uint64_t input_size;       /* 0 when unknown (memory: the size given) */
+} simdsv_sniff;
+
+/* What the caller already knows. */
+typedef struct simdsv_sniff_params {
+    const simdsv_options *opt; /* values of the given settings (NULL: defaults) and the allocator */
+    unsigned given;            /* 1u << SIMDSV_SNIFF_x for each setting taken from opt */
+    uint64_t header_rows;      /* with 1u << SIMDSV_SNIFF_HEADER_ROWS in given */
+    size_t table;              /* 0-based table to read */
+    int partial;               /* simdsv_sniff_memory: data is only the start of a longer input */
+} simdsv_sniff_params;
+
+/* Detects over data[0..size): the whole input, or with params->partial a
+ * stream's first bytes (then footers are not looked for).  params may be NULL.
+ * *out is freed with simdsv_sniff_free.  Errors: NOMEM, INVALID_ARGUMENT. */
+SIMDSV_API simdsv_status simdsv_sniff_memory(const void *data, size_t size, const simdsv_sniff_params *params,
+                                             simdsv_sniff **out);
+/* The same over a file: its start, middle and end (IO with errno in *os_errno). */
+SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *params, simdsv_sniff **out,
+                                           int *os_errno);
+/* Sets the detected options on opt: delimiter (its first byte), quote,
+ * escape, comment, header and its rows, skip lines, end offset, decimal
+ * comma, date order and the encoding.  Settings given to the sniff are set
+ * to the value given. */
+SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
+SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
+
+/* ------------------------------------------------------------------ writers */
+
+/* Parquet and Arrow IPC out of an Arrow C stream of "+s" record batches:
+ * simdsv_table_stream()'s, or any producer's whose columns have the formats
+ * the typed reader exports (b l g tdD tsu:TZ u U n).  These functions live
+ * in the separate library simdsv_write (libsimdsv_write, pkg-config
+ * simdsv-write), which links the compression libraries the build found; the
+ * core library stays dependency-free.
+ *
+ * Memory is bounded by one row group (Parquet) or one batch (IPC) plus the
+ * compressed copy of it, whatever the input size.  The stream is consumed
+ * but not released: the caller releases it.  Errors: SIMDSV_ERR_IO for a
+ * failed write (err->os_errno), SIMDSV_ERR_INVALID_ARGUMENT for options or
+ * a schema these writers cannot take (err->message says which), and a
+ * failing stream's own error (SIMDSV_ERR_VALUE for EINVAL, NOMEM, IO) with
+ * its get_last_error() text in err->message.  err may be NULL. */
+
+typedef enum simdsv_format {
+    SIMDSV_FORMAT_PARQUET = 0,      /* Parquet 2.x: data page v1, PLAIN / RLE_DICTIONARY, statistics */
+    SIMDSV_FORMAT_ARROW_FILE = 1,   /* Arrow IPC file format (Feather v2, .arrow): random access footer */
+    SIMDSV_FORMAT_ARROW_STREAM = 2  /* Arrow IPC stream format (.arrows): writable to a pipe */
+} simdsv_format;
+
+typedef enum simdsv_codec {
+    SIMDSV_CODEC_NONE = 0,
+    SIMDSV_CODEC_SNAPPY = 1,   /* Parquet only (libsnappy) */
+    SIMDSV_CODEC_GZIP = 2,     /* Parquet only (zlib) */
+    SIMDSV_CODEC_ZSTD = 3,     /* Parquet and IPC (libzstd) */
+    SIMDSV_CODEC_LZ4 = 4       /* IPC only: the LZ4 frame format (liblz4) */
+} simdsv_codec;
+
+typedef struct simdsv_write_options {
+    simdsv_format format;
+    simdsv_codec codec;      /* default NONE */
+    int level;               /* codec level, 0 = the codec's default; at most gzip 9, zstd 22, lz4 12
+                                (snappy: 0 only) */
+    int64_t row_group_rows;  /* Parquet rows per row group; 0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
+    int threads;             /* columns encoded and compressed side by side; 0 = all cores */
+    int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays
+                                under 1 MiB per row group, else PLAIN; 0: PLAIN only */
+} simdsv_write_options;
+
+#define SIMDSV_DEFAULT_ROW_GROUP_ROWS ((int64_t)1 << 17)
+
+/* Sets the defaults above. */
+SIMDSV_API void simdsv_write_options_init(simdsv_write_options *opt);
+/* 1 if this build of simdsv_write has the codec (NONE: always). */
+SIMDSV_API int simdsv_codec_supported(simdsv_codec codec);
+/* "none", "snappy", "gzip", "zstd", "lz4"; NULL for a bad value. */
+SIMDSV_API const char *simdsv_codec_name(simdsv_codec codec);
+/* The codec of a name as above; -1 if unknown. */
+SIMDSV_API int simdsv_codec_from_name(const char *name);
+
+/* A write callback: writes up to size bytes of buf, returns the count
+ * written (> 0), or -1 on failure (set *os_errno if known). */
+typedef long long (*simdsv_write_fn)(void *ctx, const void *buf, size_t size, int *os_errno);
+
+/* Writes the stream to path through a temporary file in path's folder that
+ * is renamed over path only when everything was written and synced: a
+ * failure leaves nothing half-written and keeps what path held before. */
+SIMDSV_API simdsv_status simdsv_write_path(struct ArrowArrayStream *stream, const char *path,
+                                           const simdsv_write_options *opt, simdsv_error *err);
+/* To a descriptor (a file, a pipe; never seeked, never closed). */
+SIMDSV_API simdsv_status simdsv_write_fd(struct ArrowArrayStream *stream, int fd, const simdsv_write_options *opt,
+                                         simdsv_error *err);
+/* Through a callback. */
+SIMDSV_API simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_write_fn fn, void *ctx,
+                                               const simdsv_write_options *opt, simdsv_error *err);
 
 /* ------------------------------------------------------------- byte ranges */
 

@@ -131,6 +131,45 @@ static const char *string_at(const struct ArrowArray *a, int64_t i, size_t *n)
 
 /* -------------------------------------------------------------------- tests */
 
+/* Quotes do not make text (SIMDSV_OPT_TYPED_QUOTES, default 1): "42" is an
+ * int64 and a quoted ISO timestamp a timestamp; leading zeros and "" still
+ * make strings; the option at 0 keeps quoted fields as text. */
+static void test_typed_quotes(void)
+{
+    const char *csv = "n,ts,zip,e,mix\n"
+                      "\"42\",\"2017-08-27 00:05:34\",\"00501\",\"\",1\n"
+                      "7,\"2017-08-27 00:05:35\",\"12345\",\"x\",\"2\"\n";
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (t) {
+        CHECK(col_type(t, 0) == SIMDSV_TYPE_INT64);
+        CHECK(col_type(t, 1) == SIMDSV_TYPE_TIMESTAMP);
+        CHECK(col_type(t, 2) == SIMDSV_TYPE_STRING);
+        CHECK(col_type(t, 3) == SIMDSV_TYPE_STRING);
+        CHECK(col_type(t, 4) == SIMDSV_TYPE_INT64);
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        CHECK(validate_export(t, &s, &a));
+        const int64_t *n = a.children[0]->buffers[1];
+        CHECK(n[0] == 42 && n[1] == 7);
+        const int64_t *ts = a.children[1]->buffers[1];
+        CHECK(ts[0] == INT64_C(1503792334000000) && ts[1] == INT64_C(1503792335000000));
+        s.release(&s);
+        a.release(&a);
+        simdsv_table_free(t);
+    }
+    const opt_kv text[] = {{SIMDSV_OPT_TYPED_QUOTES, 0}, {0, 0}};
+    t = read_table(csv, text, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (t) {
+        CHECK(col_type(t, 0) == SIMDSV_TYPE_STRING);
+        CHECK(col_type(t, 1) == SIMDSV_TYPE_STRING);
+        CHECK(col_type(t, 4) == SIMDSV_TYPE_STRING);
+        simdsv_table_free(t);
+    }
+}
+
 static void test_inference_traps(void)
 {
     const char *csv = "zip,n,big,f,nan,plus,negzero,huge,d,bad_date,ts,flag,q,empty\n"
@@ -157,7 +196,7 @@ static void test_inference_traps(void)
     CHECK(strstr(col_reason(t, 9), "invalid date") != NULL);
     CHECK(col_type(t, 10) == SIMDSV_TYPE_TIMESTAMP);
     CHECK(col_type(t, 11) == SIMDSV_TYPE_BOOL);
-    CHECK(col_type(t, 12) == SIMDSV_TYPE_STRING); /* quoted numbers are text */
+    CHECK(col_type(t, 12) == SIMDSV_TYPE_INT64); /* quoted numbers type like unquoted ones */
     CHECK(col_type(t, 13) == SIMDSV_TYPE_NULL);
     /* exact values, through the typed view */
     simdsv_column_view v[14];
@@ -1091,6 +1130,7 @@ int main(void)
     test_one_column_line_ends();
     test_threads();
     test_inference_traps();
+    test_typed_quotes();
     test_column_view();
     test_widening();
     test_integers_past_2p53();

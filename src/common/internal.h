@@ -56,6 +56,11 @@ struct simdsv_options {
     simdsv_on_error on_error;
     simdsv_ragged short_rows, long_rows;
     bool decimal_comma;
+    bool typed_quotes;        /* quoted fields typed like unquoted ones */
+    uint64_t end_offset;      /* 0 = to the end */
+    uint64_t header_rows;     /* >= 1 */
+    simdsv_date_order date_order;
+    char encoding[64];        /* SIMDSV_OPT_ENCODING as given, "" = UTF-8 */
     spec_list specs[6];       /* SIMDSV_OPT_NULL_VALUES.. NAMES, parsed once when set */
     char error[192];          /* why the last string or structured option was refused ("" if it was not) */
 };
@@ -76,5 +81,13 @@ void simdsv__free(const simdsv_allocator *a, void *ptr, size_t size);
 
 /* Grows *array (element size elem) to hold at least need elements, doubling. */
 simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap, size_t need, size_t elem);
+
+/* Calls fn(ctx, i) for i in [0, n): i = 0 on the caller's thread, the others
+ * on threads started for them (on the caller's thread when one cannot
+ * start); returns when all are done.  0 (nothing ran) when memory for the
+ * thread handles is lacking. */
+int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+/* The online cores (1 when unknown, at most 256): the default thread count. */
+int simdsv__online_cores(void);
 
 #endif

@@ -2,6 +2,7 @@
  * never change the ABI. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "internal.h"
+#include "../source/transcode.h"
 #include "spec.h"
 
 #include <stdio.h>
@@ -81,6 +82,11 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->short_rows = SIMDSV_RAGGED_PAD;
     opt->long_rows = SIMDSV_RAGGED_ERROR;
     opt->decimal_comma = false;
+    opt->typed_quotes = true;
+    opt->end_offset = 0;
+    opt->header_rows = 1;
+    opt->date_order = SIMDSV_DATE_ISO;
+    opt->encoding[0] = '\0';
     memset(opt->specs, 0, sizeof opt->specs);
     opt->error[0] = '\0';
 }
@@ -129,8 +135,32 @@ simdsv_status simdsv__options_copy_specs(struct simdsv_options *dst, const struc
     return SIMDSV_OK;
 }
 
+/* The encoding is a name, kept as given (not a list: no parsing). */
+static simdsv_status set_encoding(simdsv_options *opt, const char *value)
+{
+    opt->error[0] = '\0';
+    if (!value || !*value) {
+        opt->encoding[0] = '\0';
+        return SIMDSV_OK;
+    }
+    if (strlen(value) >= sizeof opt->encoding || simdsv__encoding_kind(value) < 0) {
+        snprintf(opt->error, sizeof opt->error, "unknown encoding '%.100s' (utf-8, utf-16le, utf-16be, latin1, cp1252 "
+                                                "or a name iconv knows)", value);
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    }
+    memcpy(opt->encoding, value, strlen(value) + 1);
+    return SIMDSV_OK;
+}
+
+const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id)
+{
+    return opt && id == SIMDSV_OPT_ENCODING ? opt->encoding : "";
+}
+
 simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value)
 {
+    if (opt && id == SIMDSV_OPT_ENCODING)
+        return set_encoding(opt, value);
     if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
         return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
     spec_list parsed;
@@ -286,6 +316,26 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->decimal_comma = value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_END_OFFSET:
+        if (value < 0)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->end_offset = (uint64_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_DATE_ORDER:
+        if (value < SIMDSV_DATE_ISO || value > SIMDSV_DATE_YMD)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->date_order = (simdsv_date_order)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_HEADER_ROWS:
+        if (value < 1 || value > 1000)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->header_rows = (uint64_t)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_TYPED_QUOTES:
+        if (value != 0 && value != 1)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->typed_quotes = value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_BATCH_ROWS:
         if (value < 1 || value > INT32_MAX)
             return SIMDSV_ERR_INVALID_ARGUMENT;
@@ -368,6 +418,10 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_SHORT_ROWS: *value = opt->short_rows; return SIMDSV_OK;
     case SIMDSV_OPT_LONG_ROWS: *value = opt->long_rows; return SIMDSV_OK;
     case SIMDSV_OPT_DECIMAL_COMMA: *value = opt->decimal_comma; return SIMDSV_OK;
+    case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
+    case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
+    case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;
+    case SIMDSV_OPT_DATE_ORDER: *value = opt->date_order; return SIMDSV_OK;
     }
     return SIMDSV_ERR_UNKNOWN_OPTION;
 }

@@ -47,7 +47,6 @@
 #include "count_parallel.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,32 +326,18 @@ static void *run_job(void *arg)
     return NULL;
 }
 
-/* Runs jobs[0..n): the first on the caller's thread, the others on new
- * threads (or here, when one cannot be started). */
-static int run_all(const simdsv_allocator *a, count_job **jobs, size_t n)
+/* Job i of a list of jobs, for simdsv__run_threads. */
+static void run_listed(void *jobs, size_t i)
 {
-    pthread_t *ids = simdsv__alloc(a, n * sizeof *ids);
-    if (!ids)
-        return 0;
-    size_t started = 1;
-    for (; started < n; started++)
-        if (pthread_create(&ids[started], NULL, run_job, jobs[started]) != 0)
-            break;
-    run_job(jobs[0]);
-    for (size_t i = started; i < n; i++)
-        run_job(jobs[i]);
-    for (size_t i = 1; i < started; i++)
-        pthread_join(ids[i], NULL);
-    simdsv__free(a, ids, n * sizeof *ids);
-    return 1;
+    run_job(((count_job **)jobs)[i]);
 }
 
 static int thread_count(const simdsv_reader *r)
 {
     if (r->opt.threads > 0)
         return r->opt.threads < MAX_THREADS ? r->opt.threads : MAX_THREADS;
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? (int)(online < MAX_THREADS ? online : MAX_THREADS) : 1;
+    const int online = simdsv__online_cores();
+    return online < MAX_THREADS ? online : MAX_THREADS;
 }
 
 /* SIMDSV_TEST_COUNT_CHUNK (tests only): a smaller minimum chunk. */
@@ -411,7 +396,7 @@ static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t 
     const size_t n = w->n;
     for (size_t i = 0; i < n; i++)
         w->list[i] = &w->jobs[i];
-    if (!run_all(w->a, w->list, n) || atomic_load(&plan->stop))
+    if (!simdsv__run_threads(w->a, n, run_listed, w->list) || atomic_load(&plan->stop))
         return 0;
     /* The quote state at each raw boundary, from the quote counts. */
     size_t again = 0;
@@ -426,7 +411,7 @@ static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t 
     }
     if (again) {
         atomic_fetch_add_explicit(&rescanned_chunks, again, memory_order_relaxed);
-        if (!run_all(w->a, w->list, again) || atomic_load(&plan->stop))
+        if (!simdsv__run_threads(w->a, again, run_listed, w->list) || atomic_load(&plan->stop))
             return 0;
     }
     return stitch(w->jobs, n, total, max_gap);
@@ -486,12 +471,12 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     plan_init(&plan, r, window);
     const uint64_t base = r->buf_origin + r->rec_start;
     uint64_t end;
-    const bool in_memory = r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED || r->eof;
+    const bool in_memory = ((r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED) && !r->src.streamed) || r->eof;
     if (in_memory) {
         plan.buf = r->buf;
         plan.origin = r->buf_origin;
         end = r->buf_origin + r->len;
-    } else if (r->src.kind == SOURCE_FD) {
+    } else if (r->src.kind == SOURCE_FD && simdsv__source_plain(&r->src)) {
         /* A regular file, read from its current offset up to now. */
         struct stat st;
         if (fstat(r->src.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)

@@ -615,6 +615,54 @@ static simdsv_status ensure_usable(simdsv_reader *r)
     return r->fatal ? r->err.code : SIMDSV_OK;
 }
 
+/* Appends the cells of one more header row to the names, with a space:
+ * the header bytes are rebuilt in a new block (names are short). */
+static simdsv_status add_header_row(simdsv_reader *r, bool upper)
+{
+    simdsv_record rec;
+    simdsv_status st = read_record(r, &rec);
+    if (st != SIMDSV_OK)
+        return st;
+    r->records_emitted = 0;
+    size_t bytes = r->header_bytes_size;
+    for (size_t i = 0; i < rec.field_count && i < r->header_count; i++)
+        bytes += rec.fields[i].size + 1;
+    /* An upper row's empty cell may repeat its left neighbour: room for the widest. */
+    size_t widest = 0;
+    for (size_t i = 0; i < rec.field_count; i++)
+        widest = rec.fields[i].size > widest ? rec.fields[i].size : widest;
+    if (upper)
+        bytes += r->header_count * (widest + 1);
+    char *nb = simdsv__alloc(&r->opt.alloc, bytes ? bytes : 1);
+    if (!nb)
+        return fail(r, SIMDSV_ERR_NOMEM, 0);
+    char *out = nb;
+    const simdsv_field *left = NULL;
+    for (size_t i = 0; i < r->header_count; i++) {
+        simdsv_field *h = &r->header_fields[i];
+        memcpy(out, h->data, h->size);
+        size_t n = h->size;
+        const simdsv_field *f = i < rec.field_count ? &rec.fields[i] : NULL;
+        if (f && f->size)
+            left = f;
+        else if (upper && left)
+            f = left;
+        if (f && f->size) {
+            if (n)
+                out[n++] = ' ';
+            n += (f->flags & SIMDSV_FIELD_NEEDS_UNESCAPE) ? simdsv_unescape(f, r->opt.quote, r->opt.escape, out + n)
+                                                           : (memcpy(out + n, f->data, f->size), f->size);
+        }
+        h->data = out;
+        h->size = n;
+        out += n;
+    }
+    simdsv__free(&r->opt.alloc, r->header_bytes, r->header_bytes_size);
+    r->header_bytes = nb;
+    r->header_bytes_size = bytes ? bytes : 1;
+    return SIMDSV_OK;
+}
+
 static simdsv_status read_header(simdsv_reader *r)
 {
     simdsv_record rec;
@@ -648,8 +696,15 @@ static simdsv_status read_header(simdsv_reader *r)
         r->header_fields[i].flags = f->flags & ~SIMDSV_FIELD_NEEDS_UNESCAPE;
         out += n;
     }
+    /* An empty cell of an upper header row stands for its left neighbour (a merged cell). */
+    for (size_t i = 1; r->opt.header_rows > 1 && i < r->header_count; i++)
+        if (r->header_fields[i].size == 0)
+            r->header_fields[i] = r->header_fields[i - 1];
+    for (uint64_t row = 1; row < r->opt.header_rows; row++)
+        if ((st = add_header_row(r, row + 1 < r->opt.header_rows)) != SIMDSV_OK)
+            break;
     r->header_done = true;
-    return SIMDSV_OK;
+    return st == SIMDSV_END ? SIMDSV_OK : st;
 }
 
 simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec)
@@ -907,6 +962,19 @@ static simdsv_status open_stream(simdsv_reader *r)
     return SIMDSV_OK;
 }
 
+/* The encoding and the end offset decide how a source is held. */
+static simdsv_status open_source(simdsv_reader *r)
+{
+    int stream = 0;
+    const simdsv_status st = simdsv__source_setup(&r->src, &r->opt, &stream);
+    if (st != SIMDSV_OK) {
+        simdsv__source_close(&r->src);
+        r->src.kind = SOURCE_NONE;
+        return st;
+    }
+    return stream ? open_stream(r) : open_whole(r);
+}
+
 simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size_t size)
 {
     simdsv_status st = begin(r);
@@ -917,7 +985,7 @@ simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size
     r->src.kind = SOURCE_MEMORY;
     r->src.data = data ? data : (const void *)"";
     r->src.size = size;
-    return open_whole(r);
+    return open_source(r);
 }
 
 simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path)
@@ -937,7 +1005,7 @@ simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path)
                  os_errno ? strerror(os_errno) : "not a readable file");
         return st;
     }
-    return r->src.kind == SOURCE_FD ? open_stream(r) : open_whole(r);
+    return open_source(r);
 }
 
 simdsv_status simdsv_reader_open_fd(simdsv_reader *r, int fd)
@@ -949,7 +1017,7 @@ simdsv_status simdsv_reader_open_fd(simdsv_reader *r, int fd)
         return SIMDSV_ERR_INVALID_ARGUMENT;
     r->src.kind = SOURCE_FD;
     r->src.fd = fd;
-    return open_stream(r);
+    return open_source(r);
 }
 
 simdsv_status simdsv_reader_open_stdio(simdsv_reader *r, FILE *file)
@@ -961,7 +1029,7 @@ simdsv_status simdsv_reader_open_stdio(simdsv_reader *r, FILE *file)
         return SIMDSV_ERR_INVALID_ARGUMENT;
     r->src.kind = SOURCE_STDIO;
     r->src.file = file;
-    return open_stream(r);
+    return open_source(r);
 }
 
 simdsv_status simdsv_reader_open_callback(simdsv_reader *r, simdsv_read_fn fn, void *ctx)
@@ -974,7 +1042,7 @@ simdsv_status simdsv_reader_open_callback(simdsv_reader *r, simdsv_read_fn fn, v
     r->src.kind = SOURCE_CALLBACK;
     r->src.fn = fn;
     r->src.ctx = ctx;
-    return open_stream(r);
+    return open_source(r);
 }
 
 void simdsv_reader_free(simdsv_reader *r)

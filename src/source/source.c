@@ -6,7 +6,10 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
+
+static simdsv_status read_unlimited(source *s, void *buf, size_t size, size_t *got, int *os_errno);
 
 simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap, int *os_errno)
 {
@@ -45,6 +48,7 @@ simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap
             s->kind = SOURCE_MAPPED;
             s->data = map;
             s->size = size;
+            s->map_size = size;
             return SIMDSV_OK;
         }
         /* Not mappable (some special file systems): fall back to read(). */
@@ -55,9 +59,57 @@ simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap
     return SIMDSV_OK;
 }
 
-simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno)
+static simdsv_status read_raw(source *s, void *buf, size_t size, size_t *got, int *os_errno)
 {
     *got = 0;
+    if (s->limited && size > s->left)
+        size = (size_t)s->left;
+    if (size == 0)
+        return SIMDSV_OK;
+    const simdsv_status st = read_unlimited(s, buf, size, got, os_errno);
+    if (s->limited)
+        s->left -= *got;
+    return st;
+}
+
+simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno)
+{
+    if (!s->transcoding)
+        return read_raw(s, buf, size, got, os_errno);
+    *got = 0;
+    for (;;) {
+        if (s->raw_pos < s->raw_len || s->raw_eof) {
+            size_t used = 0;
+            *got = simdsv__transcode(&s->tc, s->raw + s->raw_pos, s->raw_len - s->raw_pos, &used, buf, size,
+                                     s->raw_eof);
+            s->raw_pos += used;
+            if (*got || s->raw_eof)
+                return SIMDSV_OK;
+        }
+        /* Keep the unconverted tail (a cut sequence) and read more after it. */
+        memmove(s->raw, s->raw + s->raw_pos, s->raw_len - s->raw_pos);
+        s->raw_len -= s->raw_pos;
+        s->raw_pos = 0;
+        size_t n = 0;
+        const simdsv_status st = read_raw(s, s->raw + s->raw_len, s->raw_cap - s->raw_len, &n, os_errno);
+        if (st != SIMDSV_OK)
+            return st;
+        s->raw_len += n;
+        if (n == 0)
+            s->raw_eof = 1;
+    }
+}
+
+static simdsv_status read_unlimited(source *s, void *buf, size_t size, size_t *got, int *os_errno)
+{
+    *got = 0;
+    if (s->streamed) {
+        const size_t n = s->size - s->mem_pos < size ? s->size - s->mem_pos : size;
+        memcpy(buf, s->data + s->mem_pos, n);
+        s->mem_pos += n;
+        *got = n;
+        return SIMDSV_OK;
+    }
     switch (s->kind) {
     case SOURCE_FD: {
         ssize_t n;
@@ -95,10 +147,51 @@ simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got
     }
 }
 
+#define RAW_BUFFER ((size_t)64 << 10)
+
+simdsv_status simdsv__source_setup(source *s, const struct simdsv_options *opt, int *stream)
+{
+    s->alloc = &opt->alloc;
+    s->left = UINT64_MAX;
+    s->limited = opt->end_offset != 0;
+    if (s->limited)
+        s->left = opt->end_offset;
+    const char *encoding = opt->encoding;
+    const int whole = s->kind == SOURCE_MEMORY || s->kind == SOURCE_MAPPED;
+    if (simdsv__encoding_kind(encoding) != ENCODING_UTF8) {
+        simdsv_status st = simdsv__transcoder_init(&s->tc, encoding);
+        if (st != SIMDSV_OK)
+            return st;
+        s->raw = simdsv__alloc(s->alloc, RAW_BUFFER);
+        if (!s->raw) {
+            simdsv__transcoder_close(&s->tc);
+            return SIMDSV_ERR_NOMEM;
+        }
+        s->raw_cap = RAW_BUFFER;
+        s->transcoding = 1;
+        s->streamed = whole;
+    } else if (whole && s->limited && s->size > s->left) {
+        s->size = (size_t)s->left; /* a whole input simply ends there */
+    }
+    *stream = !whole || s->streamed;
+    return SIMDSV_OK;
+}
+
+int simdsv__source_plain(const source *s)
+{
+    return !s->transcoding && !s->limited;
+}
+
 void simdsv__source_close(source *s)
 {
+    if (s->transcoding) {
+        simdsv__transcoder_close(&s->tc);
+        simdsv__free(s->alloc, s->raw, s->raw_cap);
+        s->transcoding = 0;
+        s->raw = NULL;
+    }
     if (s->kind == SOURCE_MAPPED)
-        munmap((void *)(uintptr_t)s->data, s->size);
+        munmap((void *)(uintptr_t)s->data, s->map_size);
     if (s->kind == SOURCE_FD && s->owns_fd)
         close(s->fd);
     s->kind = SOURCE_NONE;

@@ -7,6 +7,7 @@
 #define SIMDSV_SOURCE_H
 
 #include "../common/internal.h"
+#include "transcode.h"
 
 typedef enum source_kind {
     SOURCE_NONE = 0,
@@ -26,6 +27,18 @@ typedef struct source {
     void *ctx;
     const uint8_t *data; /* MEMORY / MAPPED */
     size_t size;
+    size_t map_size;     /* MAPPED: the length to unmap */
+    /* Set up by simdsv__source_setup from the options: */
+    uint64_t left;       /* input bytes still to be read (SIMDSV_OPT_END_OFFSET), UINT64_MAX: no end */
+    int limited;         /* an end offset is set */
+    int streamed;        /* a MEMORY / MAPPED input read as a stream (it is converted) */
+    size_t mem_pos;      /* of a streamed memory input */
+    int transcoding;
+    transcoder tc;
+    const simdsv_allocator *alloc;
+    uint8_t *raw;        /* input bytes not converted yet: raw[raw_pos..raw_len) */
+    size_t raw_cap, raw_pos, raw_len;
+    int raw_eof;
 } source;
 
 /* Opens path: a regular file is mapped when use_mmap is set (an empty file is
@@ -34,6 +47,14 @@ simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap
 /* Reads up to size bytes of a stream source; *got == 0 means end of input. */
 simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno);
 void simdsv__source_close(source *s);
+/* After opening: applies the encoding (a memory or mapped input in another
+ * encoding becomes a stream: the reader then holds converted bytes) and the
+ * end offset (a whole input is cut there).  1 if the reader must treat the
+ * source as a stream. */
+simdsv_status simdsv__source_setup(source *s, const struct simdsv_options *opt, int *stream);
+/* 1 when the bytes read are exactly the file's bytes up to its end (no
+ * conversion, no end offset): pread() on the descriptor sees the same. */
+int simdsv__source_plain(const source *s);
 /* Bytes a regular file still has to give (0: unknown or not a regular file):
  * lets a reader that holds everything size its buffer once. */
 size_t simdsv__source_size_hint(const source *s);

@@ -133,15 +133,31 @@ static void finish_slot(column *c, int valid)
     c->length++;
 }
 
-/* A timestamp field: a timestamp, or a date (its midnight, UTC). */
-static int parse_timestamp_or_date(const char *s, size_t n, int64_t *v)
+/* A timestamp field: a timestamp, or a date (its midnight, UTC), ISO or in
+ * the date order of the options. */
+static int parse_timestamp_or_date(const char *s, size_t n, simdsv_date_order order, int64_t *v)
 {
     int32_t days;
+    bool has_time;
     if (simdsv__parse_timestamp(s, n, v))
         return 1;
-    if (!simdsv__parse_date(s, n, &days))
+    if (simdsv__parse_date(s, n, &days)) {
+        *v = (int64_t)days * 86400 * 1000000;
+        return 1;
+    }
+    return order && simdsv__scan_ordered(s, n, order, v, &has_time) == SIMDSV__TIME_OK;
+}
+
+/* A date field: ISO, or a date without a time in the date order. */
+static int parse_any_date(const char *s, size_t n, simdsv_date_order order, int32_t *days)
+{
+    int64_t us;
+    bool has_time;
+    if (simdsv__parse_date(s, n, days))
+        return 1;
+    if (!order || simdsv__scan_ordered(s, n, order, &us, &has_time) != SIMDSV__TIME_OK || has_time)
         return 0;
-    *v = (int64_t)days * 86400 * 1000000;
+    *days = (int32_t)(us / (INT64_C(86400) * 1000000));
     return 1;
 }
 
@@ -199,7 +215,7 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
         int32_t *out = (int32_t *)(void *)c->values + at;
         for (; i < count; i++) {
             out[i] = 0;
-            if (texts[i].s && !simdsv__parse_date(texts[i].s, texts[i].n, &out[i]))
+            if (texts[i].s && !parse_any_date(texts[i].s, texts[i].n, rules->date_order, &out[i]))
                 return i;
         }
         return i;
@@ -208,7 +224,7 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
         int64_t *out = (int64_t *)(void *)c->values + at;
         for (; i < count; i++) {
             out[i] = 0;
-            if (texts[i].s && !parse_timestamp_or_date(texts[i].s, texts[i].n, &out[i]))
+            if (texts[i].s && !parse_timestamp_or_date(texts[i].s, texts[i].n, rules->date_order, &out[i]))
                 return i;
         }
         return i;

@@ -14,7 +14,6 @@
 #include "../record/reader.h"
 #include "../values/values.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,13 +63,16 @@ static int has_leading_zero(const char *s, size_t n)
 static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const char *s, size_t n)
 {
     field_kind k = {SIMDSV_TYPE_STRING, NULL, 0};
-    const int quoted = (f->flags & SIMDSV_FIELD_QUOTED) != 0;
+    /* A quoted field types like the same text unquoted (SIMDSV_OPT_TYPED_QUOTES);
+     * "" stays the empty string, never a null. */
+    const unsigned flags = x->r->opt.typed_quotes && n ? f->flags & ~SIMDSV_FIELD_QUOTED : f->flags;
+    const int quoted = (flags & SIMDSV_FIELD_QUOTED) != 0;
     if (!quoted && (simdsv__list_contains(&x->trues, s, n) || simdsv__list_contains(&x->falses, s, n))) {
         k.type = SIMDSV_TYPE_BOOL;
         return k;
     }
     simdsv__infer_reason why = SIMDSV__WHY_NONE;
-    k.type = simdsv__infer_field(s, n, f->flags, &why);
+    k.type = simdsv__infer_field(s, n, flags, &why);
     double d;
     if (k.type == SIMDSV_TYPE_BOOL && x->trues.count + x->falses.count && !simdsv__list_contains(&x->trues, s, n) &&
         !simdsv__list_contains(&x->falses, s, n)) {
@@ -80,6 +82,13 @@ static field_kind infer_text(const typed_ctx *x, const simdsv_field *f, const ch
     if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->r->opt.decimal_comma &&
         simdsv__parse_double_comma(s, n, &d)) {
         k.type = SIMDSV_TYPE_FLOAT64;
+        why = SIMDSV__WHY_NONE;
+    }
+    int64_t us;
+    bool has_time;
+    if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->r->opt.date_order &&
+        simdsv__scan_ordered(s, n, x->r->opt.date_order, &us, &has_time) == SIMDSV__TIME_OK) {
+        k.type = has_time ? SIMDSV_TYPE_TIMESTAMP : SIMDSV_TYPE_DATE;
         why = SIMDSV__WHY_NONE;
     }
     k.why = k.type == SIMDSV_TYPE_STRING ? simdsv__infer_reason_text(why) : NULL;
@@ -397,7 +406,8 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
             name = given->items[field].text;
             name_size = given->items[field].size;
         } else {
-            name_size = (size_t)snprintf(generated, sizeof generated, "column_%ld", field + 1);
+            snprintf(generated, sizeof generated, "column_%ld", field + 1);
+            name_size = strlen(generated);
         }
         st = add_column(t, name, name_size, (size_t)field);
     }
@@ -543,9 +553,11 @@ static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
     /* An inferred int64 column keeps leading zeros out: "00501" is text. */
     if (c->type == SIMDSV_TYPE_INT64 && !c->user_type && has_leading_zero(s, n))
         return 0;
-    if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED)) {
+    if (c->type == SIMDSV_TYPE_STRING || c->user_type || !(f->flags & SIMDSV_FIELD_QUOTED) ||
+        (x->r->opt.typed_quotes && n)) {
         int nomem;
-        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
+        const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type,
+                                   x->r->opt.date_order};
         const int ok = simdsv__column_append_text(a, c, s, n, &rules, &nomem);
         return nomem ? -1 : ok;
     }
@@ -766,9 +778,11 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
          simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1]) != SIMDSV_OK))
         return -1; /* a string column's bytes fit in the batch's span */
     const int listed_nulls = x->nulls.count || c->nulls.count;
-    const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text */
+    const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text... */
+    const int quotes_typed = x->r->opt.typed_quotes;                         /* ...unless typed like unquoted */
     const int check_zeros = !c->user_type && c->type == SIMDSV_TYPE_INT64;   /* and so is "00501" */
-    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type};
+    const value_rules rules = {&x->trues, &x->falses, x->r->opt.decimal_comma, !c->user_type,
+                               x->r->opt.date_order};
     size_t done = 0;
     slot_text *texts = k->texts;
     while (done < b->rows) {
@@ -792,7 +806,8 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
                 return -1;
             const int null = !(f.flags & SIMDSV_FIELD_QUOTED) &&
                              (n == 0 || (listed_nulls && is_null_token(x, c, &f, s, n)));
-            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED)) || (check_zeros && has_leading_zero(s, n)))) {
+            if (!null && ((typed_quotes && (f.flags & SIMDSV_FIELD_QUOTED) && (!quotes_typed || !n)) ||
+                          (check_zeros && has_leading_zero(s, n)))) {
                 misfit = 1;
                 break;
             }
@@ -1249,23 +1264,10 @@ static void *run_convert(void *arg)
     return NULL;
 }
 
-/* Runs fn over jobs: job 0 on the caller's thread, the others on new threads. */
-static int run_all(const simdsv_allocator *a, worker_job **jobs, size_t n, void *(*fn)(void *))
+/* Job i of a list of worker jobs, for simdsv__run_threads. */
+static void run_convert_listed(void *jobs, size_t i)
 {
-    pthread_t *ids = simdsv__alloc(a, n * sizeof *ids);
-    if (!ids)
-        return 0;
-    size_t started = 1;
-    for (; started < n; started++)
-        if (pthread_create(&ids[started], NULL, fn, jobs[started]) != 0)
-            break;
-    fn(jobs[0]);
-    for (size_t i = started; i < n; i++)
-        fn(jobs[i]); /* threads that could not start run here */
-    for (size_t i = 1; i < started; i++)
-        pthread_join(ids[i], NULL);
-    simdsv__free(a, ids, n * sizeof *ids);
-    return 1;
+    run_convert(((worker_job **)jobs)[i]);
 }
 
 /* Appends n bits of src to dst at bit `at` (dst's bits below `at` kept). */
@@ -1350,6 +1352,12 @@ static void *run_strings(void *arg)
     return NULL;
 }
 
+/* Job i of a list of worker jobs, for simdsv__run_threads. */
+static void run_strings_listed(void *jobs, size_t i)
+{
+    run_strings(((worker_job **)jobs)[i]);
+}
+
 /* The chunks' rows into the table: values are in place already; bitmaps
  * are appended (a byte per 8 rows); strings take chunk 0's buffers, grown,
  * and the other chunks copy theirs after them, in parallel. */
@@ -1414,7 +1422,7 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         first->chars = NULL;
         first->offsets_cap = first->chars_cap = first->chars_len = 0;
     }
-    if (!run_all(a, jobs, n, run_strings))
+    if (!simdsv__run_threads(a, n, run_strings_listed, jobs))
         return SIMDSV_ERR_NOMEM;
     t->rows = rows;
     for (size_t i = 0; i < n; i++) {
@@ -1504,7 +1512,7 @@ static simdsv_status convert_parallel(typed_ctx *x, int threads, int *done)
     const int placed = st == SIMDSV_OK && !fallback;
     if (placed)
         st = place_values(t, jobs, n, rows);
-    if (st == SIMDSV_OK && !fallback && !run_all(a, jobs, n, run_convert))
+    if (st == SIMDSV_OK && !fallback && !simdsv__run_threads(a, n, run_convert_listed, jobs))
         st = SIMDSV_ERR_NOMEM;
     for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++)
         fallback |= jobs[i]->k.misfit;
@@ -1537,8 +1545,7 @@ static int thread_count(const simdsv_reader *r)
 {
     if (r->opt.threads > 0)
         return r->opt.threads;
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? (int)(online < 256 ? online : 256) : 1;
+    return simdsv__online_cores();
 }
 
 /* After a typed read the reader has nothing more to give. */

@@ -90,6 +90,7 @@ typedef struct value_rules {
     const spec_list *true_values, *false_values;
     int decimal_comma;
     int exact_integers; /* float64: an integer past 2^53 does not fit (inferred columns: no silent rounding) */
+    simdsv_date_order date_order; /* dates and timestamps also in this order (SIMDSV_OPT_DATE_ORDER) */
 } value_rules;
 
 /* An integer text (sign and digits) whose magnitude is past 2^53, where

@@ -172,3 +172,91 @@ bool simdsv__parse_timestamp(const char *s, size_t n, int64_t *micros)
 {
     return simdsv__scan_timestamp(s, n, micros) == SIMDSV__TIME_OK;
 }
+
+/* ------------------------------------------------------- other date orders */
+
+static bool read_number(const char *s, size_t n, size_t *i, size_t max_digits, int *v, size_t *len)
+{
+    size_t k = 0;
+    int x = 0;
+    while (*i < n && k < max_digits && simdsv__is_digit((unsigned char)s[*i])) {
+        x = x * 10 + (s[*i] - '0');
+        (*i)++;
+        k++;
+    }
+    if (k == 0 || (*i < n && simdsv__is_digit((unsigned char)s[*i])))
+        return false;
+    *v = x;
+    *len = k;
+    return true;
+}
+
+simdsv__time_result simdsv__scan_ordered(const char *s, size_t n, simdsv_date_order order, int64_t *micros,
+                                         bool *has_time)
+{
+    size_t i = 0, l1, l2, l3;
+    int a, b, c;
+    if (order == SIMDSV_DATE_ISO || !read_number(s, n, &i, 4, &a, &l1) || i >= n)
+        return SIMDSV__TIME_SYNTAX;
+    const char sep = s[i];
+    if (sep != '/' && sep != '.' && sep != '-')
+        return SIMDSV__TIME_SYNTAX;
+    i++;
+    if (!read_number(s, n, &i, 2, &b, &l2) || i >= n || s[i] != sep)
+        return SIMDSV__TIME_SYNTAX;
+    i++;
+    if (!read_number(s, n, &i, 4, &c, &l3))
+        return SIMDSV__TIME_SYNTAX;
+    int year, month, day;
+    size_t year_len;
+    if (order == SIMDSV_DATE_YMD) {
+        year = a, month = b, day = c, year_len = l1;
+        if (l3 > 2)
+            return SIMDSV__TIME_SYNTAX;
+    } else {
+        if (l1 > 2)
+            return SIMDSV__TIME_SYNTAX;
+        year = c, year_len = l3;
+        day = order == SIMDSV_DATE_DMY ? a : b;
+        month = order == SIMDSV_DATE_DMY ? b : a;
+    }
+    if (year_len != 2 && year_len != 4)
+        return SIMDSV__TIME_SYNTAX;
+    if (year_len == 2)
+        year += year < 69 ? 2000 : 1900; /* as POSIX strptime's %y */
+    int hour = 0, minute = 0, second = 0;
+    *has_time = false;
+    if (i < n) {
+        size_t len;
+        if (s[i] != ' ' && s[i] != 'T')
+            return SIMDSV__TIME_SYNTAX;
+        i++;
+        if (!read_number(s, n, &i, 2, &hour, &len) || i >= n || s[i] != ':')
+            return SIMDSV__TIME_SYNTAX;
+        i++;
+        if (!read_number(s, n, &i, 2, &minute, &len) || len != 2)
+            return SIMDSV__TIME_SYNTAX;
+        if (i < n && s[i] == ':') {
+            i++;
+            if (!read_number(s, n, &i, 2, &second, &len) || len != 2)
+                return SIMDSV__TIME_SYNTAX;
+        }
+        if (i < n && s[i] == ' ')
+            i++;
+        if (i < n) {
+            const char m = s[i];
+            if (i + 2 != n || (m != 'A' && m != 'P' && m != 'a' && m != 'p') || (s[i + 1] != 'M' && s[i + 1] != 'm'))
+                return SIMDSV__TIME_SYNTAX;
+            if (hour < 1 || hour > 12)
+                return SIMDSV__TIME_RANGE;
+            hour = hour % 12 + ((m == 'P' || m == 'p') ? 12 : 0);
+        }
+        *has_time = true;
+    }
+    if (month < 1 || month > 12 || day < 1 || day > simdsv__days_in_month(year, month) || hour > 23 || minute > 59 ||
+        second > 59)
+        return SIMDSV__TIME_RANGE;
+    const int64_t days = simdsv__days_from_civil(year, month, day);
+    *micros = ((days * 24 + hour) * 60 + minute) * 60 * INT64_C(1000000) + (int64_t)second * 1000000;
+    return SIMDSV__TIME_OK;
+}

@@ -170,6 +170,15 @@ typedef enum simdsv__time_result {
 simdsv__time_result simdsv__scan_date(const char *s, size_t n, int32_t *days);
 simdsv__time_result simdsv__scan_timestamp(const char *s, size_t n, int64_t *micros);
 
+/* A date in another order (SIMDSV_OPT_DATE_ORDER): D/M/Y, M/D/Y or Y/M/D with
+ * '/', '.' or '-' between (the same one twice), 1- or 2-digit day and month,
+ * 2- or 4-digit year (2 digits: 69-99 are 19xx, 00-68 are 20xx, as POSIX
+ * %y), optionally followed by [ T]H:MM[:SS] and an optional AM/PM (then
+ * hours 1..12).  *micros is the instant (UTC, as ISO values without a zone);
+ * *has_time says whether a time was there.  SYNTAX for ISO order. */
+simdsv__time_result simdsv__scan_ordered(const char *s, size_t n, simdsv_date_order order, int64_t *micros,
+                                         bool *has_time);
+
 bool simdsv__parse_date(const char *s, size_t n, int32_t *days);
 bool simdsv__parse_timestamp(const char *s, size_t n, int64_t *micros);
 

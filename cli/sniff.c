@@ -1,0 +1,378 @@
+/* sniff.c — automatic reading (the dialect detected before a command reads,
+ * for every setting not given by hand) and the 'simdsv sniff' command. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "typed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool given(const cli_common *c, simdsv_sniff_setting k)
+{
+    return (c->given >> k) & 1u;
+}
+
+/* Detects the dialect of FILE: the path's start, middle and end for a plain
+ * regular file, the first decoded bytes of a compressed one. */
+static simdsv_status sniff_file(const cli_common *c, const char *file, const char *display, bool quiet,
+                                simdsv_sniff **out)
+{
+    simdsv_sniff_params p;
+    memset(&p, 0, sizeof p);
+    p.opt = c->opt;
+    p.given = c->given;
+    p.header_rows = c->header_rows;
+    p.table = c->table;
+    cli_input *in = input_open(file, display);
+    if (!in)
+        return SIMDSV_ERR_IO;
+    uint64_t size = 0;
+    if (strcmp(file, "-") != 0 && input_seekable_fd(in, &size) >= 0) {
+        input_close(in);
+        int err = 0;
+        const simdsv_status st = simdsv_sniff_path(file, &p, out, &err);
+        if (st == SIMDSV_ERR_IO && !quiet)
+            cli_error("%s: %s", display, strerror(err));
+        return st;
+    }
+    const size_t cap = (size_t)256 << 10;
+    char *buf = malloc(cap + 1);
+    size_t got = 0;
+    long long n = 1;
+    int err = 0;
+    while (buf && got <= cap && (n = input_read(in, buf + got, cap + 1 - got, &err)) > 0)
+        got += (size_t)n;
+    if (!buf || n < 0) {
+        if (buf && !quiet)
+            cli_error("%s: %s", display, input_error(in) ? input_error(in) : strerror(err));
+        else if (!buf)
+            cli_error("out of memory");
+        free(buf);
+        input_close(in);
+        return buf ? SIMDSV_ERR_IO : SIMDSV_ERR_NOMEM;
+    }
+    input_close(in);
+    p.partial = got > cap;
+    const simdsv_status st = simdsv_sniff_memory(buf, got > cap ? cap : got, &p, out);
+    free(buf);
+    return st;
+}
+
+/* A dialect byte as the --delimiter option takes it. */
+static void option_byte(strbuf *sb, int b)
+{
+    char tmp[8];
+    if (b == '\t')
+        snprintf(tmp, sizeof tmp, "'\\t'");
+    else if (b == '\'')
+        snprintf(tmp, sizeof tmp, "\"'\"");
+    else if (b == '\\')
+        snprintf(tmp, sizeof tmp, "'\\\\'");
+    else if (b < 0x20 || b >= 0x7F)
+        snprintf(tmp, sizeof tmp, "'\\x%02X'", (unsigned)b);
+    else
+        snprintf(tmp, sizeof tmp, "'%c'", b);
+    sb_put(sb, tmp, strlen(tmp));
+}
+
+static void put(strbuf *sb, const char *s)
+{
+    sb_put(sb, s, strlen(s));
+}
+
+/* The options that read the file as detected, NUL-terminated in sb. */
+static void reproduce(const simdsv_sniff *s, strbuf *sb)
+{
+    put(sb, "--delimiter ");
+    option_byte(sb, (unsigned char)s->delimiter[0]);
+    if (s->quote < 0) {
+        put(sb, " --no-quote");
+    } else {
+        put(sb, " --quote ");
+        option_byte(sb, s->quote);
+    }
+    if (s->escape >= 0) {
+        put(sb, " --escape ");
+        option_byte(sb, s->escape);
+    }
+    if (s->comment >= 0) {
+        put(sb, " --comment ");
+        option_byte(sb, s->comment);
+    }
+    if (strcmp(s->encoding, "utf-8") != 0) {
+        put(sb, " --encoding ");
+        put(sb, s->encoding);
+    }
+    char tmp[64];
+    if (s->skip_lines) {
+        snprintf(tmp, sizeof tmp, " --skip-lines %llu", (unsigned long long)s->skip_lines);
+        put(sb, tmp);
+    }
+    if (!s->header)
+        put(sb, " --no-header");
+    else if (s->header_rows > 1) {
+        snprintf(tmp, sizeof tmp, " --header-rows %llu", (unsigned long long)s->header_rows);
+        put(sb, tmp);
+    }
+    if (s->table_count > 1) {
+        snprintf(tmp, sizeof tmp, " --table %zu", s->table + 1);
+        put(sb, tmp);
+    }
+    if (s->end_offset) {
+        snprintf(tmp, sizeof tmp, " --end-offset %llu", (unsigned long long)s->end_offset);
+        put(sb, tmp);
+    }
+    if (s->decimal_comma)
+        put(sb, " --decimal-comma");
+    if (s->date_order != SIMDSV_DATE_ISO) {
+        static const char *const orders[] = {"iso", "dmy", "mdy", "ymd"};
+        put(sb, " --date-order ");
+        put(sb, orders[s->date_order]);
+    }
+    sb_put(sb, "", 1);
+}
+
+int cli_detect(cli_common *c)
+{
+    /* Only a regular file can be read twice: a pipe or standard input keeps
+     * the defaults.  A file that cannot be read is reported by the command. */
+    struct stat info;
+    if (c->no_sniff || strcmp(c->files[0], "-") == 0 || stat(c->files[0], &info) != 0 || !S_ISREG(info.st_mode))
+        return -1;
+    const char *file = c->files[0];
+    simdsv_sniff *s = NULL;
+    const simdsv_status st = sniff_file(c, file, file, true, &s);
+    if (st == SIMDSV_ERR_NOMEM) {
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    if (st != SIMDSV_OK)
+        return -1;
+    if (s->binary) {
+        if (c->verbose)
+            cli_error("%s: not detected: %s", file, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+        simdsv_sniff_free(s);
+        return -1;
+    }
+    simdsv_options *o = c->opt;
+    if (!given(c, SIMDSV_SNIFF_DELIMITER)) {
+        simdsv_options_set(o, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
+        if (s->delimiter[1])
+            cli_error("%s: the delimiter '%s' was detected, but the reader takes one byte: reading with '%c' "
+                      "(an empty column between two); give --delimiter to choose",
+                      file, s->delimiter, s->delimiter[0]);
+    }
+    if (!given(c, SIMDSV_SNIFF_QUOTE))
+        simdsv_options_set(o, SIMDSV_OPT_QUOTE, s->quote);
+    if (!given(c, SIMDSV_SNIFF_ESCAPE))
+        simdsv_options_set(o, SIMDSV_OPT_ESCAPE, s->escape);
+    if (!given(c, SIMDSV_SNIFF_COMMENT) && s->comment >= 0)
+        simdsv_options_set(o, SIMDSV_OPT_COMMENT, s->comment);
+    if (!given(c, SIMDSV_SNIFF_HEADER) && !given(c, SIMDSV_SNIFF_HEADER_ROWS)) {
+        simdsv_options_set(o, SIMDSV_OPT_HEADER, s->header != 0);
+        if (s->header_rows > 1)
+            simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, (int64_t)s->header_rows);
+    }
+    if (!given(c, SIMDSV_SNIFF_PREAMBLE))
+        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
+    if (!given(c, SIMDSV_SNIFF_FOOTER))
+        simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
+    if (!given(c, SIMDSV_SNIFF_DECIMAL) && s->decimal_comma)
+        simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, 1);
+    if (!given(c, SIMDSV_SNIFF_DATES) && s->date_order != SIMDSV_DATE_ISO)
+        simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, s->date_order);
+    if (!given(c, SIMDSV_SNIFF_ENCODING) && strcmp(s->encoding, "utf-8") != 0)
+        simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, s->encoding);
+    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES)) {
+        progress_erase();
+        fprintf(stderr, "simdsv: %s: %zu tables:", file, s->table_count);
+        for (size_t i = 0; i < s->table_count; i++)
+            fprintf(stderr, " %zu (line %llu)", i + 1, (unsigned long long)s->tables[i].first_line);
+        fprintf(stderr, "; reading table %zu (--table K reads another)\n", s->table + 1);
+    }
+    if (c->verbose) {
+        strbuf sb = {NULL, 0, 0};
+        reproduce(s, &sb);
+        cli_error("%s: detected %s", file, sb.data ? sb.data : "");
+        free(sb.data);
+    }
+    simdsv_sniff_free(s);
+    return -1;
+}
+
+/* ------------------------------------------------------------ sniff */
+
+static const char help[] =
+    "usage: simdsv sniff [OPTIONS] FILE...\n"
+    "Detects the dialect of each FILE over a sample (its start, middle and end):\n"
+    "encoding, delimiter, quote, escape, line ending, comment lines, preamble and\n"
+    "footer lines, header rows, tables, and each column's type and value format,\n"
+    "each with a confidence (below 0.6: not sure) and the reason, then the options\n"
+    "that read the file so.  Options given by hand are taken as they are.\n"
+    "  --json             one JSON object per file\n\n";
+
+static arg_result sniff_arg(void *ctx, int argc, char **argv, int *i)
+{
+    (void)argc;
+    if (strcmp(argv[*i], "--json") == 0) {
+        *(bool *)ctx = true;
+        return ARG_TAKEN;
+    }
+    return ARG_NOT_MINE;
+}
+
+static void outf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#include <stdarg.h>
+static void outf(const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        out_write(tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void json_str(const char *s)
+{
+    out_json_string(s, strlen(s));
+}
+
+static void print_json(const char *file, const simdsv_sniff *s, const char *options)
+{
+    out_str("{\"file\":");
+    json_str(file);
+    out_str(",\"encoding\":");
+    json_str(s->encoding);
+    outf(",\"bom\":%s,\"binary\":%s,\"delimiter\":", s->bom ? "true" : "false", s->binary ? "true" : "false");
+    json_str(s->delimiter);
+    char q[2] = {(char)s->quote, 0}, e[2] = {(char)s->escape, 0}, cm[2] = {(char)s->comment, 0};
+    out_str(",\"quote\":");
+    if (s->quote < 0)
+        out_str("null");
+    else
+        json_str(q);
+    out_str(",\"escape\":");
+    if (s->escape < 0)
+        out_str("null");
+    else
+        json_str(e);
+    out_str(",\"line_ending\":");
+    json_str(s->line_ending);
+    out_str(",\"comment\":");
+    if (s->comment < 0)
+        out_str("null");
+    else
+        json_str(*s->comment_marker ? s->comment_marker : cm);
+    outf(",\"skip_lines\":%llu,\"footer_lines\":%llu,\"end_offset\":%llu,\"header\":%s,\"header_rows\":%llu,"
+         "\"padding\":%s,\"decimal_comma\":%s,\"date_order\":%d,\"sampled_rows\":%llu,\"sampled_bytes\":%llu",
+         (unsigned long long)s->skip_lines, (unsigned long long)s->footer_lines, (unsigned long long)s->end_offset,
+         s->header ? "true" : "false", (unsigned long long)s->header_rows, s->padding ? "true" : "false",
+         s->decimal_comma ? "true" : "false", (int)s->date_order, (unsigned long long)s->sampled_rows,
+         (unsigned long long)s->sampled_bytes);
+    out_str(",\"decisions\":{");
+    for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++) {
+        outf("%s\"%s\":{\"confidence\":%.2f,\"given\":%s,\"reason\":", k ? "," : "",
+             simdsv_sniff_setting_name((simdsv_sniff_setting)k), s->decisions[k].confidence,
+             s->decisions[k].given ? "true" : "false");
+        json_str(s->decisions[k].reason ? s->decisions[k].reason : "");
+        out_str("}");
+    }
+    out_str("},\"tables\":[");
+    for (size_t i = 0; i < s->table_count; i++) {
+        const simdsv_sniff_table *t = &s->tables[i];
+        outf("%s{\"first_line\":%llu,\"last_line\":%llu,\"header_rows\":%llu,\"columns\":%zu}", i ? "," : "",
+             (unsigned long long)t->first_line, (unsigned long long)t->last_line,
+             (unsigned long long)t->header_rows, t->columns);
+    }
+    outf("],\"table\":%zu,\"columns\":[", s->table + 1);
+    for (size_t i = 0; i < s->column_count; i++) {
+        const simdsv_sniff_column *col = &s->columns[i];
+        out_str(i ? ",{\"name\":" : "{\"name\":");
+        json_str(col->name);
+        out_str(",\"type\":");
+        json_str(simdsv_type_name(col->type));
+        out_str(",\"format\":");
+        json_str(col->format);
+        outf(",\"confidence\":%.2f,\"reason\":", col->confidence);
+        json_str(col->reason);
+        out_str("}");
+    }
+    out_str("],\"options\":");
+    json_str(options);
+    out_str("}\n");
+}
+
+static void print_text(const char *file, const simdsv_sniff *s, const char *options)
+{
+    outf("%s\n", file);
+    for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++)
+        outf("  %-12s %.2f  %s\n", simdsv_sniff_setting_name((simdsv_sniff_setting)k), s->decisions[k].confidence,
+             s->decisions[k].reason ? s->decisions[k].reason : "");
+    for (size_t i = 0; i < s->table_count; i++) {
+        const simdsv_sniff_table *t = &s->tables[i];
+        char last[32];
+        if (t->last_line)
+            snprintf(last, sizeof last, "%llu", (unsigned long long)t->last_line);
+        else
+            snprintf(last, sizeof last, "end");
+        outf("  table %zu%s: lines %llu-%s, %zu columns, %llu header row%s\n", i + 1, i == s->table ? " (read)" : "",
+             (unsigned long long)t->first_line, last, t->columns, (unsigned long long)t->header_rows,
+             t->header_rows == 1 ? "" : "s");
+    }
+    outf("  columns:\n");
+    for (size_t i = 0; i < s->column_count; i++) {
+        const simdsv_sniff_column *col = &s->columns[i];
+        outf("    %zu %s: %s%s%s %.2f  %s\n", i + 1, *col->name ? col->name : "-", simdsv_type_name(col->type),
+             *col->format ? " " : "", col->format, col->confidence, col->reason);
+    }
+    outf("  options: %s\n", options);
+}
+
+int cmd_sniff(int argc, char **argv)
+{
+    cli_common c;
+    bool json = false;
+    const cli_spec spec = {"sniff", help, CLI_MANY_FILES | CLI_OUTPUT | CLI_NO_SNIFF, 0, NULL, sniff_arg, &json};
+    int status = cli_parse(&spec, argc, argv, &c);
+    if (status >= 0 || !out_open(c.output)) {
+        cli_common_free(&c);
+        return status >= 0 ? status : EXIT_DATA;
+    }
+    status = EXIT_OK;
+    for (size_t f = 0; f < c.nfiles; f++) {
+        const char *file = c.files[f];
+        const char *display = strcmp(file, "-") == 0 ? "<stdin>" : file;
+        simdsv_sniff *s = NULL;
+        const simdsv_status st = sniff_file(&c, file, display, false, &s);
+        if (st != SIMDSV_OK) {
+            if (st != SIMDSV_ERR_IO)
+                cli_error("%s: %s", display, simdsv_status_message(st));
+            status = EXIT_DATA;
+            continue;
+        }
+        strbuf sb = {NULL, 0, 0};
+        reproduce(s, &sb);
+        const char *options = sb.data ? sb.data : "";
+        if (json)
+            print_json(display, s, options);
+        else
+            print_text(display, s, options);
+        if (s->binary) {
+            cli_error("%s: not a delimited text file: %s", display, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+            status = EXIT_DATA;
+        }
+        free(sb.data);
+        simdsv_sniff_free(s);
+    }
+    cli_common_free(&c);
+    return status;
+}

@@ -1,0 +1,2046 @@
+/*
+ * sniff.c — dialect detection over a bounded sample (simdsv_sniff_*).
+ *
+ * The order of the decisions, each using the ones before it:
+ *   1. encoding: a BOM, the NUL pattern of UTF-16, UTF-8 validity, else
+ *      Windows-1252 (when bytes 0x80..0x9F occur) or ISO-8859-1.  The
+ *      structure of an 8-bit file is ASCII, so those are analysed as they
+ *      are (offsets stay input offsets); UTF-16 is converted first.
+ *   2. line ending and comment lines (# // % at line starts).
+ *   3. delimiter, quote and escape together: every candidate dialect parses
+ *      the start of the sample; the score is the share of rows with the
+ *      most common field count, times how well the fields then type, less
+ *      rows the quoting rejects.  Ties go to the usual ',' '"' doubled.
+ *   4. with that dialect: where the table starts (preamble), where tables
+ *      and the footer begin, the header (type contrast between the first
+ *      row and the body) and its row count, and each column's type and
+ *      value format.
+ * Nothing here parses beyond the sample: the reader does the real work with
+ * the options this proposes (src/sniff/ only proposes).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "../common/internal.h"
+#include "../source/transcode.h"
+#include "../values/values.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define START_SAMPLE ((size_t)256 << 10)
+#define PART_SAMPLE ((size_t)64 << 10)
+#define SCORE_ROWS 200   /* rows parsed per candidate dialect */
+#define START_ROWS 1000  /* rows of the start kept for the decisions (tables are found among them) */
+#define PART_ROWS 250    /* rows of the middle and of the end */
+#define MAX_HEADER_ROWS 4
+#define NOT_SURE 0.5
+
+/* ------------------------------------------------------------ the result */
+
+typedef struct text_node {
+    struct text_node *next;
+    size_t size;
+} text_node;
+
+typedef struct sniff_impl {
+    simdsv_sniff pub;            /* first: the public pointer is this one */
+    simdsv_allocator alloc;
+    text_node *texts;            /* every string handed out */
+    simdsv_sniff_table *tables;
+    size_t tables_cap;
+    simdsv_sniff_column *columns;
+} sniff_impl;
+
+/* A formatted copy owned by the result ("" when out of memory). */
+static const char *keep(sniff_impl *s, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return "";
+    if ((size_t)n >= sizeof tmp)
+        n = (int)sizeof tmp - 1;
+    text_node *t = simdsv__alloc(&s->alloc, sizeof *t + (size_t)n + 1);
+    if (!t)
+        return "";
+    t->next = s->texts;
+    t->size = sizeof *t + (size_t)n + 1;
+    s->texts = t;
+    char *p = (char *)(t + 1);
+    memcpy(p, tmp, (size_t)n);
+    p[n] = '\0';
+    return p;
+}
+
+static void decide(sniff_impl *s, simdsv_sniff_setting k, double confidence, const char *reason)
+{
+    s->pub.decisions[k].confidence = confidence < 0 ? 0 : confidence > 1 ? 1 : confidence;
+    s->pub.decisions[k].reason = reason;
+}
+
+/* ---------------------------------------------------------- the samples */
+
+/* A part of the input: the start (line numbers known), the middle or the end. */
+typedef struct region {
+    const uint8_t *p;
+    size_t n;
+    uint64_t offset;   /* input offset of p[0]; valid when offsets_exact */
+    int is_start;
+    int complete;      /* p ends where the input ends */
+} region;
+
+typedef struct sn_field {
+    uint32_t off, len;
+    uint8_t quoted;
+} sn_field;
+
+enum { ROW_DATA, ROW_BLANK, ROW_COMMENT };
+
+typedef struct sn_row {
+    size_t field0;
+    uint32_t nfields;
+    uint32_t off, end;  /* bytes of the row in its region, end after the line end */
+    uint32_t line;      /* 1-based physical line (start region only) */
+    uint8_t kind, bad, region;
+} sn_row;
+
+typedef struct rows {
+    const simdsv_allocator *alloc;
+    sn_field *f;
+    size_t nf, capf;
+    sn_row *r;
+    size_t nr, capr;
+    int nomem;
+} rows;
+
+typedef struct dialect {
+    char delim[5];
+    size_t dlen;
+    int quote, escape;
+    const char *comment; /* marker or NULL */
+} dialect;
+
+static int add_field(rows *rs, uint32_t off, uint32_t len, int quoted)
+{
+    if (rs->nf == rs->capf &&
+        simdsv__grow(rs->alloc, (void **)&rs->f, &rs->capf, rs->nf + 1, sizeof *rs->f) != SIMDSV_OK) {
+        rs->nomem = 1;
+        return 0;
+    }
+    rs->f[rs->nf].off = off;
+    rs->f[rs->nf].len = len;
+    rs->f[rs->nf].quoted = (uint8_t)quoted;
+    rs->nf++;
+    return 1;
+}
+
+static sn_row *add_row(rows *rs)
+{
+    if (rs->nr == rs->capr &&
+        simdsv__grow(rs->alloc, (void **)&rs->r, &rs->capr, rs->nr + 1, sizeof *rs->r) != SIMDSV_OK) {
+        rs->nomem = 1;
+        return NULL;
+    }
+    sn_row *row = &rs->r[rs->nr++];
+    memset(row, 0, sizeof *row);
+    row->field0 = rs->nf;
+    return row;
+}
+
+static int at_delim(const dialect *d, const uint8_t *p, size_t n, size_t i)
+{
+    return p[i] == (uint8_t)d->delim[0] && (d->dlen == 1 || (n - i >= d->dlen && !memcmp(p + i, d->delim, d->dlen)));
+}
+
+static size_t line_end_len(const uint8_t *p, size_t n, size_t i)
+{
+    if (p[i] == '\n')
+        return 1;
+    if (p[i] == '\r')
+        return i + 1 < n && p[i + 1] == '\n' ? 2 : 1;
+    return 0;
+}
+
+/* Parses up to max_rows rows of a region with dialect d, appending to rs.
+ * A row cut by the end of an incomplete region is dropped. */
+static void parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
+{
+    const uint8_t *p = g->p;
+    const size_t n = g->n < UINT32_MAX ? g->n : UINT32_MAX;
+    size_t pos = 0, added = 0;
+    uint32_t line = 1;
+    const size_t clen = d->comment ? strlen(d->comment) : 0;
+    while (pos < n && added < max_rows && !rs->nomem) {
+        const size_t rows_before = rs->nr, fields_before = rs->nf;
+        sn_row *row = add_row(rs);
+        if (!row)
+            return;
+        row->off = (uint32_t)pos;
+        row->line = g->is_start ? line : 0;
+        row->region = (uint8_t)gi;
+        size_t el = line_end_len(p, n, pos);
+        if (el) {
+            row->kind = ROW_BLANK;
+            pos += el;
+            line++;
+            row->end = (uint32_t)pos;
+            added++;
+            continue;
+        }
+        if (clen && n - pos >= clen && memcmp(p + pos, d->comment, clen) == 0) {
+            row->kind = ROW_COMMENT;
+            while (pos < n && !line_end_len(p, n, pos))
+                pos++;
+            if (pos >= n && !g->complete) {
+                rs->nr = rows_before;
+                return;
+            }
+            if (pos < n)
+                pos += line_end_len(p, n, pos);
+            line++;
+            row->end = (uint32_t)pos;
+            added++;
+            continue;
+        }
+        int cut = 0, bad = 0;
+        for (;;) {
+            size_t start = pos, len;
+            int quoted = 0;
+            if (d->quote >= 0 && pos < n && p[pos] == d->quote) {
+                quoted = 1;
+                pos++;
+                start = pos;
+                for (;;) {
+                    if (pos >= n) {
+                        cut = 1;
+                        break;
+                    }
+                    const uint8_t c = p[pos];
+                    if (d->escape >= 0 && c == d->escape && pos + 1 < n) {
+                        pos += 2;
+                        continue;
+                    }
+                    if (c == d->quote) {
+                        if (d->escape < 0 && pos + 1 < n && p[pos + 1] == d->quote) {
+                            pos += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    if (c == '\n' || (c == '\r' && !(pos + 1 < n && p[pos + 1] == '\n')))
+                        line++;
+                    pos++;
+                }
+                if (cut)
+                    break;
+                len = pos - start;
+                pos++; /* the closing quote */
+                if (pos < n && !line_end_len(p, n, pos) && !at_delim(d, p, n, pos)) {
+                    bad = 1; /* text after the closing quote: read on to the delimiter */
+                    while (pos < n && !line_end_len(p, n, pos) &&
+                           !at_delim(d, p, n, pos))
+                        pos++;
+                    len = pos - start;
+                }
+            } else {
+                while (pos < n && !line_end_len(p, n, pos) &&
+                       !at_delim(d, p, n, pos)) {
+                    if (d->quote >= 0 && p[pos] == d->quote)
+                        bad = 1; /* a quote inside an unquoted field */
+                    pos++;
+                }
+                len = pos - start;
+            }
+            if (!add_field(rs, (uint32_t)start, (uint32_t)len, quoted))
+                return;
+            if (pos < n && !line_end_len(p, n, pos)) {
+                pos += d->dlen; /* a delimiter: another field follows */
+                continue;
+            }
+            if (pos >= n && !g->complete)
+                cut = 1;
+            break;
+        }
+        if (cut) {
+            /* The end of the sample cuts this row: it is not counted. */
+            rs->nr = rows_before;
+            rs->nf = fields_before;
+            return;
+        }
+        row = &rs->r[rs->nr - 1];
+        row->kind = ROW_DATA;
+        row->bad = (uint8_t)bad;
+        row->nfields = (uint32_t)(rs->nf - row->field0);
+        if (pos < n) {
+            pos += line_end_len(p, n, pos);
+        }
+        line++;
+        row->end = (uint32_t)pos;
+        added++;
+    }
+}
+
+/* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
+static uint64_t count_lines(const uint8_t *p, size_t n)
+{
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n' || (p[i] == '\r' && !(i + 1 < n && p[i + 1] == '\n')))
+            lines++;
+    return lines + (n && p[n - 1] != '\n' && p[n - 1] != '\r');
+}
+
+/* ------------------------------------------------------------ typing */
+
+/* Text of a field with doubled quotes or escapes left in: only type tests
+ * use it, and those never accept a quote or a backslash anyway. */
+typedef struct field_text {
+    const char *s;
+    size_t n;
+} field_text;
+
+static field_text text_of(const region *gs, const rows *rs, const sn_row *row, size_t i)
+{
+    const sn_field *f = &rs->f[row->field0 + i];
+    field_text t = {(const char *)gs[row->region].p + f->off, f->len};
+    return t;
+}
+
+static int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* 1.234,56 / 1234,5 / -0,25: a decimal comma, optionally '.' thousands. */
+static int decimal_comma_value(const char *s, size_t n, int *thousands)
+{
+    size_t i = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        i++;
+    const size_t int_start = i;
+    size_t group = 0, groups = 0;
+    while (i < n && (is_digit(s[i]) || s[i] == '.')) {
+        if (s[i] == '.') {
+            if ((groups == 0 && (group == 0 || group > 3)) || (groups > 0 && group != 3))
+                return 0;
+            groups++;
+            group = 0;
+        } else {
+            group++;
+        }
+        i++;
+    }
+    if (i == int_start || (groups && group != 3))
+        return 0;
+    if (i >= n || s[i] != ',')
+        return 0;
+    i++;
+    const size_t frac = i;
+    while (i < n && is_digit(s[i]))
+        i++;
+    if (i != n || i == frac)
+        return 0;
+    *thousands |= groups > 0;
+    return 1;
+}
+
+/* The kind of a field as the typed reader infers it, quotes or not. */
+static simdsv_type kind_of(field_text t, int decimal_comma)
+{
+    if (t.n == 0)
+        return SIMDSV_TYPE_NULL;
+    const simdsv_type k = simdsv__infer_field(t.s, t.n, 0, NULL);
+    if (k == SIMDSV_TYPE_STRING && decimal_comma) {
+        int th = 0;
+        if (decimal_comma_value(t.s, t.n, &th))
+            return SIMDSV_TYPE_FLOAT64;
+    }
+    return k;
+}
+
+static int typed_kind(simdsv_type k)
+{
+    return k != SIMDSV_TYPE_NULL && k != SIMDSV_TYPE_STRING;
+}
+
+/* ------------------------------------------------------ non-ISO dates */
+
+typedef struct date_shape {
+    int a, b, c;        /* the three numbers */
+    int alen, blen, clen;
+    char sep;
+    int time;           /* 0 none, 1 HH:MM, 2 HH:MM:SS */
+    int ampm;           /* 12-hour clock with AM/PM */
+    int hour;
+} date_shape;
+
+static int read_num(const char *s, size_t n, size_t *i, int max_digits, int *v, int *len)
+{
+    int k = 0, x = 0;
+    while (*i < n && is_digit(s[*i]) && k < max_digits) {
+        x = x * 10 + (s[*i] - '0');
+        (*i)++;
+        k++;
+    }
+    if (k == 0 || (*i < n && is_digit(s[*i])))
+        return 0;
+    *v = x;
+    *len = k;
+    return 1;
+}
+
+/* N/N/N, N.N.N or N-N-N (not ISO YYYY-MM-DD, which the reader reads),
+ * optionally followed by H:MM[:SS] and AM/PM. */
+static int date_shape_of(const char *s, size_t n, date_shape *d)
+{
+    size_t i = 0;
+    memset(d, 0, sizeof *d);
+    if (!read_num(s, n, &i, 4, &d->a, &d->alen) || i >= n)
+        return 0;
+    d->sep = s[i];
+    if (d->sep != '/' && d->sep != '.' && d->sep != '-')
+        return 0;
+    i++;
+    if (!read_num(s, n, &i, 2, &d->b, &d->blen) || i >= n || s[i] != d->sep)
+        return 0;
+    i++;
+    if (!read_num(s, n, &i, 4, &d->c, &d->clen))
+        return 0;
+    if (d->alen == 3 || d->clen == 3 || (d->alen == 4 && d->clen == 4) || (d->alen == 4 && d->sep == '-'))
+        return 0;
+    if (i == n)
+        return 1;
+    if (s[i] != ' ' && s[i] != 'T')
+        return 0;
+    i++;
+    int mm, len;
+    if (!read_num(s, n, &i, 2, &d->hour, &len) || i >= n || s[i] != ':')
+        return 0;
+    i++;
+    if (!read_num(s, n, &i, 2, &mm, &len) || len != 2 || mm > 59)
+        return 0;
+    d->time = 1;
+    if (i < n && s[i] == ':') {
+        int ss;
+        i++;
+        if (!read_num(s, n, &i, 2, &ss, &len) || len != 2 || ss > 59)
+            return 0;
+        d->time = 2;
+    }
+    if (i < n && s[i] == ' ')
+        i++;
+    if (i + 2 == n && (s[i] == 'A' || s[i] == 'P' || s[i] == 'a' || s[i] == 'p') && (s[i + 1] == 'M' || s[i + 1] == 'm')) {
+        if (d->hour < 1 || d->hour > 12)
+            return 0;
+        d->ampm = 1;
+        return 1;
+    }
+    return i == n && d->hour <= 23;
+}
+
+typedef struct format_guess {
+    simdsv_type type;
+    const char *format;
+    double confidence;
+    const char *reason;
+} format_guess;
+
+/* A date format shared by every non-null value of a column, or 0. */
+static int guess_date(sniff_impl *s, const field_text *vals, size_t nv, format_guess *g)
+{
+    size_t matched = 0, a_over_12 = 0, b_over_12 = 0;
+    date_shape first = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, d;
+    int have = 0, time = 0, ampm = 0, seconds = 0, year_first = 0, two_digit = 0;
+    for (size_t i = 0; i < nv; i++) {
+        if (!date_shape_of(vals[i].s, vals[i].n, &d))
+            return 0;
+        if (!have) {
+            first = d;
+            have = 1;
+            year_first = d.alen == 4;
+            two_digit = !year_first && d.clen == 2;
+        } else if (d.sep != first.sep || (d.alen == 4) != year_first) {
+            return 0;
+        }
+        time |= d.time > 0;
+        seconds |= d.time == 2;
+        ampm |= d.ampm;
+        if (!year_first) {
+            a_over_12 += d.a > 12;
+            b_over_12 += d.b > 12;
+            if (d.a > 31 || d.b > 31 || d.a == 0 || d.b == 0)
+                return 0;
+        } else if (d.b > 12 || d.c > 31 || d.b == 0 || d.c == 0) {
+            return 0;
+        }
+        matched++;
+    }
+    if (!matched)
+        return 0;
+    const char sep = first.sep;
+    const char *y = two_digit ? "%y" : "%Y";
+    char date[32];
+    const char *why;
+    double conf = 0.95;
+    if (year_first) {
+        snprintf(date, sizeof date, "%%Y%c%%m%c%%d", sep, sep);
+        why = keep(s, "year first in all %zu values", matched);
+    } else if (a_over_12 && b_over_12) {
+        return 0; /* both parts above 12 somewhere: not one day/month order */
+    } else if (a_over_12) {
+        snprintf(date, sizeof date, "%%d%c%%m%c%s", sep, sep, y);
+        why = keep(s, "day first: %zu of %zu values have a first part above 12", a_over_12, matched);
+    } else if (b_over_12) {
+        snprintf(date, sizeof date, "%%m%c%%d%c%s", sep, sep, y);
+        why = keep(s, "month first: %zu of %zu values have a second part above 12", b_over_12, matched);
+    } else if (sep == '/') {
+        snprintf(date, sizeof date, "%%m%c%%d%c%s", sep, sep, y);
+        why = keep(s, "not sure of the day/month order: no part above 12 in %zu values; month first (US) "
+                      "assumed for '/'", matched);
+        conf = NOT_SURE;
+    } else {
+        snprintf(date, sizeof date, "%%d%c%%m%c%s", sep, sep, y);
+        why = keep(s, "not sure of the day/month order: no part above 12 in %zu values; day first assumed for '%c'",
+                   matched, sep);
+        conf = NOT_SURE;
+    }
+    const char *clock = !time ? "" : ampm ? (seconds ? " %I:%M:%S %p" : " %I:%M %p")
+                                        : (seconds ? " %H:%M:%S" : " %H:%M");
+    g->type = time ? SIMDSV_TYPE_TIMESTAMP : SIMDSV_TYPE_DATE;
+    g->format = keep(s, "%s%s", date, clock);
+    g->confidence = conf;
+    g->reason = keep(s, "%s %s: %s%s", time ? "timestamp" : "date", g->format, why,
+                     two_digit ? "; two-digit years" : "");
+    return 1;
+}
+
+/* ------------------------------------------------------- encoding */
+
+typedef struct encoding_result {
+    encoding_kind kind;
+    int bom, binary;
+    double confidence;
+    const char *reason;
+} encoding_result;
+
+static size_t complete_utf8_prefix(const uint8_t *p, size_t n)
+{
+    /* Drops a multi-byte sequence cut by the end of the sample. */
+    size_t k = n, back = 0;
+    while (k > 0 && back < 4 && (p[k - 1] & 0xC0) == 0x80) {
+        k--;
+        back++;
+    }
+    if (k > 0 && p[k - 1] >= 0xC0) {
+        const size_t need = p[k - 1] >= 0xF0 ? 4 : p[k - 1] >= 0xE0 ? 3 : 2;
+        if (back + 1 < need)
+            return k - 1;
+    }
+    return n;
+}
+
+static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, encoding_result *e)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = ENCODING_UTF8;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        e->bom = 1;
+        e->confidence = 1;
+        e->reason = "UTF-8 byte order mark";
+        return;
+    }
+    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+        e->bom = 1;
+        e->kind = p[0] == 0xFF ? ENCODING_UTF16LE : ENCODING_UTF16BE;
+        e->confidence = 1;
+        e->reason = p[0] == 0xFF ? "UTF-16 little-endian byte order mark" : "UTF-16 big-endian byte order mark";
+        return;
+    }
+    size_t zero_even = 0, zero_odd = 0, controls = 0;
+    const size_t probe = n < 8192 ? n & ~(size_t)1 : 8192;
+    for (size_t i = 0; i < probe; i++) {
+        if (p[i] == 0 && (i & 1))
+            zero_odd++;
+        else if (p[i] == 0)
+            zero_even++;
+    }
+    const size_t pairs = probe / 2;
+    if (pairs >= 2 && zero_odd * 10 >= pairs * 4 && zero_even * 20 <= pairs) {
+        e->kind = ENCODING_UTF16LE;
+        e->confidence = 0.95;
+        e->reason = keep(s, "UTF-16 little-endian: %zu of %zu code units have a zero high byte", zero_odd, pairs);
+        return;
+    }
+    if (pairs >= 2 && zero_even * 10 >= pairs * 4 && zero_odd * 20 <= pairs) {
+        e->kind = ENCODING_UTF16BE;
+        e->confidence = 0.95;
+        e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
+        return;
+    }
+    size_t nul_at = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t c = p[i];
+        if (c == 0 && nul_at == SIZE_MAX)
+            nul_at = i;
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F)
+            controls++;
+    }
+    if (nul_at != SIZE_MAX || controls * 20 > n) {
+        e->binary = 1;
+        e->confidence = 0.9;
+        e->reason = nul_at != SIZE_MAX
+                        ? keep(s, "not text: a NUL byte at offset %zu (and no UTF-16 pattern)", nul_at)
+                        : keep(s, "not text: %zu control bytes in %zu", controls, n);
+        return;
+    }
+    const size_t check = complete ? n : complete_utf8_prefix(p, n);
+    size_t bad = 0;
+    size_t high = 0, c1 = 0;
+    for (size_t i = 0; i < check; i++) {
+        high += p[i] >= 0x80;
+        c1 += p[i] >= 0x80 && p[i] < 0xA0;
+    }
+    size_t multi = 0; /* valid multi-byte UTF-8 sequences: 2-byte ones suffice as evidence */
+    for (size_t i = 0; i + 1 < check; i++)
+        multi += p[i] >= 0xC2 && p[i] <= 0xDF && (p[i + 1] & 0xC0) == 0x80;
+    if (simdsv_utf8_valid(p, check, &bad)) {
+        e->confidence = 1;
+        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
+                         : "ASCII only (valid UTF-8)";
+        return;
+    }
+    /* Latin-1 and Windows-1252 text puts its high bytes inside words. */
+    size_t in_words = 0;
+    for (size_t i = 0; i < check; i++) {
+        if (p[i] < 0x80)
+            continue;
+        const int before = i > 0 && ((p[i - 1] | 0x20) >= 'a' && (p[i - 1] | 0x20) <= 'z');
+        const int after = i + 1 < check && ((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z');
+        in_words += before || after;
+    }
+    if ((multi * 2 >= high / 2 && multi) || in_words * 2 < high) {
+        /* Mostly UTF-8 with some bad bytes: broken UTF-8, not Latin-1 (the
+         * reader then reports or replaces the bad bytes as --utf8 says). */
+        e->confidence = NOT_SURE;
+        e->reason = keep(s, "not sure: UTF-8 with invalid bytes (%zu valid 2-byte characters, %zu of %zu high bytes "
+                            "inside words; byte 0x%02X at offset %zu is invalid)",
+                         multi, in_words, high, p[bad], bad);
+        return;
+    }
+    e->kind = c1 ? ENCODING_CP1252 : ENCODING_LATIN1;
+    e->confidence = 0.8;
+    e->reason = keep(s, "not UTF-8 (byte 0x%02X at offset %zu starts no valid sequence); %zu bytes above 0x7F read as "
+                        "%s%s",
+                     p[bad], bad, high, c1 ? "Windows-1252" : "ISO-8859-1",
+                     c1 ? " (bytes 0x80-0x9F are its letters and signs)" : " letters");
+}
+
+/* A header name as UTF-8 in out (room for 3 n + 1 bytes): 8-bit text
+ * converted, invalid bytes replaced (the name is shown, never read back). */
+static const char *utf8_name(const encoding_result *e, const char *raw, size_t n, char *out)
+{
+    size_t o;
+    if (e->kind == ENCODING_LATIN1 || e->kind == ENCODING_CP1252) {
+        transcoder tc = {e->kind, NULL};
+        size_t used = 0;
+        o = simdsv__transcode(&tc, (const uint8_t *)raw, n, &used, (uint8_t *)out, 3 * 256, 1);
+    } else {
+        o = simdsv_utf8_lossy(raw, n, out);
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* ------------------------------------------------------ candidates */
+
+typedef struct score {
+    double value;
+    size_t rows, mode_rows, k, kmin, kmax, bad_rows;
+    double typed;
+} score;
+
+static int compare_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The most common field count among the data rows (ties: the larger) and
+ * how many rows have it; 0 when there is no row or no memory. */
+static size_t mode_fields(const rows *rs, size_t *mode_rows)
+{
+    *mode_rows = 0;
+    uint32_t *n = simdsv__alloc(rs->alloc, (rs->nr ? rs->nr : 1) * sizeof *n);
+    if (!n)
+        return 0;
+    size_t m = 0;
+    for (size_t i = 0; i < rs->nr; i++)
+        if (rs->r[i].kind == ROW_DATA)
+            n[m++] = rs->r[i].nfields;
+    qsort(n, m, sizeof *n, compare_u32);
+    size_t k = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && n[j] == n[i])
+            j++;
+        if (j - i >= *mode_rows) {
+            *mode_rows = j - i;
+            k = n[i];
+        }
+        i = j;
+    }
+    simdsv__free(rs->alloc, n, (rs->nr ? rs->nr : 1) * sizeof *n);
+    return k;
+}
+
+static void score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc)
+{
+    memset(sc, 0, sizeof sc[0]);
+    size_t rows_seen = 0, bad = 0;
+    sc->kmin = SIZE_MAX;
+    for (size_t i = 0; i < rs->nr; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind != ROW_DATA)
+            continue;
+        rows_seen++;
+        bad += r->bad;
+        if (r->nfields < sc->kmin)
+            sc->kmin = r->nfields;
+        if (r->nfields > sc->kmax)
+            sc->kmax = r->nfields;
+    }
+    size_t mode_rows = 0;
+    const size_t k = rows_seen ? mode_fields(rs, &mode_rows) : 0;
+    if (!rows_seen || !k) {
+        sc->kmin = 0;
+        return;
+    }
+    size_t typed = 0, values = 0, skipped_first = 0;
+    for (size_t i = 0; i < rs->nr; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind != ROW_DATA || r->nfields != k)
+            continue;
+        if (!skipped_first++)
+            continue; /* likely the header */
+        for (size_t f = 0; f < r->nfields; f++) {
+            const simdsv_type kind = kind_of(text_of(gs, rs, r, f), decimal_comma);
+            if (kind == SIMDSV_TYPE_NULL)
+                continue;
+            values++;
+            typed += typed_kind(kind);
+        }
+    }
+    sc->rows = rows_seen;
+    sc->mode_rows = mode_rows;
+    sc->k = k;
+    sc->bad_rows = bad;
+    sc->typed = values ? (double)typed / (double)values : 0;
+    const double consistency = (double)mode_rows / (double)rows_seen;
+    const double clean = 1.0 - (double)bad / (double)rows_seen;
+    /* More fields is likelier the structure than a coincidence (a ',' inside
+     * one column of a ';' file is as regular as the ';' but splits less). */
+    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
+    sc->value = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean * (0.6 + 0.4 * sc->typed) * width;
+}
+
+static double delimiter_preference(const char *d)
+{
+    if (d[1])
+        return 0.97; /* a multi-byte delimiter only when clearly better */
+    switch (d[0]) {
+    case ',': case '\t': case ';': return 1.0;
+    case '|': return 0.98;
+    case ':': return 0.9;
+    case ' ': return 0.85;
+    default: return 0.8;
+    }
+}
+
+static const char *show_delim(sniff_impl *s, const char *d)
+{
+    if (!strcmp(d, "\t"))
+        return "tab";
+    if (!strcmp(d, " "))
+        return "space";
+    return keep(s, "'%s'", d);
+}
+
+/* Parses every region.  The middle and the end begin at a line start that
+ * may lie inside a quoted field (a text with line breaks): a region whose
+ * rows do not mostly have k fields is parsed again from just after the
+ * first quote that ends a line (the other parity), and left out when that
+ * is no better. */
+static void parse_all(region *g, size_t ng, const dialect *d, size_t k, rows *rs)
+{
+    for (size_t i = 0; i < ng && !rs->nomem; i++) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            const size_t r0 = rs->nr, f0 = rs->nf;
+            parse_region(&g[i], (int)i, d, i == 0 ? START_ROWS : PART_ROWS, rs);
+            if (i == 0 || k < 2 || d->quote < 0)
+                break;
+            size_t data = 0, fit = 0, bad = 0;
+            for (size_t j = r0; j < rs->nr; j++) {
+                if (rs->r[j].kind != ROW_DATA)
+                    continue;
+                data++;
+                fit += rs->r[j].nfields == k;
+                bad += rs->r[j].bad;
+            }
+            if (fit * 10 >= data * 9 && bad * 50 <= data)
+                break;
+            rs->nr = r0;
+            rs->nf = f0;
+            if (attempt == 1)
+                break;
+            size_t at = 0;
+            while (at + 1 < g[i].n && !(g[i].p[at] == (uint8_t)d->quote && (g[i].p[at + 1] == '\n' || g[i].p[at + 1] == '\r')))
+                at++;
+            at += 1;
+            while (at < g[i].n && (g[i].p[at] == '\n' || g[i].p[at] == '\r'))
+                at++;
+            if (at >= g[i].n)
+                break;
+            g[i].p += at;
+            g[i].n -= at;
+            g[i].offset += at;
+        }
+    }
+}
+
+/* ----------------------------------------------------------- driver */
+
+typedef struct sniff_input {
+    region g[3];
+    size_t ng;
+    uint64_t input_size;  /* 0: unknown */
+} sniff_input;
+
+static void free_rows(rows *rs)
+{
+    simdsv__free(rs->alloc, rs->f, rs->capf * sizeof *rs->f);
+    simdsv__free(rs->alloc, rs->r, rs->capr * sizeof *rs->r);
+    rs->f = NULL;
+    rs->r = NULL;
+    rs->nf = rs->capf = rs->nr = rs->capr = 0;
+}
+
+static void reset_rows(rows *rs)
+{
+    rs->nf = rs->nr = 0;
+}
+
+static int fields_equal(const region *gs, const rows *rs, const sn_row *a, const sn_row *b)
+{
+    if (a->nfields != b->nfields)
+        return 0;
+    for (size_t i = 0; i < a->nfields; i++) {
+        const field_text x = text_of(gs, rs, a, i), y = text_of(gs, rs, b, i);
+        if (x.n != y.n || memcmp(x.s, y.s, x.n) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* 1 when some field of row r has text: a row of empty fields names nothing,
+ * so its repetition is no repeated header. */
+static int has_text(const region *gs, const rows *rs, const sn_row *r)
+{
+    for (size_t i = 0; i < r->nfields; i++)
+        if (text_of(gs, rs, r, i).n)
+            return 1;
+    return 0;
+}
+
+/* 1 when row h contrasts with the body kinds: text where the body is typed. */
+static size_t contrast(const region *gs, const rows *rs, const sn_row *h, const simdsv_type *body, size_t k,
+                       int dc, size_t *typed_cols, size_t *same)
+{
+    size_t c = 0;
+    *typed_cols = 0;
+    *same = 0;
+    for (size_t i = 0; i < k && i < h->nfields; i++) {
+        if (!typed_kind(body[i]))
+            continue;
+        ++*typed_cols;
+        const simdsv_type hk = kind_of(text_of(gs, rs, h, i), dc);
+        if (hk == SIMDSV_TYPE_STRING)
+            c++;
+        else if (hk != SIMDSV_TYPE_NULL && simdsv__kind_join(hk, body[i]) == body[i])
+            ++*same;
+    }
+    return c;
+}
+
+static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_sniff_params *params)
+{
+    simdsv_sniff *out = &s->pub;
+    const simdsv_options *opt = params ? params->opt : NULL;
+    const unsigned given = params ? params->given : 0;
+    for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++)
+        out->decisions[k].given = (given >> k) & 1;
+    out->input_size = in->input_size;
+    rows rs = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
+    simdsv_status st = SIMDSV_OK;
+
+    /* 1. Encoding. */
+    const region *g0 = &in->g[0];
+    encoding_result enc;
+    detect_encoding(s, g0->p, g0->n, g0->complete, &enc);
+    const char *given_encoding = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_ENCODING) : "";
+    if (given & (1u << SIMDSV_SNIFF_ENCODING)) {
+        const int kind = simdsv__encoding_kind(given_encoding);
+        enc.kind = kind < 0 ? ENCODING_UTF8 : (encoding_kind)kind;
+        enc.binary = 0;
+        enc.confidence = 1;
+        enc.reason = "given";
+    }
+    out->encoding = enc.kind == ENCODING_ICONV ? keep(s, "%s", given_encoding) : simdsv__encoding_name(enc.kind);
+    out->bom = enc.bom;
+    out->binary = enc.binary;
+    decide(s, SIMDSV_SNIFF_ENCODING, enc.confidence, enc.reason);
+
+    /* UTF-16 (and iconv) samples are converted; offsets then are not input offsets. */
+    sniff_input conv = *in;
+    uint8_t *bufs[3] = {NULL, NULL, NULL};
+    size_t caps[3] = {0, 0, 0};
+    const int converted = enc.kind == ENCODING_UTF16LE || enc.kind == ENCODING_UTF16BE || enc.kind == ENCODING_ICONV;
+    if (converted) {
+        transcoder tc;
+        if ((st = simdsv__transcoder_init(&tc, enc.kind == ENCODING_ICONV ? given_encoding : out->encoding)) !=
+            SIMDSV_OK)
+            return st;
+        for (size_t i = 0; i < in->ng; i++) {
+            caps[i] = in->g[i].n * 2 + 16;
+            if (!(bufs[i] = simdsv__alloc(&s->alloc, caps[i]))) {
+                st = SIMDSV_ERR_NOMEM;
+                break;
+            }
+            size_t used = 0, o = 0, at = 0;
+            while (at < in->g[i].n) {
+                const size_t w = simdsv__transcode(&tc, in->g[i].p + at, in->g[i].n - at, &used, bufs[i] + o,
+                                                   caps[i] - o, in->g[i].complete);
+                if (!w && !used)
+                    break;
+                o += w;
+                at += used;
+            }
+            conv.g[i].p = bufs[i];
+            conv.g[i].n = o;
+            if (i == 0 && o >= 3 && !memcmp(bufs[i], "\xEF\xBB\xBF", 3)) {
+                conv.g[i].p += 3; /* the converted BOM */
+                conv.g[i].n -= 3;
+            }
+        }
+        simdsv__transcoder_close(&tc);
+    } else if (enc.bom) {
+        conv.g[0].p += 3;
+        conv.g[0].n -= 3;
+    }
+    const uint64_t skip0 = converted ? 0 : (uint64_t)(conv.g[0].p - in->g[0].p);
+    /* The middle and the end start after their first (cut) line. */
+    for (size_t i = 1; i < conv.ng && st == SIMDSV_OK; i++) {
+        size_t k = 0;
+        while (k < conv.g[i].n && conv.g[i].p[k] != '\n' && conv.g[i].p[k] != '\r')
+            k++;
+        while (k < conv.g[i].n && (conv.g[i].p[k] == '\n' || conv.g[i].p[k] == '\r'))
+            k++;
+        conv.g[i].p += k;
+        conv.g[i].n -= k;
+        conv.g[i].offset += k;
+    }
+    const region *gs = conv.g;
+    out->sampled_bytes = 0;
+    for (size_t i = 0; i < conv.ng; i++)
+        out->sampled_bytes += in->g[i].n;
+
+    /* 2. Line endings over the start. */
+    size_t lf = 0, crlf = 0, cr = 0;
+    for (size_t i = 0; i < gs[0].n; i++) {
+        if (gs[0].p[i] == '\n')
+            lf++;
+        else if (gs[0].p[i] == '\r') {
+            if (i + 1 < gs[0].n && gs[0].p[i + 1] == '\n') {
+                crlf++;
+                i++;
+            } else {
+                cr++;
+            }
+        }
+    }
+    const size_t ends = lf + crlf + cr;
+    out->line_ending = crlf >= lf && crlf >= cr && crlf ? "CRLF" : cr > lf && cr > crlf ? "CR" : "LF";
+    if (!ends)
+        decide(s, SIMDSV_SNIFF_LINE_ENDING, NOT_SURE, "not sure: no line end in the sample (one line)");
+    else
+        decide(s, SIMDSV_SNIFF_LINE_ENDING, (double)(crlf >= lf && crlf >= cr ? crlf : cr > lf ? cr : lf) / ends,
+               keep(s, "%s: %zu of %zu line ends (LF %zu, CRLF %zu, CR %zu)", out->line_ending,
+                    crlf >= lf && crlf >= cr ? crlf : cr > lf ? cr : lf, ends, lf, crlf, cr));
+
+    /* Comment markers at line starts. */
+    static const char *const markers[] = {"#", "//", "%"};
+    const char *comment = NULL;
+    size_t comment_lines = 0, lines = 0;
+    if (given & (1u << SIMDSV_SNIFF_COMMENT)) {
+        int64_t c = -1;
+        simdsv_options_get(opt, SIMDSV_OPT_COMMENT, &c);
+        comment = c < 0 ? NULL : c == '#' ? "#" : c == '%' ? "%" : c == '/' ? "//" : keep(s, "%c", (int)c);
+        decide(s, SIMDSV_SNIFF_COMMENT, 1, "given");
+    } else {
+        size_t best = 0;
+        for (size_t m = 0; m < 3; m++) {
+            size_t hits = 0;
+            lines = 0;
+            const size_t ml = strlen(markers[m]);
+            for (size_t i = 0; i < gs[0].n && lines < 2000;) {
+                if (gs[0].n - i >= ml && !memcmp(gs[0].p + i, markers[m], ml))
+                    hits++;
+                while (i < gs[0].n && gs[0].p[i] != '\n' && gs[0].p[i] != '\r')
+                    i++;
+                while (i < gs[0].n && (gs[0].p[i] == '\n' || gs[0].p[i] == '\r'))
+                    i++;
+                lines++;
+            }
+            if (hits > best && hits * 2 < lines) {
+                best = hits;
+                comment = markers[m];
+            }
+        }
+        comment_lines = best;
+    }
+
+    /* 3. Delimiter, quote, escape. */
+    size_t freq[256] = {0}, field_start_quote[256] = {0};
+    int backslash_quote = 0;
+    const size_t probe = gs[0].n < (size_t)65536 ? gs[0].n : 65536;
+    for (size_t i = 0; i < probe; i++) {
+        freq[gs[0].p[i]]++;
+        if (gs[0].p[i] == '\\' && i + 1 < probe && (gs[0].p[i + 1] == '"' || gs[0].p[i + 1] == '\''))
+            backslash_quote = 1;
+        /* A quote that opens a field: at a line start or after a likely delimiter. */
+        if ((gs[0].p[i] == '"' || gs[0].p[i] == '\'') &&
+            (i == 0 || strchr(",;\t|: \n\r", gs[0].p[i - 1]) != NULL))
+            field_start_quote[gs[0].p[i]]++;
+    }
+    dialect cands[16 * 3 * 2];
+    size_t nc = 0;
+    char dl[16][5];
+    size_t nd = 0;
+    int64_t v = 0;
+    if (given & (1u << SIMDSV_SNIFF_DELIMITER)) {
+        simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &v);
+        dl[nd][0] = (char)v;
+        dl[nd++][1] = '\0';
+    } else {
+        static const char common[] = ",\t;|: ";
+        for (const char *c = common; *c; c++) {
+            if (freq[(unsigned char)*c]) {
+                dl[nd][0] = *c;
+                dl[nd++][1] = '\0';
+            }
+        }
+        /* Other ASCII punctuation seen at least once a line, and doubled delimiters. */
+        for (int c = 0x21; c < 0x7F && nd < 12; c++) {
+            if (strchr(common, c) || strchr("\"'.-+_/\\()[]{}@#%&*!?=$", c) || (c >= '0' && c <= '9') ||
+                (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
+                continue;
+            if (freq[c] && freq[c] + 1 >= (size_t)(lf + crlf + cr)) {
+                dl[nd][0] = (char)c;
+                dl[nd++][1] = '\0';
+            }
+        }
+        const size_t singles = nd;
+        for (size_t i = 0; i < singles && nd < 16; i++) {
+            const char d = dl[i][0];
+            if (d != '|' && d != ':')
+                continue; /* ",," and ";;" are empty columns far more often than a delimiter */
+            size_t pairs = 0;
+            for (size_t j = 0; j + 1 < probe; j++)
+                if (gs[0].p[j] == d && gs[0].p[j + 1] == d) {
+                    pairs++;
+                    j++;
+                }
+            if (pairs * 2 >= freq[(unsigned char)d] && pairs >= (size_t)(ends ? ends : 1)) {
+                dl[nd][0] = d;
+                dl[nd][1] = d;
+                dl[nd++][2] = '\0';
+            }
+        }
+        if (!nd) {
+            dl[0][0] = ',';
+            dl[0][1] = '\0';
+            nd = 1;
+        }
+    }
+    int quotes[3], nq = 0;
+    if (given & (1u << SIMDSV_SNIFF_QUOTE)) {
+        simdsv_options_get(opt, SIMDSV_OPT_QUOTE, &v);
+        quotes[nq++] = (int)v;
+    } else {
+        /* No quoting only where '"' never opens a field (inch marks, 5'11"):
+         * a file whose quoting is broken keeps '"', so that check reports it. */
+        quotes[nq++] = '"';
+        if (field_start_quote['\''])
+            quotes[nq++] = '\'';
+        if (!field_start_quote['"'])
+            quotes[nq++] = -1;
+    }
+    int escapes[2], ne = 0;
+    if (given & (1u << SIMDSV_SNIFF_ESCAPE)) {
+        simdsv_options_get(opt, SIMDSV_OPT_ESCAPE, &v);
+        escapes[ne++] = (int)v;
+    } else {
+        escapes[ne++] = -1;
+        if (backslash_quote)
+            escapes[ne++] = '\\';
+    }
+    for (size_t a = 0; a < nd; a++)
+        for (int q = 0; q < nq; q++)
+            for (int e = 0; e < ne; e++) {
+                if (quotes[q] < 0 && escapes[e] >= 0)
+                    continue;
+                dialect *d = &cands[nc++];
+                memcpy(d->delim, dl[a], sizeof d->delim);
+                d->dlen = strlen(dl[a]);
+                d->quote = quotes[q];
+                d->escape = escapes[e];
+                d->comment = comment;
+            }
+    size_t best = 0;
+    score best_score, second_score;
+    memset(&best_score, 0, sizeof best_score);
+    memset(&second_score, 0, sizeof second_score);
+    best_score.value = -1;
+    size_t second = SIZE_MAX;
+    for (size_t c = 0; c < nc; c++) {
+        reset_rows(&rs);
+        parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
+        if (rs.nomem) {
+            st = SIMDSV_ERR_NOMEM;
+            goto done;
+        }
+        score sc;
+        score_rows(gs, &rs, cands[c].delim[0] != ',', &sc);
+        sc.value *= delimiter_preference(cands[c].delim);
+        if (sc.value > best_score.value + 1e-9) {
+            if (best_score.value >= 0 && strcmp(cands[best].delim, cands[c].delim)) {
+                second = best;
+                second_score = best_score;
+            }
+            best = c;
+            best_score = sc;
+        } else if (strcmp(cands[best].delim, cands[c].delim) &&
+                   (second == SIZE_MAX || sc.value > second_score.value + 1e-9)) {
+            second = c;
+            second_score = sc;
+        }
+    }
+    /* A doubled delimiter ("||") against its single byte: the single one
+     * splits the same rows with an empty field between, as regularly; the
+     * doubled one is the structure when it is as regular and clean. */
+    if (!cands[best].delim[1]) {
+        for (size_t c = 0; c < nc; c++) {
+            if (cands[c].delim[1] != cands[best].delim[0] || cands[c].delim[0] != cands[best].delim[0] ||
+                cands[c].quote != cands[best].quote || cands[c].escape != cands[best].escape)
+                continue;
+            reset_rows(&rs);
+            parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
+            score sc;
+            score_rows(gs, &rs, 1, &sc);
+            if (sc.k >= 2 && sc.mode_rows == sc.rows && !sc.bad_rows && best_score.mode_rows == best_score.rows) {
+                second = best;
+                second_score = best_score;
+                best = c;
+                best_score = sc;
+            }
+            break;
+        }
+    }
+    dialect d = cands[best];
+    memcpy(out->delimiter, d.delim, sizeof out->delimiter);
+    out->quote = d.quote;
+    out->escape = d.escape;
+    const size_t k = best_score.k;
+    if (given & (1u << SIMDSV_SNIFF_DELIMITER)) {
+        decide(s, SIMDSV_SNIFF_DELIMITER, 1, "given");
+    } else if (!best_score.rows) {
+        decide(s, SIMDSV_SNIFF_DELIMITER, 0.1,
+               keep(s, "not sure: no complete row in the first %zu bytes (the default ',' is kept)", gs[0].n));
+        out->delimiter[0] = ',';
+        out->delimiter[1] = '\0';
+    } else if (k < 2) {
+        decide(s, SIMDSV_SNIFF_DELIMITER, 0.3,
+               keep(s, "not sure: every candidate gives one field per row in %zu sampled rows: one column, or a "
+                       "delimiter other than , ; tab | : space",
+                    best_score.rows));
+        out->delimiter[0] = ',';
+        out->delimiter[1] = '\0';
+    } else {
+        const char *other = "";
+        double margin = 1;
+        if (second != SIZE_MAX) {
+            other = keep(s, "; %s gives %zu-%zu", show_delim(s, cands[second].delim), second_score.kmin,
+                         second_score.kmax);
+            margin = best_score.value > 0 ? (best_score.value - second_score.value) / best_score.value : 0;
+        }
+        const double consistency = (double)best_score.mode_rows / (double)best_score.rows;
+        double conf = consistency * (margin > 0.25 ? 1 : 0.5 + 2 * margin);
+        if (best_score.rows < 2)
+            conf = conf < NOT_SURE ? conf : NOT_SURE;
+        decide(s, SIMDSV_SNIFF_DELIMITER, conf,
+               keep(s, "%sdelimiter %s: %zu fields in %zu of %zu sampled rows%s", conf < 0.6 ? "not sure: " : "",
+                    show_delim(s, d.delim), k, best_score.mode_rows, best_score.rows, other));
+    }
+
+    /* 4. The whole sample with that dialect. */
+    reset_rows(&rs);
+    parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
+    if (rs.nomem) {
+        st = SIMDSV_ERR_NOMEM;
+        goto done;
+    }
+    out->sampled_rows = rs.nr;
+    size_t nstart = 0, quoted_fields = 0, doubled = 0;
+    for (size_t i = 0; i < rs.nr; i++) {
+        if (rs.r[i].region == 0)
+            nstart++;
+        for (size_t f = 0; f < rs.r[i].nfields; f++) {
+            const sn_field *fl = &rs.f[rs.r[i].field0 + f];
+            if (!fl->quoted)
+                continue;
+            quoted_fields++;
+            const uint8_t *fp = gs[rs.r[i].region].p + fl->off;
+            for (size_t j = 0; j < fl->len; j++)
+                if ((fp[j] == d.quote && d.escape < 0) || (d.escape >= 0 && fp[j] == d.escape)) {
+                    doubled++;
+                    break;
+                }
+        }
+    }
+    if (given & (1u << SIMDSV_SNIFF_QUOTE))
+        decide(s, SIMDSV_SNIFF_QUOTE, 1, "given");
+    else if (d.quote < 0)
+        decide(s, SIMDSV_SNIFF_QUOTE, 0.8, "none: '\"' never opens a field, and quoting with it rejects more rows");
+    else if (quoted_fields)
+        decide(s, SIMDSV_SNIFF_QUOTE, best_score.bad_rows ? 0.7 : 1,
+               keep(s, "'%c': %zu quoted fields, %zu rows with quoting problems", d.quote, quoted_fields,
+                    best_score.bad_rows));
+    else
+        decide(s, SIMDSV_SNIFF_QUOTE, 0.9, "no quoted field in the sample: '\"' (the default)");
+    if (given & (1u << SIMDSV_SNIFF_ESCAPE))
+        decide(s, SIMDSV_SNIFF_ESCAPE, 1, "given");
+    else if (d.escape >= 0)
+        decide(s, SIMDSV_SNIFF_ESCAPE, 0.9,
+               keep(s, "backslash: %zu quoted fields hold \\%c, which doubled quotes would misread", doubled, d.quote));
+    else if (doubled)
+        decide(s, SIMDSV_SNIFF_ESCAPE, 1, keep(s, "doubled quotes in %zu fields", doubled));
+    else
+        decide(s, SIMDSV_SNIFF_ESCAPE, 0.9, "no escaped quote in the sample: doubled quotes (the default)");
+
+    /* Comment: kept only if the marked lines are not rows of the table: a
+     * marked record with the table's field count is data ("#1,..."), and a
+     * marked line inside a quoted field is no record at all. */
+    if (comment && !(given & (1u << SIMDSV_SNIFF_COMMENT))) {
+        dialect plain = d;
+        plain.comment = NULL;
+        rows marked = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
+        parse_region(&gs[0], 0, &plain, START_ROWS, &marked);
+        size_t notes = 0, data_like = 0;
+        const size_t ml = strlen(comment);
+        for (size_t i = 0; i < marked.nr; i++) {
+            const sn_row *r = &marked.r[i];
+            if (r->kind != ROW_DATA || r->off + ml > gs[0].n || memcmp(gs[0].p + r->off, comment, ml))
+                continue;
+            if (r->nfields == k && k > 1)
+                data_like++;
+            else
+                notes++;
+        }
+        free_rows(&marked);
+        if (!notes || data_like * 10 > notes) {
+            comment = NULL;
+            d.comment = NULL;
+            reset_rows(&rs);
+            parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
+            if (rs.nomem) {
+                st = SIMDSV_ERR_NOMEM;
+                goto done;
+            }
+            out->sampled_rows = rs.nr;
+            for (nstart = 0; nstart < rs.nr && rs.r[nstart].region == 0; nstart++) {
+            }
+        }
+    }
+    if (!(given & (1u << SIMDSV_SNIFF_COMMENT))) {
+        if (comment) {
+            decide(s, SIMDSV_SNIFF_COMMENT, 0.9,
+                   keep(s, "'%s': %zu of %zu lines start with it", comment, comment_lines, lines));
+        } else {
+            decide(s, SIMDSV_SNIFF_COMMENT, 1, "no line starts with # // or %");
+        }
+    }
+    out->comment_marker = comment ? comment : "";
+    out->comment = comment ? (unsigned char)comment[0] : -1;
+
+    /* Padding: a space after (nearly) every delimiter. */
+    {
+        size_t delims = 0, padded = 0;
+        for (size_t i = 0; i < rs.nr; i++) {
+            const sn_row *r = &rs.r[i];
+            if (r->kind != ROW_DATA || r->region)
+                continue;
+            for (size_t f = 1; f < r->nfields; f++) {
+                const sn_field *fl = &rs.f[r->field0 + f];
+                delims++;
+                padded += fl->len && gs[0].p[fl->off] == ' ' && !fl->quoted;
+            }
+        }
+        out->padding = d.delim[0] != ' ' && delims >= 4 && padded * 10 >= delims * 9;
+        decide(s, SIMDSV_SNIFF_PADDING, out->padding || !delims ? 0.9 : 1,
+               out->padding ? keep(s, "a space follows %zu of %zu delimiters: the reader keeps it in the field "
+                                      "(no trimming option), so such columns read as text",
+                                   padded, delims)
+                            : keep(s, "no padding: %zu of %zu delimiters are followed by a space", padded, delims));
+    }
+
+    /* Decimal comma: decided per column below, allowed when ',' is not the delimiter. */
+    const int dc_allowed = d.delim[0] != ',' || d.dlen > 1;
+
+    /* Preamble: the first row of a run of rows with k fields. */
+    size_t t0 = SIZE_MAX;
+    for (size_t i = 0; i < nstart; i++) {
+        const sn_row *r = &rs.r[i];
+        if (r->kind != ROW_DATA || r->nfields != k)
+            continue;
+        size_t run = 0, need = 0;
+        for (size_t j = i + 1; j < nstart && need < 3; j++) {
+            if (rs.r[j].kind != ROW_DATA)
+                continue;
+            need++;
+            run += rs.r[j].nfields == k;
+        }
+        /* Rows are skipped as a preamble only before a table of some length. */
+        if (run == need && (i == 0 || need >= 2)) {
+            t0 = i;
+            break;
+        }
+    }
+    if (t0 == SIZE_MAX) {
+        for (t0 = 0; t0 < nstart && rs.r[t0].kind != ROW_DATA; t0++) {
+        }
+    }
+    out->skip_lines = t0 < nstart ? rs.r[t0].line - 1 : 0;
+
+    /* Tables: from t0, a repeated header, or after a blank line a row whose
+     * field count changes or that reads as a header again. */
+    simdsv_sniff_table tbl[16];
+    size_t ntables = 0;
+    size_t last_data[16];
+    size_t first_row[16];
+    if (t0 < nstart) {
+        memset(&tbl[0], 0, sizeof tbl[0]);
+        tbl[0].first_line = rs.r[t0].line;
+        tbl[0].columns = rs.r[t0].nfields;
+        tbl[0].byte_start = gs[0].offset + skip0 + rs.r[t0].off;
+        first_row[0] = t0;
+        last_data[0] = t0;
+        ntables = 1;
+        int blank = 0;
+        for (size_t i = t0 + 1; i < nstart; i++) {
+            const sn_row *r = &rs.r[i];
+            if (r->kind == ROW_BLANK) {
+                blank = 1;
+                continue;
+            }
+            if (r->kind != ROW_DATA)
+                continue;
+            simdsv_sniff_table *t = &tbl[ntables - 1];
+            const sn_row *h = &rs.r[first_row[ntables - 1]];
+            int starts = 0;
+            if (r->nfields == t->columns && fields_equal(gs, &rs, r, h) && has_text(gs, &rs, h)) {
+                starts = 1;
+            } else if (r->nfields >= 2 && (r->nfields != t->columns || blank)) {
+                /* A new table if at least two rows follow with this count before the next blank line. */
+                size_t same = 0, seen = 0;
+                for (size_t j = i + 1; j < nstart && seen < 3; j++) {
+                    if (rs.r[j].kind == ROW_BLANK)
+                        break;
+                    if (rs.r[j].kind != ROW_DATA)
+                        continue;
+                    seen++;
+                    same += rs.r[j].nfields == r->nfields;
+                }
+                if (r->nfields != t->columns)
+                    starts = same >= 2 && same == seen;
+                else if (same >= 1 && same == seen) {
+                    /* Same width after a blank line: a new table only if this row is a header again. */
+                    size_t text_here = 0, typed_below = 0;
+                    for (size_t f = 0; f < r->nfields; f++) {
+                        const simdsv_type hk = kind_of(text_of(gs, &rs, r, f), dc_allowed);
+                        const simdsv_type bk = i + 1 < nstart && rs.r[i + 1].kind == ROW_DATA &&
+                                                             rs.r[i + 1].nfields == r->nfields
+                                                         ? kind_of(text_of(gs, &rs, &rs.r[i + 1], f), dc_allowed)
+                                                         : SIMDSV_TYPE_NULL;
+                        if (typed_kind(bk)) {
+                            typed_below++;
+                            text_here += hk == SIMDSV_TYPE_STRING;
+                        }
+                    }
+                    starts = typed_below && text_here == typed_below;
+                }
+            }
+            blank = 0;
+            if (starts && ntables < 16) {
+                t->last_line = rs.r[last_data[ntables - 1]].line;
+                t->byte_end = gs[0].offset + skip0 + rs.r[last_data[ntables - 1]].end;
+                simdsv_sniff_table *nt = &tbl[ntables];
+                memset(nt, 0, sizeof *nt);
+                nt->first_line = r->line;
+                nt->columns = r->nfields;
+                nt->byte_start = gs[0].offset + skip0 + r->off;
+                first_row[ntables] = i;
+                last_data[ntables] = i;
+                ntables++;
+                continue;
+            }
+            if (r->nfields == t->columns || (r->nfields >= 2 && i + 1 < nstart))
+                last_data[ntables - 1] = i;
+        }
+    }
+
+    /* Footer: trailing rows after the last table row of the right width. */
+    uint64_t footer_lines = 0, footer_offset = 0;
+    const char *footer_reason = "no footer: the table runs to the end";
+    double footer_conf = 1;
+    if (ntables) {
+        const size_t lt = ntables - 1;
+        const size_t width = tbl[lt].columns;
+        /* The rows of the end: the start when it is the whole input, else the end region. */
+        const size_t endg = conv.ng > 1 ? conv.ng - 1 : 0;
+        const int whole = gs[endg].complete;
+        if (whole) {
+            size_t lo = endg == 0 ? first_row[lt] + 1 : 0, hi = rs.nr;
+            if (endg != 0)
+                for (lo = 0; lo < rs.nr && rs.r[lo].region != endg; lo++) {
+                }
+            size_t tail = hi;
+            for (size_t i = hi; i > lo; i--) {
+                const sn_row *r = &rs.r[i - 1];
+                if (r->kind == ROW_DATA && r->nfields == width)
+                    break;
+                if (r->kind == ROW_DATA)
+                    tail = i - 1;
+            }
+            size_t notes = 0;
+            for (size_t i = tail; i < hi; i++)
+                notes += rs.r[i].kind == ROW_DATA;
+            /* A footer is a few clean rows after a table of some length, set
+             * apart by a blank line or narrower than the table: rows that are
+             * merely ragged or broken stay in the table (check reports them). */
+            size_t table_rows = 0, broken = 0, narrow = 0;
+            for (size_t i = endg == 0 ? first_row[lt] : lo; i < tail; i++)
+                table_rows += rs.r[i].kind == ROW_DATA && rs.r[i].nfields == width;
+            for (size_t i = tail; i < hi; i++) {
+                broken += rs.r[i].kind == ROW_DATA && rs.r[i].bad;
+                narrow += rs.r[i].kind == ROW_DATA && rs.r[i].nfields * 2 <= width;
+            }
+            const int apart = tail > lo && rs.r[tail - 1].kind == ROW_BLANK;
+            if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && (apart || narrow == notes)) {
+                const sn_row *f = &rs.r[tail];
+                footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + f->off;
+                footer_lines = count_lines(gs[endg].p + f->off, gs[endg].n - f->off);
+                footer_reason = keep(s, "%zu row%s after the table with other than %zu fields (totals or notes)",
+                                     notes, notes == 1 ? "" : "s", width);
+                footer_conf = 0.8;
+                /* Blank lines just before the footer end the table too. */
+                for (size_t i = tail; i > lo && rs.r[i - 1].kind == ROW_BLANK; i--) {
+                    footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + rs.r[i - 1].off;
+                    footer_lines++;
+                }
+                if (endg == 0)
+                    tbl[lt].last_line = rs.r[tail].line - 1;
+            } else if (endg == 0) {
+                for (size_t i = hi; i > lo; i--)
+                    if (rs.r[i - 1].kind == ROW_DATA) {
+                        tbl[lt].last_line = rs.r[i - 1].line;
+                        break;
+                    }
+            }
+        } else {
+            footer_reason = "not looked for: only the start of a stream was sampled";
+            footer_conf = NOT_SURE;
+        }
+    }
+    if (converted && (footer_offset || ntables > 1)) {
+        footer_reason = keep(s, "%s (not cut: offsets in UTF-16 input are not known)", footer_reason);
+        footer_offset = 0;
+    }
+
+    /* Which table is read. */
+    size_t want = params ? params->table : 0;
+    out->table = 0;
+    if (ntables > 1) {
+        if (want < ntables)
+            out->table = want;
+        const simdsv_sniff_table *t = &tbl[out->table];
+        out->skip_lines = t->first_line - 1;
+        decide(s, SIMDSV_SNIFF_TABLES, 0.8,
+               keep(s, "%zu tables (a repeated header or a blank line and a new header); table %zu read, lines "
+                       "%llu-%llu",
+                    ntables, out->table + 1, (unsigned long long)t->first_line, (unsigned long long)t->last_line));
+    } else {
+        decide(s, SIMDSV_SNIFF_TABLES, ntables ? 0.9 : NOT_SURE, ntables ? "one table" : "not sure: no table found");
+    }
+    const size_t ti = out->table;
+    if (ntables > 1 && ti + 1 < ntables) {
+        out->end_offset = converted ? 0 : tbl[ti].byte_end;
+        out->footer_lines = 0;
+    } else {
+        out->end_offset = footer_offset;
+        out->footer_lines = footer_lines;
+    }
+    if (given & (1u << SIMDSV_SNIFF_PREAMBLE)) {
+        simdsv_options_get(opt, SIMDSV_OPT_SKIP_LINES, &v);
+        out->skip_lines = (uint64_t)v;
+        decide(s, SIMDSV_SNIFF_PREAMBLE, 1, "given");
+    } else if (out->skip_lines) {
+        decide(s, SIMDSV_SNIFF_PREAMBLE, 0.85,
+               keep(s, "%llu line%s before the table (titles, notes or blank lines: rows without %zu fields)",
+                    (unsigned long long)out->skip_lines, out->skip_lines == 1 ? "" : "s", k));
+    } else {
+        decide(s, SIMDSV_SNIFF_PREAMBLE, t0 < nstart ? 1 : NOT_SURE, "the table starts on the first line");
+    }
+    decide(s, SIMDSV_SNIFF_FOOTER, footer_conf, footer_reason);
+
+    /* Header and columns of the table read. */
+    if (ntables) {
+        simdsv_sniff_table *t = &tbl[ti];
+        const size_t h0 = first_row[ti];
+        const size_t width = t->columns;
+        /* Rows of the body: the rest of this table in the start, and the
+         * middle and end when this is the last table. */
+        size_t body_from = h0 + 1;
+        size_t body_end = ti + 1 < ntables ? first_row[ti + 1] : rs.nr;
+        size_t nbody_rows = 0;
+        for (size_t i = body_from; i < body_end; i++)
+            nbody_rows += rs.r[i].kind == ROW_DATA && rs.r[i].nfields == width;
+        /* Leave possible header rows out of the body kinds when there are enough rows. */
+        size_t skip_more = nbody_rows > 2 * MAX_HEADER_ROWS ? MAX_HEADER_ROWS - 1 : 0;
+        simdsv_type body[512];
+        const size_t kc = width < 512 ? width : 512;
+        for (size_t c = 0; c < kc; c++)
+            body[c] = SIMDSV_TYPE_NULL;
+        /* A column's body kind ignores a few stray texts (a repeated header
+         * in the middle, a "n/a"): at most 2% of its values. */
+        simdsv_type typed_join[512];
+        uint32_t texts[512], values[512];
+        for (size_t c = 0; c < kc; c++) {
+            typed_join[c] = SIMDSV_TYPE_NULL;
+            texts[c] = values[c] = 0;
+        }
+        size_t seen = 0;
+        for (size_t i = body_from; i < body_end; i++) {
+            const sn_row *r = &rs.r[i];
+            if (r->kind != ROW_DATA || r->nfields != width)
+                continue;
+            if (seen++ < skip_more)
+                continue;
+            if (footer_offset && r->region == conv.ng - 1 && gs[r->region].offset + r->off >= footer_offset)
+                continue;
+            for (size_t c = 0; c < kc; c++) {
+                const simdsv_type kd = kind_of(text_of(gs, &rs, r, c), dc_allowed);
+                body[c] = simdsv__kind_join(body[c], kd);
+                if (kd == SIMDSV_TYPE_NULL)
+                    continue;
+                values[c]++;
+                if (kd == SIMDSV_TYPE_STRING)
+                    texts[c]++;
+                else
+                    typed_join[c] = simdsv__kind_join(typed_join[c], kd);
+            }
+        }
+        for (size_t c = 0; c < kc; c++)
+            if (body[c] == SIMDSV_TYPE_STRING && typed_kind(typed_join[c]) && texts[c] * 50 <= values[c])
+                body[c] = typed_join[c];
+        size_t typed_cols = 0, same = 0;
+        const sn_row *h = &rs.r[h0];
+        const size_t hc = contrast(gs, &rs, h, body, kc, dc_allowed, &typed_cols, &same);
+        int header = 1;
+        double hconf;
+        const char *hreason;
+        if (typed_cols && hc) {
+            hconf = 0.6 + 0.4 * (double)hc / (double)typed_cols;
+            hreason = keep(s, "present: the first row is text in %zu of %zu typed columns", hc, typed_cols);
+        } else if (typed_cols) {
+            header = 0;
+            hconf = same == typed_cols ? 0.9 : 0.6;
+            hreason = keep(s, "absent: the first row types like the data in %zu of %zu typed columns", same,
+                           typed_cols);
+        } else {
+            /* Only text: a header when its names are distinct and not repeated below. */
+            int distinct = 1, recur = 0;
+            for (size_t a = 0; a < kc && distinct; a++) {
+                const field_text x = text_of(gs, &rs, h, a);
+                for (size_t b = a + 1; b < kc; b++) {
+                    const field_text y = text_of(gs, &rs, h, b);
+                    if (x.n && x.n == y.n && !memcmp(x.s, y.s, x.n))
+                        distinct = 0;
+                }
+                for (size_t i = body_from; i < body_end && !recur; i++) {
+                    const sn_row *r = &rs.r[i];
+                    if (r->kind != ROW_DATA || r->nfields != width)
+                        continue;
+                    const field_text y = text_of(gs, &rs, r, a);
+                    recur = x.n && x.n == y.n && !memcmp(x.s, y.s, x.n);
+                }
+            }
+            /* Not sure either way: the default (a header) is kept. */
+            hconf = distinct && !recur ? 0.6 : 0.4;
+            hreason = distinct && !recur ? "every column is text; the first row is taken as the header (distinct "
+                                           "names that do not recur below)"
+                                         : "not sure: every column is text and the first row repeats a value; a "
+                                           "header assumed (the default)";
+        }
+        uint64_t header_rows = header;
+        if (header && typed_cols) {
+            for (size_t i = h0 + 1; i < body_end && header_rows < MAX_HEADER_ROWS; i++) {
+                const sn_row *r = &rs.r[i];
+                if (r->kind != ROW_DATA)
+                    continue;
+                size_t tc2, same2;
+                if (r->nfields != width || !contrast(gs, &rs, r, body, kc, dc_allowed, &tc2, &same2) || same2)
+                    break;
+                header_rows++;
+            }
+            if (header_rows > 1)
+                hreason = keep(s, "%s; %llu header rows (the rows below it are text too where the data is typed)",
+                               hreason, (unsigned long long)header_rows);
+        }
+        if (given & (1u << SIMDSV_SNIFF_HEADER)) {
+            simdsv_options_get(opt, SIMDSV_OPT_HEADER, &v);
+            header = v != 0;
+            header_rows = header;
+            hreason = "given";
+            hconf = 1;
+        }
+        if (given & (1u << SIMDSV_SNIFF_HEADER_ROWS)) {
+            header_rows = params->header_rows;
+            header = header_rows > 0;
+            hreason = "given";
+            hconf = 1;
+        }
+        out->header = header;
+        out->header_rows = header_rows;
+        t->header_rows = header_rows;
+        decide(s, SIMDSV_SNIFF_HEADER, hconf, hreason);
+        decide(s, SIMDSV_SNIFF_HEADER_ROWS, header_rows > 1 ? 0.7 : hconf,
+               header_rows > 1 ? keep(s, "%llu rows: each column's names joined with a space",
+                                      (unsigned long long)header_rows)
+                               : header ? "one row" : "no header");
+
+        /* Columns: types and formats over the body below the header rows. */
+        s->columns = simdsv__alloc(&s->alloc, (kc ? kc : 1) * sizeof *s->columns);
+        /* The body and the first row (a row of data without a header). */
+        const size_t vals_cap = nbody_rows + 1;
+        field_text *vals = simdsv__alloc(&s->alloc, vals_cap * sizeof *vals);
+        if (!s->columns || !vals) {
+            simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
+            st = SIMDSV_ERR_NOMEM;
+            goto done;
+        }
+        int any_dc = 0, any_dot = 0;
+        for (size_t c = 0; c < kc; c++) {
+            simdsv_sniff_column *col = &s->columns[c];
+            memset(col, 0, sizeof *col);
+            /* The name: the header rows' cells joined with a space. */
+            char name[256], shown[3 * sizeof name + 1];
+            size_t nl = 0;
+            name[0] = '\0';
+            size_t hr = 0;
+            for (size_t i = h0; i < body_end && hr < header_rows; i++) {
+                const sn_row *r = &rs.r[i];
+                if (r->kind != ROW_DATA)
+                    continue;
+                hr++;
+                field_text x = c < r->nfields ? text_of(gs, &rs, r, c) : (field_text){"", 0};
+                /* An empty cell of an upper header row stands for its left neighbour (a merged cell). */
+                for (size_t left = c; header_rows > 1 && hr < header_rows && !x.n && left > 0;) {
+                    left--;
+                    x = text_of(gs, &rs, r, left);
+                }
+                if (!x.n)
+                    continue;
+                const int wrote = snprintf(name + nl, sizeof name - nl, "%s%.*s", nl ? " " : "", (int)x.n, x.s);
+                if (wrote > 0)
+                    nl = nl + (size_t)wrote < sizeof name ? nl + (size_t)wrote : sizeof name - 1;
+            }
+            col->name = header ? keep(s, "%s", utf8_name(&enc, name, nl, shown)) : "";
+            size_t nv = 0, nulls = 0, rowi = 0, texts_seen = 0;
+            simdsv_type kind = SIMDSV_TYPE_NULL, typed_only = SIMDSV_TYPE_NULL;
+            int dc_th = 0;
+            size_t dc_hits = 0, dot_hits = 0;
+            for (size_t i = h0; i < body_end; i++) {
+                const sn_row *r = &rs.r[i];
+                if (r->kind != ROW_DATA || r->nfields != width)
+                    continue;
+                if (rowi++ < header_rows)
+                    continue;
+                if (footer_offset && r->region == conv.ng - 1 &&
+                    gs[r->region].offset + (r->region ? 0 : skip0) + r->off >= footer_offset)
+                    continue;
+                const field_text x = text_of(gs, &rs, r, c);
+                if (!x.n) {
+                    nulls++;
+                    continue;
+                }
+                vals[nv++] = x;
+                const simdsv_type k0 = simdsv__infer_field(x.s, x.n, 0, NULL);
+                if (k0 == SIMDSV_TYPE_FLOAT64)
+                    dot_hits += memchr(x.s, '.', x.n) != NULL;
+                if (dc_allowed && k0 == SIMDSV_TYPE_STRING && decimal_comma_value(x.s, x.n, &dc_th)) {
+                    dc_hits++;
+                    kind = simdsv__kind_join(kind, SIMDSV_TYPE_FLOAT64);
+                } else {
+                    kind = simdsv__kind_join(kind, k0);
+                    if (k0 == SIMDSV_TYPE_STRING)
+                        texts_seen++;
+                    else
+                        typed_only = simdsv__kind_join(typed_only, k0);
+                }
+            }
+            col->type = kind;
+            col->format = "";
+            col->confidence = nv ? 0.95 : NOT_SURE;
+            col->reason = nv ? keep(s, "%s over %zu values (%zu empty)", simdsv_type_name(kind), nv, nulls)
+                             : keep(s, "not sure: no value in the sample (%zu empty)", nulls);
+            if (kind == SIMDSV_TYPE_STRING && texts_seen && texts_seen * 50 <= nv && typed_kind(typed_only)) {
+                /* A few texts among typed values: strays of a sample that
+                 * starts inside a quoted field, or real exceptions ("n/a"),
+                 * which the typed reader would read as text: said so. */
+                col->type = typed_only;
+                col->confidence = 0.7;
+                col->reason = keep(s, "%s in %zu of %zu values; %zu text value%s (the reader makes the column a "
+                                      "string if the file holds them)",
+                                   simdsv_type_name(typed_only), nv - texts_seen, nv, texts_seen,
+                                   texts_seen == 1 ? "" : "s");
+            }
+            format_guess fg;
+            if (dc_hits) {
+                any_dc = 1;
+                col->format = dc_th ? "1.234,56" : "decimal comma";
+                col->reason = keep(s, "float64 with a decimal comma in %zu of %zu values%s", dc_hits, nv,
+                                   dc_th ? " ('.' groups thousands: the reader does not read those)" : "");
+                col->confidence = 0.9;
+            } else if (kind == SIMDSV_TYPE_STRING && nv && guess_date(s, vals, nv, &fg)) {
+                col->type = fg.type;
+                col->format = fg.format;
+                col->confidence = fg.confidence;
+                col->reason = fg.reason;
+            }
+            any_dot |= dot_hits > 0;
+        }
+        simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
+        out->column_count = kc;
+        out->columns = s->columns;
+        /* One date order for the reader: the first non-ISO date column's, the others reported. */
+        const char *order_from = NULL;
+        size_t disagree = 0;
+        for (size_t c = 0; c < kc; c++) {
+            const char *f = s->columns[c].format;
+            const simdsv_date_order o = !strncmp(f, "%d", 2)   ? SIMDSV_DATE_DMY
+                                        : !strncmp(f, "%m", 2) ? SIMDSV_DATE_MDY
+                                        : !strncmp(f, "%Y", 2) ? SIMDSV_DATE_YMD
+                                                               : SIMDSV_DATE_ISO;
+            if (o == SIMDSV_DATE_ISO)
+                continue;
+            if (!order_from) {
+                out->date_order = o;
+                order_from = s->columns[c].name;
+                decide(s, SIMDSV_SNIFF_DATES, s->columns[c].confidence,
+                       keep(s, "%s (column %zu%s%s)", f, c + 1, *order_from ? ": " : "", order_from));
+            } else if (o != out->date_order) {
+                disagree++;
+            }
+        }
+        if (!order_from)
+            decide(s, SIMDSV_SNIFF_DATES, 0.9, "no non-ISO date column");
+        else if (disagree)
+            decide(s, SIMDSV_SNIFF_DATES, NOT_SURE,
+                   keep(s, "not sure: %zu date columns in another order than %s's, read as text", disagree,
+                        order_from));
+        if (given & (1u << SIMDSV_SNIFF_DATES)) {
+            simdsv_options_get(opt, SIMDSV_OPT_DATE_ORDER, &v);
+            out->date_order = (simdsv_date_order)v;
+            decide(s, SIMDSV_SNIFF_DATES, 1, "given");
+        }
+        out->decimal_comma = any_dc && !any_dot;
+        if (given & (1u << SIMDSV_SNIFF_DECIMAL)) {
+            simdsv_options_get(opt, SIMDSV_OPT_DECIMAL_COMMA, &v);
+            out->decimal_comma = v != 0;
+            decide(s, SIMDSV_SNIFF_DECIMAL, 1, "given");
+        } else {
+            decide(s, SIMDSV_SNIFF_DECIMAL, any_dc && any_dot ? NOT_SURE : 0.9,
+                   any_dc && any_dot ? "not sure: some columns use a decimal comma, others a decimal point"
+                   : any_dc          ? "decimal comma (numbers such as 3,14 where ',' is not the delimiter)"
+                                     : "decimal point");
+        }
+    } else {
+        decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
+        decide(s, SIMDSV_SNIFF_HEADER_ROWS, NOT_SURE, "not sure: no rows");
+        decide(s, SIMDSV_SNIFF_DECIMAL, NOT_SURE, "not sure: no rows");
+        decide(s, SIMDSV_SNIFF_DATES, NOT_SURE, "not sure: no rows");
+        out->header = 1;
+        out->header_rows = 1;
+    }
+    if (ntables) {
+        s->tables = simdsv__alloc(&s->alloc, ntables * sizeof *s->tables);
+        if (!s->tables) {
+            st = SIMDSV_ERR_NOMEM;
+            goto done;
+        }
+        memcpy(s->tables, tbl, ntables * sizeof *tbl);
+        s->tables_cap = ntables;
+        out->tables = s->tables;
+        out->table_count = ntables;
+    }
+    if (out->binary) {
+        for (int k2 = SIMDSV_SNIFF_DELIMITER; k2 < SIMDSV_SNIFF_SETTING_COUNT; k2++)
+            if (!out->decisions[k2].given)
+                decide(s, (simdsv_sniff_setting)k2, 0.1, "not sure: the input is not text");
+    }
+done:
+    for (size_t i = 0; i < 3; i++)
+        simdsv__free(&s->alloc, bufs[i], caps[i]);
+    free_rows(&rs);
+    return st;
+}
+
+static simdsv_status make(const simdsv_sniff_params *params, sniff_impl **out)
+{
+    simdsv_allocator a;
+    if (params && params->opt) {
+        a = params->opt->alloc;
+    } else {
+        struct simdsv_options d;
+        simdsv__options_defaults(&d);
+        a = d.alloc;
+    }
+    sniff_impl *s = simdsv__alloc(&a, sizeof *s);
+    if (!s)
+        return SIMDSV_ERR_NOMEM;
+    memset(s, 0, sizeof *s);
+    s->alloc = a;
+    *out = s;
+    return SIMDSV_OK;
+}
+
+void simdsv_sniff_free(simdsv_sniff *sniff)
+{
+    if (!sniff)
+        return;
+    sniff_impl *s = (sniff_impl *)sniff;
+    const simdsv_allocator a = s->alloc;
+    for (text_node *t = s->texts; t;) {
+        text_node *next = t->next;
+        simdsv__free(&a, t, t->size);
+        t = next;
+    }
+    simdsv__free(&a, s->tables, s->tables_cap * sizeof *s->tables);
+    simdsv__free(&a, s->columns, (s->pub.column_count ? s->pub.column_count : 1) * sizeof *s->columns);
+    simdsv__free(&a, s, sizeof *s);
+}
+
+static simdsv_status finish(sniff_impl *s, simdsv_status st, simdsv_sniff **out)
+{
+    if (st != SIMDSV_OK) {
+        simdsv_sniff_free(&s->pub);
+        return st;
+    }
+    *out = &s->pub;
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv_sniff_memory(const void *data, size_t size, const simdsv_sniff_params *params,
+                                  simdsv_sniff **out)
+{
+    if (!out || (!data && size))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    sniff_impl *s;
+    simdsv_status st = make(params, &s);
+    if (st != SIMDSV_OK)
+        return st;
+    sniff_input in;
+    memset(&in, 0, sizeof in);
+    const uint8_t *p = data ? data : (const uint8_t *)"";
+    in.g[0].p = p;
+    in.g[0].n = size < START_SAMPLE ? size : START_SAMPLE;
+    in.g[0].is_start = 1;
+    in.g[0].complete = size <= START_SAMPLE;
+    in.ng = 1;
+    in.input_size = size;
+    if (params && params->partial) {
+        in.g[0].complete = 0;
+        in.input_size = 0;
+    } else if (size > START_SAMPLE + 2 * PART_SAMPLE) {
+        const size_t mid = (size / 2) & ~(size_t)1;
+        in.g[1].p = p + mid;
+        in.g[1].n = PART_SAMPLE;
+        in.g[1].offset = mid;
+        in.g[2].p = p + (size - PART_SAMPLE);
+        in.g[2].n = PART_SAMPLE;
+        in.g[2].offset = size - PART_SAMPLE;
+        in.g[2].complete = 1;
+        in.ng = 3;
+    } else if (size > START_SAMPLE) {
+        in.g[0].n = size;
+        in.g[0].complete = 1;
+    }
+    return finish(s, run(s, &in, params), out);
+}
+
+static int read_at(int fd, uint8_t *buf, size_t size, uint64_t at, size_t *got)
+{
+    *got = 0;
+    while (*got < size) {
+        ssize_t n;
+        do
+            n = pread(fd, buf + *got, size - *got, (off_t)(at + *got));
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            break;
+        *got += (size_t)n;
+    }
+    return 0;
+}
+
+simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *params, simdsv_sniff **out,
+                                int *os_errno)
+{
+    int dummy;
+    if (!os_errno)
+        os_errno = &dummy;
+    *os_errno = 0;
+    if (!path || !out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    int fd;
+    do
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        *os_errno = errno;
+        return SIMDSV_ERR_IO;
+    }
+    struct stat stt;
+    if (fstat(fd, &stt) != 0 || S_ISDIR(stt.st_mode)) {
+        *os_errno = S_ISDIR(stt.st_mode) ? EISDIR : errno;
+        close(fd);
+        return SIMDSV_ERR_IO;
+    }
+    sniff_impl *s;
+    simdsv_status st = make(params, &s);
+    if (st != SIMDSV_OK) {
+        close(fd);
+        return st;
+    }
+    const size_t cap = START_SAMPLE + 2 * PART_SAMPLE;
+    uint8_t *buf = simdsv__alloc(&s->alloc, cap);
+    if (!buf) {
+        close(fd);
+        return finish(s, SIMDSV_ERR_NOMEM, out);
+    }
+    sniff_input in;
+    memset(&in, 0, sizeof in);
+    const int regular = S_ISREG(stt.st_mode);
+    const uint64_t size = regular ? (uint64_t)stt.st_size : 0;
+    size_t got = 0;
+    int err = 0;
+    if (regular) {
+        err = read_at(fd, buf, START_SAMPLE, 0, &got);
+    } else {
+        while (!err && got < START_SAMPLE) {
+            ssize_t n;
+            do
+                n = read(fd, buf + got, START_SAMPLE - got);
+            while (n < 0 && errno == EINTR);
+            if (n < 0)
+                err = errno;
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+    }
+    in.g[0].p = buf;
+    in.g[0].n = got;
+    in.g[0].is_start = 1;
+    in.g[0].complete = regular ? size <= START_SAMPLE : got < START_SAMPLE;
+    in.ng = 1;
+    in.input_size = size;
+    if (!err && regular && size > cap) {
+        const uint64_t mid = (size / 2) & ~(uint64_t)1;
+        size_t g1 = 0, g2 = 0;
+        err = read_at(fd, buf + START_SAMPLE, PART_SAMPLE, mid, &g1);
+        if (!err)
+            err = read_at(fd, buf + START_SAMPLE + PART_SAMPLE, PART_SAMPLE, size - PART_SAMPLE, &g2);
+        in.g[1].p = buf + START_SAMPLE;
+        in.g[1].n = g1;
+        in.g[1].offset = mid;
+        in.g[2].p = buf + START_SAMPLE + PART_SAMPLE;
+        in.g[2].n = g2;
+        in.g[2].offset = size - PART_SAMPLE;
+        in.g[2].complete = 1;
+        in.ng = 3;
+    } else if (!err && regular && size > START_SAMPLE) {
+        size_t more = 0;
+        err = read_at(fd, buf + got, (size_t)size - got, got, &more);
+        in.g[0].n = got + more;
+        in.g[0].complete = 1;
+    }
+    close(fd);
+    if (err) {
+        *os_errno = err;
+        simdsv__free(&s->alloc, buf, cap);
+        return finish(s, SIMDSV_ERR_IO, out);
+    }
+    st = run(s, &in, params);
+    simdsv__free(&s->alloc, buf, cap);
+    return finish(s, st, out);
+}
+
+simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
+{
+    if (!s || !opt)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    simdsv_status st;
+    if ((st = simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1)) !=
+            SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_DATE_ORDER, s->date_order)) != SIMDSV_OK)
+        return st;
+    return simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") ? s->encoding : NULL);
+}
+
+const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting)
+{
+    static const char *const names[SIMDSV_SNIFF_SETTING_COUNT] = {
+        "encoding", "delimiter",   "quote",  "escape", "line_ending", "comment", "preamble",
+        "footer",   "header",      "header_rows", "tables", "padding", "decimal", "dates"};
+    return (unsigned)setting < SIMDSV_SNIFF_SETTING_COUNT ? names[setting] : NULL;
+}

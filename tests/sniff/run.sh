@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/sniff/run.sh SIMDSV — the detection corpus (gen.py) written to a
+# temporary folder and checked (check.py: every file right), then the
+# adversarial inputs: a 10 MB line, binary bytes, empty and header-only files
+# give an answer or a clear error, never a crash.
+set -eu
+BIN=$1
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/simdsv-sniff-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+# The real files of the shared datasets join the corpus when they are there.
+python3 "$HERE/gen.py" "$TMP/corpus" "$HERE/../../../shared/datasets/real"
+python3 "$HERE/check.py" "$BIN" "$TMP/corpus"
+# The synthetic benchmark shapes (../shared/datasets/gen.py, when there): plain
+# CSV detected as such, and every count the same as with the defaults.
+GEN=$HERE/../../../shared/datasets/gen.py
+if [ -f "$GEN" ]; then
+    python3 "$GEN" all 1 -o "$TMP/gen" >/dev/null
+    for f in "$TMP"/gen/*.csv; do
+        opts=$("$BIN" sniff --json "$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["options"])')
+        [ "$opts" = "--delimiter ',' --quote '\"'" ] || { echo "FAIL: $f detected as $opts"; exit 1; }
+        [ "$("$BIN" count "$f")" = "$("$BIN" count --no-sniff "$f")" ] || { echo "FAIL: count $f"; exit 1; }
+    done
+fi
+head -c 10485760 /dev/zero | tr '\0' 'x' >"$TMP/long.csv"
+"$BIN" sniff "$TMP/long.csv" | grep -q "not sure: no complete row" || { echo "FAIL: 10 MB line"; exit 1; }
+head -c 4096 "$BIN" >"$TMP/binary.bin"
+if "$BIN" sniff "$TMP/binary.bin" >/dev/null 2>"$TMP/err"; then echo "FAIL: binary accepted"; exit 1; fi
+grep -q "not a delimited text file" "$TMP/err" || { echo "FAIL: binary message"; cat "$TMP/err"; exit 1; }
+: >"$TMP/empty.csv"
+"$BIN" sniff "$TMP/empty.csv" | grep -q "not sure" || { echo "FAIL: empty"; exit 1; }
+printf 'name;age;city\n' >"$TMP/header_only.csv"
+"$BIN" sniff --json "$TMP/header_only.csv" | grep -q '"delimiter":";"' || { echo "FAIL: header only"; exit 1; }
+# Automatic reading: a ';' Latin-1 file needs no option; an option given wins.
+printf 'nom;prix\n\351t\351;3,5\nna\357ve;4,25\n' >"$TMP/latin1.csv"
+[ "$("$BIN" convert --to json "$TMP/latin1.csv")" = "$(printf '[\n["nom","prix"],\n["été","3,5"],\n["naïve","4,25"]\n]')" ] ||
+    { echo "FAIL: latin1 auto"; "$BIN" convert --to json "$TMP/latin1.csv"; exit 1; }
+[ "$("$BIN" count --delimiter , --encoding latin1 "$TMP/latin1.csv")" = 2 ] || { echo "FAIL: given wins"; exit 1; }
+"$BIN" count -v "$TMP/latin1.csv" 2>"$TMP/err" >/dev/null
+grep -q "latin1.csv: detected --delimiter ';' --quote '\"' --encoding iso-8859-1 --decimal-comma" "$TMP/err" ||
+    { echo "FAIL: -v"; cat "$TMP/err"; exit 1; }
+# Without detection the Latin-1 bytes are invalid UTF-8 for check; with it, the file is fine.
+if "$BIN" check --no-sniff "$TMP/latin1.csv" >/dev/null 2>&1; then echo "FAIL: --no-sniff"; exit 1; fi
+"$BIN" check "$TMP/latin1.csv" >/dev/null || { echo "FAIL: check latin1"; exit 1; }
+# The fast paths (select, tail's seek) read converted and cut inputs through the reader.
+[ "$("$BIN" select 1 "$TMP/latin1.csv")" = "$(printf 'nom\nété\nnaïve')" ] || { echo "FAIL: select latin1"; exit 1; }
+[ "$("$BIN" tail -n 1 "$TMP/latin1.csv")" = "$(printf 'nom,prix\nnaïve,"4,25"')" ] || { echo "FAIL: tail latin1"; exit 1; }
+[ "$("$BIN" count "$TMP/corpus/footer.csv")" = 24 ] || { echo "FAIL: footer cut"; exit 1; }
+[ "$("$BIN" count "$TMP/corpus/preamble.csv")" = 24 ] || { echo "FAIL: preamble skipped"; exit 1; }
+[ "$("$BIN" count --table 2 "$TMP/corpus/tables2.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: table 2"; exit 1; }
+[ "$("$BIN" headers --just-names "$TMP/corpus/header_rows2.csv")" = "$(printf 'id\nname\nprice EUR\nday\nok')" ] ||
+    { echo "FAIL: header rows"; "$BIN" headers --just-names "$TMP/corpus/header_rows2.csv"; exit 1; }
+# Standard input is sniffed from its first bytes (sniff only: commands keep the defaults there).
+"$BIN" sniff - <"$TMP/latin1.csv" | grep -q "options: --delimiter ';' --quote '\"' --encoding iso-8859-1" ||
+    { echo "FAIL: sniff -"; exit 1; }
+echo "sniff: all passed"
