@@ -1108,7 +1108,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     continue;
                 dialect *d = &cands[nc++];
                 memcpy(d->delim, dl[a], sizeof d->delim);
-                d->dlen = strlen(dl[a]);
+                d->dlen = dl[a][0] ? strlen(dl[a]) : 1; /* a NUL delimiter (given) is one byte, not none */
                 d->quote = quotes[q];
                 d->escape = escapes[e];
                 d->comment = comment;
