@@ -1104,13 +1104,17 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     for (size_t a = 0; a < nd; a++)
         for (int q = 0; q < nq; q++)
             for (int e = 0; e < ne; e++) {
-                if (quotes[q] < 0 && escapes[e] >= 0)
+                /* Without quoting an escape has nothing to escape: one
+                 * candidate, escape-free, even when an escape was given
+                 * (skipping it left no candidate at all, and cands[0]
+                 * unset, with --no-quote --escape C). */
+                if (quotes[q] < 0 && e > 0)
                     continue;
                 dialect *d = &cands[nc++];
                 memcpy(d->delim, dl[a], sizeof d->delim);
                 d->dlen = dl[a][0] ? strlen(dl[a]) : 1; /* a NUL delimiter (given) is one byte, not none */
                 d->quote = quotes[q];
-                d->escape = escapes[e];
+                d->escape = quotes[q] < 0 ? -1 : escapes[e];
                 d->comment = comment;
             }
     size_t best = 0;
