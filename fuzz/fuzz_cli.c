@@ -8,13 +8,11 @@
  * schema...), and the rest is the file.  The command runs through cli_run()
  * with its output going to a memory sink (out_set_sink) and the standard
  * streams it writes with stdio swapped for memory streams (glibc lets a
- * program assign stdout and stderr).  Each input runs twice, the second
- * time without the raw-byte fast path of select and search
- * (SIMDSV_CLI_NO_FAST_PATH), and the harness checks:
+ * program assign stdout and stderr).  Each input runs twice, and the
+ * harness checks:
  *   - the exit status is 0, 1 or 2, and a failure says why on stderr;
- *   - both runs give the same status, output and messages (the fast path
- *     is the library's parse; and no state survives from one run to the
- *     next);
+ *   - both runs give the same status, output and messages (no state
+ *     survives from one run to the next);
  *   - with -o, the file exists exactly when the run succeeded, and no
  *     temporary file is left behind.
  * ASan and UBSan watch every byte written: a length taken from snprintf's
@@ -405,14 +403,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         setenv("SIMDSV_TEST_COUNT_CHUNK", "3", 1);
     run_result first, second;
     run_once(a.n, a.v, to_file, &first);
-    setenv("SIMDSV_CLI_NO_FAST_PATH", "1", 1);
     run_once(a.n, a.v, to_file, &second);
-    unsetenv("SIMDSV_CLI_NO_FAST_PATH");
     unsetenv("SIMDSV_TEST_COUNT_CHUNK");
     if (first.status != second.status || first.out.len != second.out.len ||
         (first.out.len && memcmp(first.out.data, second.out.data, first.out.len) != 0) ||
         first.err_len != second.err_len || (first.err_len && memcmp(first.err, second.err, first.err_len) != 0)) {
-        fprintf(stderr, "fuzz_cli: two runs differ (with and without the fast path)\n--- first (status %d):\n%.*s\n%.*s\n"
+        fprintf(stderr, "fuzz_cli: two runs of one input differ\n--- first (status %d):\n%.*s\n%.*s\n"
                         "--- second (status %d):\n%.*s\n%.*s\n",
                 first.status, (int)first.out.len, first.out.data, (int)first.err_len, first.err, second.status,
                 (int)second.out.len, second.out.data, (int)second.err_len, second.err);
