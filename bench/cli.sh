@@ -2,6 +2,7 @@
 # bench/cli.sh — CLI commands, one build against another, interleaved.
 #
 #   bench/cli.sh OLD_SIMDSV NEW_SIMDSV FILE [RUNS]
+#   SET=all bench/cli.sh ...   every command (FILE must be taxi-shaped: 17+ columns)
 #
 # Runs each command RUNS times (default 7) with both binaries taking turns,
 # output to /dev/null, and prints per command and binary the median wall
@@ -25,6 +26,23 @@ commands=(
     "slice --start 1000000 --end 1000100"
     "count"
 )
+# Every command of the CLI, for the before/after table of a refactor: the
+# record commands above plus the typed ones.  Columns 1 (vendor), 9
+# (store-and-forward flag) and 13 (fare) of the taxi shape.
+if [ "${SET:-}" = all ]; then
+    commands+=(
+        "check"
+        "headers"
+        "head -n 1000"
+        "tail -n 1000"
+        "table"
+        "frequency --select 1,9"
+        "schema"
+        "stats"
+        "convert --to jsonl"
+        "cat rows"
+    )
+fi
 
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
