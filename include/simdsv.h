@@ -708,6 +708,16 @@ SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArray
  * Valid until the stream is released. */
 SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
 SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
+/* Forgets the rejects listed so far (pointers to them become invalid; the
+ * next one listed has index 0): a consumer that handles each batch's
+ * rejects as it goes keeps a long stream's memory bounded. */
+SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream);
+/* Column index of the stream's schema as simdsv_table_column describes a
+ * table's (user_type tells a --schema type from an inferred one; null_count
+ * is 0).  SIMDSV_ERR_INVALID_ARGUMENT for a bad index or a stream not made
+ * by simdsv_table_stream.  Strings stay valid until the stream is released. */
+SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
+                                                     simdsv_column_info *info);
 
 /* -------------------------------------------------------------------- sniff */
 
