@@ -462,20 +462,14 @@ int convert_json(cli_common *c, bool lines)
     int64_t threads = cli_opt(c, SIMDSV_OPT_THREADS);
     if (threads == 0)
         threads = sysconf(_SC_NPROCESSORS_ONLN);
-    simdsv_reader *r = cli_open(c);
-    if (!r)
-        return EXIT_DATA;
     struct ArrowArrayStream stream;
-    const simdsv_status st = simdsv_table_stream(r, &stream);
-    if (st != SIMDSV_OK) {
-        const int status = cli_typed_failure(c, r, st);
-        cli_close(c, r);
+    int status = EXIT_OK;
+    simdsv_reader *r = cli_open_stream(c, &stream, &status);
+    if (!r)
         return status;
-    }
     json_run run;
     memset(&run, 0, sizeof run);
     run.lines = lines;
-    int status = EXIT_OK;
     if (!columns_of(&stream, &run)) {
         cli_error("%s: %s", c->display, stream.get_last_error(&stream));
         status = EXIT_DATA;

@@ -24,16 +24,20 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                      "8081828384858687888990919293949596979899";
 
-/* Exactly count digits of v (its lowest ones, zeros in front) ending at end. */
-static void put_fixed(char *end, uint64_t v, int count)
+/* Exactly count digits of v (its lowest ones, zeros in front) ending at
+ * end; returns v without them. */
+static uint64_t put_fixed(char *end, uint64_t v, int count)
 {
     for (; count >= 2; count -= 2) {
         end -= 2;
         memcpy(end, digit_pairs + 2 * (v % 100), 2);
         v /= 100;
     }
-    if (count)
+    if (count) {
         end[-1] = (char)('0' + v % 10);
+        v /= 10;
+    }
+    return v;
 }
 
 /* The decimal digits of v (no sign) at out; returns their count. */
@@ -98,24 +102,18 @@ size_t cli_shortest_double(char *out, double v)
         }
     if ((double)digits / pow10[places] != a)
         return shortest_by_printf(out, v); /* 16 or 17 digits, or a product rounded the wrong way */
-    static const uint64_t pow10u[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-                                      1000000000, 10000000000, 100000000000, 1000000000000,
-                                      10000000000000, 100000000000000, 1000000000000000,
-                                      10000000000000000, 100000000000000000, 1000000000000000000};
-    if (digits >= pow10u[15])
+    if (digits >= 1000000000000000u)
         return shortest_by_printf(out, v); /* rounded up to 10^15: the exponent is one more */
     char *p = out;
     if (v < 0)
         *p++ = '-';
     const int whole = x >= 0 ? x + 1 : 1; /* digits before the point */
-    put_fixed(p + whole, digits / pow10u[places], whole);
-    p += whole;
-    if (places) {
-        *p++ = '.';
-        put_fixed(p + places, digits % pow10u[places], places);
-        p += places;
-    }
-    return (size_t)(p - out);
+    /* From the last digit back: the places, the point, the whole part. */
+    const uint64_t rest = places ? put_fixed(p + whole + 1 + places, digits, places) : digits;
+    put_fixed(p + whole, rest, whole);
+    if (places)
+        p[whole] = '.';
+    return (size_t)(p - out) + (size_t)whole + (places ? 1 + (size_t)places : 0);
 }
 
 /* Civil date of a day count (days since 1970-01-01), proleptic Gregorian. */

@@ -121,6 +121,22 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
     return t;
 }
 
+simdsv_reader *cli_open_stream(cli_common *c, struct ArrowArrayStream *stream, int *status)
+{
+    simdsv_reader *r = cli_open(c);
+    if (!r) {
+        *status = EXIT_DATA;
+        return NULL;
+    }
+    const simdsv_status st = simdsv_table_stream(r, stream);
+    if (st != SIMDSV_OK) {
+        *status = cli_typed_failure(c, r, st);
+        cli_close(c, r);
+        return NULL;
+    }
+    return r;
+}
+
 int cli_format_double(char *out, size_t size, double v)
 {
     char text[CLI_DOUBLE_MAX];

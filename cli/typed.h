@@ -34,6 +34,11 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
 /* Reports a failed typed read or stream (options: a usage error) and
  * returns the exit status. */
 int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status st);
+/* Opens the input as the typed reader's stream of Arrow batches (which then
+ * owns the reader returned: stream->release frees it; cli_close(c, NULL)
+ * closes the input after).  Prints the error and returns NULL on failure
+ * (*status = the exit status). */
+simdsv_reader *cli_open_stream(cli_common *c, struct ArrowArrayStream *stream, int *status);
 /* Reads the whole input as a typed table; prints the error and returns NULL
  * on failure (*status = the exit status). */
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);

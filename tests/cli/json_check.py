@@ -47,6 +47,13 @@ def number_text(text):
     return t.replace(",", ".") if "," in t and "." not in t else t
 
 
+def parses(kind, text):
+    try:
+        return kind(number_text(text))
+    except (ValueError, TypeError):
+        return None
+
+
 def check_value(where, value, text):
     if value is None:
         if text not in ("", None):
@@ -54,23 +61,11 @@ def check_value(where, value, text):
     elif isinstance(value, bool):
         if text not in BOOLS or BOOLS[text] != value:
             fail(where, "%r for %r" % (value, text))
-    elif isinstance(value, int):
-        try:
-            ok = int(number_text(text)) == value
-        except ValueError:  # a float column's integral value, written as one
-            try:
-                ok = float(number_text(text)) == value
-            except ValueError:
-                ok = False
-        if not ok:
-            fail(where, "%r for %r" % (value, text))
-    elif isinstance(value, float):
-        try:
-            ok = float(number_text(text)) == value
-        except ValueError:
-            ok = False
-        if not ok:
-            fail(where, "%r for %r (not the same double)" % (value, text))
+    elif isinstance(value, (int, float)):
+        # An int64 is int(text); a float (an integral one is written as an
+        # integer) is float(text), the same double to the last bit.
+        if not (isinstance(value, int) and parses(int, text) == value or parses(float, text) == value):
+            fail(where, "%r for %r (not the same number)" % (value, text))
     elif isinstance(value, str):
         if value in ("NaN", "Infinity", "-Infinity"):
             try:
