@@ -135,7 +135,19 @@ typedef struct json_batch {
     bool nomem;
 } json_batch;
 
+/* Floats already written, by their bits: data repeats its prices, rates
+ * and flags, and a lookup costs a fraction of the shortest-form search.
+ * Only the formatting thread of the moment touches it (one batch at a
+ * time). */
+enum { MEMO_SLOTS = 4096 };
+typedef struct float_memo {
+    uint64_t bits;
+    char text[23];
+    uint8_t len; /* 0: empty */
+} float_memo;
+
 typedef struct json_run {
+    float_memo *memo;
     json_column *cols;
     size_t ncols;
     size_t row_fixed;  /* bytes of a row without its strings, at most */
@@ -165,7 +177,7 @@ static inline bool bit(const void *bitmap, int64_t i)
     return (((const uint8_t *)bitmap)[i / 8] >> (i % 8)) & 1;
 }
 
-static char *put_double(char *p, double x)
+static char *put_double(float_memo *memo, char *p, double x)
 {
     if (isnan(x)) {
         memcpy(p, "\"NaN\"", 5);
@@ -177,11 +189,24 @@ static char *put_double(char *p, double x)
         memcpy(p, s, n);
         return p + n;
     }
-    return p + cli_shortest_double(p, x);
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    float_memo *m = &memo[(bits * 0x9e3779b97f4a7c15u) >> 52]; /* 12 bits: MEMO_SLOTS */
+    if (m->len && m->bits == bits) {
+        memcpy(p, m->text, sizeof m->text); /* the buffer has room past the value */
+        return p + m->len;
+    }
+    const size_t n = cli_shortest_double(p, x);
+    if (n <= sizeof m->text) {
+        m->bits = bits;
+        memcpy(m->text, p, sizeof m->text); /* whole: no call for a variable length */
+        m->len = (uint8_t)n;
+    }
+    return p + n;
 }
 
 /* The value of row i (array index, offsets applied) of child a. */
-static char *put_value(char *p, const json_column *col, const struct ArrowArray *a, int64_t i)
+static char *put_value(float_memo *memo, char *p, const json_column *col, const struct ArrowArray *a, int64_t i)
 {
     if (col->type == SIMDSV_TYPE_NULL || (a->null_count && a->buffers[0] && !bit(a->buffers[0], i))) {
         memcpy(p, "null", 4);
@@ -198,7 +223,7 @@ static char *put_value(char *p, const json_column *col, const struct ArrowArray 
     case SIMDSV_TYPE_INT64:
         return p + cli_put_int64(p, ((const int64_t *)a->buffers[1])[i]);
     case SIMDSV_TYPE_FLOAT64:
-        return put_double(p, ((const double *)a->buffers[1])[i]);
+        return put_double(memo, p, ((const double *)a->buffers[1])[i]);
     case SIMDSV_TYPE_DATE:
         *p++ = '"';
         p += cli_put_date(p, ((const int32_t *)a->buffers[1])[i]);
@@ -282,7 +307,7 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
                 string_at(col, a, i, &s, &n);
                 p = cli_put_json_string(p, s, n);
             } else {
-                p = put_value(p, col, a, i);
+                p = put_value(run->memo, p, col, a, i);
             }
         }
         *p++ = '}';
@@ -332,7 +357,8 @@ static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
         return false;
     const size_t n = (size_t)schema.n_children;
     run->cols = calloc(n ? n : 1, sizeof *run->cols);
-    bool ok = run->cols != NULL;
+    run->memo = calloc(MEMO_SLOTS, sizeof *run->memo);
+    bool ok = run->cols && run->memo;
     run->ncols = ok ? n : 0;
     run->row_fixed = 4; /* {}\n and the array's ",\n" before the row */
     for (size_t j = 0; ok && j < n; j++) {
@@ -506,6 +532,7 @@ int convert_json(cli_common *c, bool lines)
     for (size_t j = 0; j < run.ncols; j++)
         free(run.cols[j].key);
     free(run.cols);
+    free(run.memo);
     stream.release(&stream); /* frees the reader too */
     cli_close(c, NULL);
     return status;
