@@ -114,6 +114,13 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
         *status = EXIT_DATA;
         return NULL;
     }
+    /* The schema of a regular file: the library reads its sample windows
+     * with pread() instead of the whole file. */
+    simdsv_reader *sampled = schema_only ? cli_open_regular(c, false) : NULL;
+    if (sampled) {
+        simdsv_reader_free(r);
+        r = sampled;
+    }
     simdsv_table *t = NULL;
     const simdsv_status st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
     *status = st == SIMDSV_OK ? EXIT_OK : cli_typed_failure(c, r, st);
