@@ -146,8 +146,20 @@ typedef struct float_memo {
     uint8_t len; /* 0: empty */
 } float_memo;
 
+/* A column of the batch being written: its buffers, looked up once per
+ * batch instead of once per value. */
+typedef struct json_cursor {
+    const uint8_t *validity; /* NULL: every row holds a value */
+    const void *values;      /* values, or string offsets */
+    const char *chars;       /* strings */
+    int64_t offset;          /* of the array's row 0 in its buffers */
+} json_cursor;
+
 typedef struct json_run {
     float_memo *memo;
+    json_cursor *cursors;
+    size_t *string_cols; /* indexes of the string columns */
+    size_t nstring;
     json_column *cols;
     size_t ncols;
     size_t row_fixed;  /* bytes of a row without its strings, at most */
@@ -205,76 +217,99 @@ static char *put_double(float_memo *memo, char *p, double x)
     return p + n;
 }
 
-/* The value of row i (array index, offsets applied) of child a. */
-static char *put_value(float_memo *memo, char *p, const json_column *col, const struct ArrowArray *a, int64_t i)
+static inline bool valid_at(const json_cursor *cur, int64_t i)
 {
-    if (col->type == SIMDSV_TYPE_NULL || (a->null_count && a->buffers[0] && !bit(a->buffers[0], i))) {
+    return !cur->validity || bit(cur->validity, i);
+}
+
+static void string_at(const json_column *col, const json_cursor *cur, int64_t i, const char **s, size_t *n)
+{
+    int64_t from, to;
+    if (col->wide_offsets) {
+        from = ((const int64_t *)cur->values)[i];
+        to = ((const int64_t *)cur->values)[i + 1];
+    } else {
+        from = ((const int32_t *)cur->values)[i];
+        to = ((const int32_t *)cur->values)[i + 1];
+    }
+    *s = cur->chars + from;
+    *n = (size_t)(to - from);
+}
+
+/* The value of row i (buffer index) of a column. */
+static char *put_value(float_memo *memo, char *p, const json_column *col, const json_cursor *cur, int64_t i)
+{
+    if (!valid_at(cur, i)) {
         memcpy(p, "null", 4);
         return p + 4;
     }
     switch (col->type) {
     case SIMDSV_TYPE_BOOL:
-        if (bit(a->buffers[1], i)) {
+        if (bit(cur->values, i)) {
             memcpy(p, "true", 4);
             return p + 4;
         }
         memcpy(p, "false", 5);
         return p + 5;
     case SIMDSV_TYPE_INT64:
-        return p + cli_put_int64(p, ((const int64_t *)a->buffers[1])[i]);
+        return p + cli_put_int64(p, ((const int64_t *)cur->values)[i]);
     case SIMDSV_TYPE_FLOAT64:
-        return put_double(memo, p, ((const double *)a->buffers[1])[i]);
+        return put_double(memo, p, ((const double *)cur->values)[i]);
     case SIMDSV_TYPE_DATE:
         *p++ = '"';
-        p += cli_put_date(p, ((const int32_t *)a->buffers[1])[i]);
+        p += cli_put_date(p, ((const int32_t *)cur->values)[i]);
         *p++ = '"';
         return p;
     case SIMDSV_TYPE_TIMESTAMP:
         *p++ = '"';
-        p += cli_put_timestamp(p, ((const int64_t *)a->buffers[1])[i]);
+        p += cli_put_timestamp(p, ((const int64_t *)cur->values)[i]);
         *p++ = '"';
         return p;
-    case SIMDSV_TYPE_STRING:
+    case SIMDSV_TYPE_STRING: {
+        const char *s;
+        size_t n;
+        string_at(col, cur, i, &s, &n);
+        return cli_put_json_string(p, s, n);
+    }
     case SIMDSV_TYPE_NULL:
         break;
     }
-    return p; /* strings are written by the caller, which reserved room for them */
+    memcpy(p, "null", 4);
+    return p + 4;
 }
 
-static void string_at(const json_column *col, const struct ArrowArray *a, int64_t i, const char **s, size_t *n)
-{
-    int64_t from, to;
-    if (col->wide_offsets) {
-        from = ((const int64_t *)a->buffers[1])[i];
-        to = ((const int64_t *)a->buffers[1])[i + 1];
-    } else {
-        from = ((const int32_t *)a->buffers[1])[i];
-        to = ((const int32_t *)a->buffers[1])[i + 1];
-    }
-    *s = (const char *)a->buffers[2] + from;
-    *n = (size_t)(to - from);
-}
-
-static bool is_null_at(const struct ArrowArray *a, int64_t i)
-{
-    return a->n_buffers == 0 || (a->null_count && a->buffers[0] && !bit(a->buffers[0], i));
-}
+/* A null column has no buffers: every row is null. */
+static const uint8_t no_rows_valid[1];
 
 /* Writes the batch's rows as JSON into b->out. */
 static void format_batch(const json_run *run, json_batch *b, bool first_of_array)
 {
     const struct ArrowArray *top = &b->array;
+    for (size_t j = 0; j < run->ncols; j++) {
+        const struct ArrowArray *a = top->children[j];
+        json_cursor *cur = &run->cursors[j];
+        if (run->cols[j].type == SIMDSV_TYPE_NULL || a->n_buffers < 2) {
+            cur->validity = no_rows_valid;
+            cur->offset = 0;
+            continue;
+        }
+        cur->offset = top->offset + a->offset;
+        cur->validity = a->null_count ? a->buffers[0] : NULL;
+        cur->values = a->buffers[1];
+        cur->chars = run->cols[j].type == SIMDSV_TYPE_STRING ? a->buffers[2] : NULL;
+    }
     size_t cell = 0;
     for (int64_t r = 0; r < top->length; r++) {
         const uint64_t row = b->first_row + (uint64_t)r;
         size_t need = run->row_fixed;
-        for (size_t j = 0; j < run->ncols; j++) {
-            const struct ArrowArray *a = top->children[j];
-            const int64_t i = r + top->offset + a->offset;
-            if (run->cols[j].type == SIMDSV_TYPE_STRING && !is_null_at(a, i)) {
+        for (size_t k = 0; k < run->nstring; k++) {
+            const size_t j = run->string_cols[k];
+            const json_cursor *cur = &run->cursors[j];
+            const int64_t i = r + cur->offset;
+            if (valid_at(cur, i)) {
                 const char *s;
                 size_t n;
-                string_at(&run->cols[j], a, i, &s, &n);
+                string_at(&run->cols[j], cur, i, &s, &n);
                 need += 6 * n;
             }
         }
@@ -283,14 +318,14 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
         if (!reserve(b, need))
             return;
         char *p = b->out + b->len;
-        if (!run->lines)
-            p = (char *)memcpy(p, first_of_array && r == 0 ? "\n" : ",\n", first_of_array && r == 0 ? 1 : 2) +
-                (first_of_array && r == 0 ? 1 : 2);
+        if (!run->lines) { /* the array: "\n" before the first object, ",\n" before the others */
+            const bool first = first_of_array && r == 0;
+            memcpy(p, first ? "\n" : ",\n", 2);
+            p += first ? 1 : 2;
+        }
         *p++ = '{';
         for (size_t j = 0; j < run->ncols; j++) {
             const json_column *col = &run->cols[j];
-            const struct ArrowArray *a = top->children[j];
-            const int64_t i = r + top->offset + a->offset;
             if (j)
                 *p++ = ',';
             /* Keys are padded to 16 bytes: whole pieces, no library call
@@ -301,13 +336,8 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
             if (cell < b->ncells && b->cells[cell].row == row && b->cells[cell].column == j) {
                 p = cli_put_json_string(p, b->cells[cell].text, strlen(b->cells[cell].text));
                 cell++;
-            } else if (col->type == SIMDSV_TYPE_STRING && !is_null_at(a, i)) {
-                const char *s;
-                size_t n;
-                string_at(col, a, i, &s, &n);
-                p = cli_put_json_string(p, s, n);
             } else {
-                p = put_value(run->memo, p, col, a, i);
+                p = put_value(run->memo, p, col, &run->cursors[j], r + run->cursors[j].offset);
             }
         }
         *p++ = '}';
@@ -358,7 +388,9 @@ static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
     const size_t n = (size_t)schema.n_children;
     run->cols = calloc(n ? n : 1, sizeof *run->cols);
     run->memo = calloc(MEMO_SLOTS, sizeof *run->memo);
-    bool ok = run->cols && run->memo;
+    run->cursors = calloc(n ? n : 1, sizeof *run->cursors);
+    run->string_cols = calloc(n ? n : 1, sizeof *run->string_cols);
+    bool ok = run->cols && run->memo && run->cursors && run->string_cols;
     run->ncols = ok ? n : 0;
     run->row_fixed = 4; /* {}\n and the array's ",\n" before the row */
     for (size_t j = 0; ok && j < n; j++) {
@@ -367,6 +399,8 @@ static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
         simdsv_column_info info;
         col->type = type_of_format(child->format);
         col->wide_offsets = child->format[0] == 'U';
+        if (col->type == SIMDSV_TYPE_STRING)
+            run->string_cols[run->nstring++] = j;
         const bool known = simdsv_table_stream_column(stream, j, &info) == SIMDSV_OK;
         col->user_type = known && info.user_type;
         col->name = known ? info.name : "";
@@ -533,6 +567,8 @@ int convert_json(cli_common *c, bool lines)
         free(run.cols[j].key);
     free(run.cols);
     free(run.memo);
+    free(run.cursors);
+    free(run.string_cols);
     stream.release(&stream); /* frees the reader too */
     cli_close(c, NULL);
     return status;
