@@ -16,7 +16,9 @@ datasets) that the typed reader accepts is checked:
 - a string is the field's text, or an ISO 8601 date or timestamp.
 Then the misfit rule on a generated file: an int64 column that meets `x`
 after the stream's 8 MiB inference window writes it as the string "x" and
-goes on (and with --schema that column is an error unless --on-error null).
+goes on (and with --schema that column is an error unless --on-error null);
+and `schema` reading only its sample: a regular file's middle read apart,
+a pipe's first window.
 """
 import csv
 import io
@@ -144,6 +146,38 @@ def check_misfit(simdsv, tmp):
         fail("late misfit with --schema --on-error null", "status %d, line %r" % (rc, lines[rows]))
 
 
+def check_schema_sample(simdsv, tmp):
+    """schema reads a regular file's start, and its middle and end apart
+    (pread), so a value there names its row's byte; a pipe gives its first
+    window only; --infer-rows all reads everything (and knows the line)."""
+    path = os.path.join(tmp, "sample.csv")
+    rows = ["%d,r%d\n" % (i, i) for i in range(1600000)]  # about 24 MB: past what the start window holds
+    header = "n,s\n"
+    total = sum(len(r) for r in rows)
+    starts, at = [], len(header)
+    for r in rows:
+        starts.append(at)
+        at += len(r)
+    # The 10th row after the middle window's start gets a text of the same length.
+    middle = len(header) + total // 2
+    k = next(i for i, o in enumerate(starts) if o >= middle) + 10
+    text = "x" * len(str(k))
+    rows[k] = "%s,r%d\n" % (text, k)
+    with open(path, "w") as f:
+        f.write(header + "".join(rows))
+    want = "string: not a number, bool, date or timestamp in `%s` in the row at byte %d" % (text, starts[k])
+    rc, out = run(simdsv, ["schema", path])
+    if rc != 0 or want.encode() not in out:
+        fail("schema of a file: the middle window", "status %d, %r (wanted %r)" % (rc, out[:300], want))
+    with open(path, "rb") as f:
+        p = subprocess.run([simdsv, "schema", "-"], stdin=f, capture_output=True)
+    if p.returncode != 0 or b"  n     int64" not in p.stdout:
+        fail("schema of a pipe: its first window", "status %d, %r" % (p.returncode, p.stdout[:300]))
+    rc, out = run(simdsv, ["schema", "--infer-rows", "all", path])
+    if rc != 0 or (b"in `%s` at line %d" % (text.encode(), k + 2)) not in out:
+        fail("schema --infer-rows all", "status %d, %r" % (rc, out[:300]))
+
+
 def main():
     simdsv = sys.argv[1]
     checked = 0
@@ -154,6 +188,7 @@ def main():
                     checked += check_file(simdsv, os.path.join(root, name))
     with tempfile.TemporaryDirectory(prefix="simdsv-json.") as tmp:
         check_misfit(simdsv, tmp)
+        check_schema_sample(simdsv, tmp)
     for f in failures[:30]:
         print("FAIL:", f)
     print("%d files checked, %d failures" % (checked, len(failures)))
