@@ -605,7 +605,14 @@ typedef struct simdsv_reject {
  * failure *out is NULL and
  * simdsv_reader_error() says why. */
 SIMDSV_API simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out);
-/* Only the schema (names, types, reasons) from the inference sample; no rows. */
+/* Only the schema (names, types, reasons) from the inference sample; no
+ * rows.  Only the sample is read: an input in memory is sampled in place; a
+ * regular file (path or descriptor, not converted or cut) has its first
+ * 8 MiB read (more only for a longer first row) and its middle and end
+ * windows read with pread(), so its size does not matter (a value found in
+ * those windows is named in the reason by its row's byte offset, not its
+ * line); any other stream gives its first 8 MiB, sampled at its start,
+ * middle and end.  SIMDSV_OPT_INFER_ROWS = -1 reads the whole input. */
 SIMDSV_API simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out);
 SIMDSV_API void simdsv_table_free(simdsv_table *t);  /* NULL is fine */
 SIMDSV_API uint64_t simdsv_table_rows(const simdsv_table *t);
