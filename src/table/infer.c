@@ -261,6 +261,18 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered, &sampled);
     } else {
         st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
+        if (st == SIMDSV_OK && x->apart && x->first_rows) {
+            /* A file small enough to be sampled whole (sample_rest) is read
+             * whole after all: the schema then says what a full read ends with. */
+            const uint64_t left = (uint64_t)budget > x->first_rows ? (uint64_t)budget - x->first_rows : 0;
+            simdsv__held held;
+            if ((x->data_total - covered) / 4 <= left * (x->first_bytes / x->first_rows + 1) &&
+                (st = simdsv__reader_hold(x->r, SIZE_MAX, &held)) == SIMDSV_OK) {
+                x->data = held.data;
+                x->size = held.size;
+                x->apart = false;
+            }
+        }
         if (st == SIMDSV_OK && covered < x->size && !x->apart)
             st = sample_rest(x, (uint64_t)budget, acc, &covered);
         const uint64_t total = x->apart ? x->data_total : x->size;

@@ -116,8 +116,12 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
      * first window; a regular file's middle and end are read apart. */
     const bool bounded = r && simdsv__reader_has_input(r) && !simdsv__reader_in_memory(r) &&
                          simdsv__reader_options(r)->infer_rows >= 0;
+    simdsv__file_view file;
+    const size_t window = !bounded                        ? SIZE_MAX
+                          : simdsv__reader_file(r, &file) ? SIMDSV__FILE_START_WINDOW
+                                                          : SIMDSV__SAMPLE_WINDOW;
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, bounded ? SIMDSV__SAMPLE_WINDOW : SIZE_MAX, true);
+    simdsv_status st = simdsv__typed_start(r, out, &x, window, true);
     if (x.t)
         simdsv__typed_finish(&x);
     if (st != SIMDSV_OK) {

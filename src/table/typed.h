@@ -155,6 +155,10 @@ static inline simdsv_status simdsv__sub_reader(const typed_ctx *x, size_t from, 
  * are sampled, SIMDSV_OPT_INFER_ROWS rows at most, then the buffer moves
  * on), and simdsv_table_infer's window on an input not in memory. */
 #define SIMDSV__SAMPLE_WINDOW ((size_t)8 << 20)
+/* simdsv_table_infer's start window on a regular file, whose middle and end
+ * are read apart: the start sample's rows (half the budget) of up to 400
+ * bytes; a file of wider rows has fewer rows sampled at its start. */
+#define SIMDSV__FILE_START_WINDOW ((size_t)2 << 20)
 
 /* schema.c.  Header, schema and inference into a new table *out.  window:
  * the bytes of data rows to hold and sample (SIZE_MAX: the whole input);
