@@ -116,6 +116,11 @@ simdsv_reader *cli_new_reader(const simdsv_options *opt);
 /* Same as cli_open with other options (e.g. the header turned off). */
 simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt);
 void cli_close(cli_common *c, simdsv_reader *r);
+/* After cli_open, when c->file is an uncompressed regular file: a second
+ * reader opened on its path, mapped (map: a file cut short meanwhile ends
+ * the run with a message on SIGBUS) or read with read() and pread() (the
+ * typed reader's samples); NULL for anything else (keep cli_open's). */
+simdsv_reader *cli_open_regular(cli_common *c, bool map);
 /* Writes s to stderr with control characters as \xHH: for messages that
  * quote the file's text (a terminal would obey an ESC sequence). */
 void cli_put_text(const char *s);

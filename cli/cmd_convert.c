@@ -1,6 +1,6 @@
-/* cmd_convert.c — simdsv convert: JSON (array of arrays of strings),
- * normalised RFC 4180 CSV (minimal quoting, LF line ends), typed JSON lines,
- * or Parquet and Arrow IPC (write.c). */
+/* cmd_convert.c — simdsv convert: normalised RFC 4180 CSV (minimal
+ * quoting, LF line ends), typed JSON lines or a JSON array of the same
+ * objects (jsonl.c), or Parquet and Arrow IPC (write.c). */
 #include "typed.h"
 
 #include <stdio.h>
@@ -9,11 +9,13 @@
 
 static const char help[] =
     "usage: simdsv convert --to json|csv|jsonl|parquet|arrow|arrows [OPTIONS] FILE\n"
-    "  --to json          an array of arrays of strings, one per record, the header first\n"
-    "  --to csv           RFC 4180 CSV: minimal quoting, LF line ends\n"
     "  --to jsonl         typed JSON lines: one object per row, header names as keys,\n"
     "                     numbers as numbers, null as null, true/false, dates and\n"
-    "                     timestamps as ISO 8601 strings (the typed options apply)\n"
+    "                     timestamps as ISO 8601 strings (the typed options apply);\n"
+    "                     a value that does not fit the type inferred from the start\n"
+    "                     of the input is written as a string\n"
+    "  --to json          the same objects as one JSON array\n"
+    "  --to csv           RFC 4180 CSV: minimal quoting, LF line ends\n"
     "  --to parquet       Parquet (typed columns; dictionary or plain, statistics)\n"
     "  --to arrow         Arrow IPC file (Feather v2); --to arrows: Arrow IPC stream\n"
     "                     Without --to, -o FILE's extension decides: .parquet, .arrow,\n"
@@ -24,9 +26,11 @@ static const char help[] =
     "  --level N          the codec's level (default: the codec's own)\n"
     "  --row-group-size N parquet: rows per row group (default 131072)\n"
     "  --no-dictionary    parquet: PLAIN encoding only\n"
-    "For json and csv the header, when there is one, is written as the first record;\n"
-    "with --no-header it is read as an ordinary record.  Stops at the first error\n"
-    "(exit status 1) unless --lenient.\n\n" CLI_TYPED_HELP;
+    "For csv the header, when there is one, is written as the first record; with\n"
+    "--no-header it is read as an ordinary record.  Memory stays bounded whatever\n"
+    "the input's size: csv goes record batch by record batch, the typed formats\n"
+    "typed batch by typed batch.  Stops at the first error (exit status 1) unless\n"
+    "--lenient.\n\n" CLI_TYPED_HELP;
 
 typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL, TO_PARQUET, TO_ARROW, TO_ARROWS } target;
 
@@ -122,24 +126,6 @@ static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     return write_batch_csv(tb, b, 0, b->count, plain, s->csv.out_delimiter, &s->views) ? 0 : -1;
 }
 
-static bool convert_record(const simdsv_record *rec, bool *first, text_buffer *tb)
-{
-    out_write(*first ? "\n[" : ",\n[", *first ? 2 : 3);
-    text_reset(tb);
-    for (size_t i = 0; i < rec->field_count; i++) {
-        const char *data;
-        size_t size;
-        if (!text_field(tb, rec, i, &data, &size))
-            return false;
-        if (i)
-            out_byte(',');
-        out_json_string(data, size);
-    }
-    out_byte(']');
-    *first = false;
-    return true;
-}
-
 int cmd_convert(int argc, char **argv)
 {
     cli_common c;
@@ -171,43 +157,7 @@ int cmd_convert(int argc, char **argv)
         cli_common_free(&c);
         return status;
     }
-    if (args.to == TO_JSONL) {
-        status = out_finish(convert_jsonl(&c));
-        cli_common_free(&c);
-        return status;
-    }
-    simdsv_reader *r = cli_open(&c);
-    if (!r) {
-        cli_common_free(&c);
-        return EXIT_DATA;
-    }
-    text_buffer tb;
-    text_init(&tb, &c);
-    bool first = true;
-    out_byte('[');
-    simdsv_record rec;
-    simdsv_status st = SIMDSV_OK;
-    if (cli_opt(&c, SIMDSV_OPT_HEADER)) {
-        st = simdsv_reader_header(r, &rec);
-        if (st == SIMDSV_OK && !convert_record(&rec, &first, &tb))
-            st = SIMDSV_ERR_NOMEM;
-    }
-    while (st == SIMDSV_OK && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK)
-        if (!convert_record(&rec, &first, &tb))
-            st = SIMDSV_ERR_NOMEM;
-    if (st == SIMDSV_END) {
-        out_str(first ? "]\n" : "\n]\n");
-        status = EXIT_OK;
-    } else {
-        out_flush();
-        if (st == SIMDSV_ERR_NOMEM && simdsv_reader_error(r)->code != SIMDSV_ERR_NOMEM)
-            cli_error("out of memory");
-        else
-            cli_report(&c, r);
-        status = EXIT_DATA;
-    }
-    text_free(&tb);
-    cli_close(&c, r);
+    status = out_finish(convert_json(&c, args.to == TO_JSONL));
     cli_common_free(&c);
     return status;
 }

@@ -100,17 +100,13 @@ static void on_sigbus(int sig)
     _exit(EXIT_DATA);
 }
 
-/* An uncompressed regular file is mapped rather than read through the
- * decoding callback: no copy into the reader's buffer, nothing to move or
- * count as the buffer refills.  Returns that reader, or NULL to keep the
- * callback reader.  (A file cut short while mapped raises SIGBUS: it ends
- * the run with a message instead of a crash.) */
-static simdsv_reader *open_mapped(cli_common *c)
+simdsv_reader *cli_open_regular(cli_common *c, bool map)
 {
     uint64_t size = 0;
     int64_t mapped = 0;
-    if (strcmp(c->file, "-") == 0 || input_seekable_fd(c->in, &size) < 0 || size == 0 || simdsv_options_get(c->opt, SIMDSV_OPT_MMAP, &mapped) ||
-        simdsv_options_set(c->opt, SIMDSV_OPT_MMAP, 1) != SIMDSV_OK)
+    if (strcmp(c->file, "-") == 0 || input_seekable_fd(c->in, &size) < 0 || size == 0 ||
+        simdsv_options_get(c->opt, SIMDSV_OPT_MMAP, &mapped) ||
+        simdsv_options_set(c->opt, SIMDSV_OPT_MMAP, map) != SIMDSV_OK)
         return NULL;
     simdsv_reader *r = cli_new_reader(c->opt);
     simdsv_options_set(c->opt, SIMDSV_OPT_MMAP, mapped);
@@ -118,7 +114,7 @@ static simdsv_reader *open_mapped(cli_common *c)
         simdsv_reader_free(r);
         r = NULL;
     }
-    if (r)
+    if (r && map)
         signal(SIGBUS, on_sigbus);
     return r;
 }
@@ -128,7 +124,9 @@ int cli_run_records(cli_common *c, int status, const cli_record_ops *ops, void *
     simdsv_reader *r = cli_begin(c, &status);
     if (!r)
         return status;
-    simdsv_reader *mapped = open_mapped(c);
+    /* An uncompressed regular file is mapped: no copy into the reader's
+     * buffer, nothing to move or count as the buffer refills. */
+    simdsv_reader *mapped = cli_open_regular(c, true);
     if (mapped) {
         simdsv_reader_free(r);
         r = mapped;

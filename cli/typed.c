@@ -114,6 +114,13 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
         *status = EXIT_DATA;
         return NULL;
     }
+    /* The schema of a regular file: the library reads its sample windows
+     * with pread() instead of the whole file. */
+    simdsv_reader *sampled = schema_only ? cli_open_regular(c, false) : NULL;
+    if (sampled) {
+        simdsv_reader_free(r);
+        r = sampled;
+    }
     simdsv_table *t = NULL;
     const simdsv_status st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
     *status = st == SIMDSV_OK ? EXIT_OK : cli_typed_failure(c, r, st);
@@ -121,55 +128,39 @@ simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
     return t;
 }
 
-int cli_format_double(char *out, size_t size, double v)
+simdsv_reader *cli_open_stream(cli_common *c, struct ArrowArrayStream *stream, int *status)
 {
-    int n = 0;
-    for (int digits = 15; digits <= 17; digits++) {
-        n = (int)cli_format(out, size, "%.*g", digits, v);
-        if (strtod(out, NULL) == v)
-            break;
+    simdsv_reader *r = cli_open(c);
+    if (!r) {
+        *status = EXIT_DATA;
+        return NULL;
     }
-    return n;
+    const simdsv_status st = simdsv_table_stream(r, stream);
+    if (st != SIMDSV_OK) {
+        *status = cli_typed_failure(c, r, st);
+        cli_close(c, r);
+        return NULL;
+    }
+    return r;
 }
 
-/* Civil date of a day count (days since 1970-01-01), proleptic Gregorian. */
-static void civil(int64_t days, int64_t *y, unsigned *m, unsigned *d)
+int cli_format_double(char *out, size_t size, double v)
 {
-    days += 719468;
-    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    const unsigned doe = (unsigned)(days - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
+    char text[CLI_DOUBLE_MAX];
+    const size_t n = cli_shortest_double(text, v);
+    return (int)cli_format(out, size, "%.*s", (int)n, text);
 }
 
 int cli_format_date(char *out, size_t size, int64_t days)
 {
-    int64_t y;
-    unsigned m, d;
-    civil(days, &y, &m, &d);
-    return (int)cli_format(out, size, "%04" PRId64 "-%02u-%02u", y, m, d);
+    char text[CLI_DATE_MAX];
+    const size_t n = cli_put_date(text, days);
+    return (int)cli_format(out, size, "%.*s", (int)n, text);
 }
 
 int cli_format_timestamp(char *out, size_t size, int64_t micros)
 {
-    int64_t secs = micros / 1000000, frac = micros % 1000000;
-    if (frac < 0) {
-        frac += 1000000;
-        secs--;
-    }
-    int64_t days = secs / 86400, rem = secs % 86400;
-    if (rem < 0) {
-        rem += 86400;
-        days--;
-    }
-    char date[32];
-    cli_format_date(date, sizeof date, days);
-    if (frac)
-        return (int)cli_format(out, size, "%sT%02d:%02d:%02d.%06dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60),
-                        (int)(rem % 60), (int)frac);
-    return (int)cli_format(out, size, "%sT%02d:%02d:%02dZ", date, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+    char text[CLI_TIMESTAMP_MAX];
+    const size_t n = cli_put_timestamp(text, micros);
+    return (int)cli_format(out, size, "%.*s", (int)n, text);
 }

@@ -34,6 +34,11 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i);
 /* Reports a failed typed read or stream (options: a usage error) and
  * returns the exit status. */
 int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status st);
+/* Opens the input as the typed reader's stream of Arrow batches (which then
+ * owns the reader returned: stream->release frees it; cli_close(c, NULL)
+ * closes the input after).  Prints the error and returns NULL on failure
+ * (*status = the exit status). */
+simdsv_reader *cli_open_stream(cli_common *c, struct ArrowArrayStream *stream, int *status);
 /* Reads the whole input as a typed table; prints the error and returns NULL
  * on failure (*status = the exit status). */
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
@@ -45,15 +50,25 @@ size_t cli_display_width(const char *s);
 /* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
  * the length written (cli_format: at most size - 1). */
 int cli_format_date(char *out, size_t size, int64_t days);
-/* The shortest of %.15g..%.17g that reads back as the same double (the form
- * of every float the CLI prints). */
+/* The shortest decimal that reads back as the same double (the form of
+ * every float the CLI prints; see numfmt.c). */
 int cli_format_double(char *out, size_t size, double v);
 int cli_format_timestamp(char *out, size_t size, int64_t micros);
-/* A JSON string literal (quotes, backslash and control characters escaped;
- * other bytes as they are). */
+/* The same without a size (numfmt.c): out holds at least the _MAX bytes;
+ * they return the length written (no NUL). */
+enum { CLI_DOUBLE_MAX = 32, CLI_DATE_MAX = 32, CLI_TIMESTAMP_MAX = 48 };
+size_t cli_shortest_double(char *out, double v);
+size_t cli_put_int64(char *out, int64_t v);       /* 20 bytes at most */
+size_t cli_put_date(char *out, int64_t days);
+size_t cli_put_timestamp(char *out, int64_t micros);
+/* A JSON string literal at p (quotes, backslash and control characters
+ * escaped; other bytes as they are): p holds 6 * n + 2 bytes; returns the
+ * end.  out_json_string writes one to the output. */
+char *cli_put_json_string(char *p, const char *s, size_t n);
 void out_json_string(const char *s, size_t n);
-/* convert --to jsonl: the whole table as JSON lines on the output. */
-int convert_jsonl(cli_common *c);
+/* convert --to jsonl (lines true) or --to json: the typed rows as JSON
+ * objects, one batch of the typed stream at a time (jsonl.c). */
+int convert_json(cli_common *c, bool lines);
 /* convert --to parquet|arrow|arrows: the typed stream through the writers
  * to the output. */
 int convert_write(cli_common *c, const simdsv_write_options *opt);

@@ -22,16 +22,11 @@ int convert_write(cli_common *c, const simdsv_write_options *wopt)
                   wopt->format == SIMDSV_FORMAT_PARQUET ? "Parquet" : "Arrow IPC");
         return EXIT_USAGE;
     }
-    simdsv_reader *r = cli_open(c);
-    if (!r)
-        return EXIT_DATA;
     struct ArrowArrayStream stream;
-    const simdsv_status st = simdsv_table_stream(r, &stream);
-    if (st != SIMDSV_OK) {
-        const int status = cli_typed_failure(c, r, st);
-        cli_close(c, r);
+    int status = EXIT_OK;
+    simdsv_reader *r = cli_open_stream(c, &stream, &status);
+    if (!r)
         return status;
-    }
     simdsv_write_options o = *wopt;
     o.threads = (int)cli_opt(c, SIMDSV_OPT_THREADS);
     simdsv_error err;

@@ -605,7 +605,14 @@ typedef struct simdsv_reject {
  * failure *out is NULL and
  * simdsv_reader_error() says why. */
 SIMDSV_API simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out);
-/* Only the schema (names, types, reasons) from the inference sample; no rows. */
+/* Only the schema (names, types, reasons) from the inference sample; no
+ * rows.  Only the sample is read: an input in memory is sampled in place; a
+ * regular file (path or descriptor, not converted or cut) has its first
+ * 8 MiB read (more only for a longer first row) and its middle and end
+ * windows read with pread(), so its size does not matter (a value found in
+ * those windows is named in the reason by its row's byte offset, not its
+ * line); any other stream gives its first 8 MiB, sampled at its start,
+ * middle and end.  SIMDSV_OPT_INFER_ROWS = -1 reads the whole input. */
 SIMDSV_API simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out);
 SIMDSV_API void simdsv_table_free(simdsv_table *t);  /* NULL is fine */
 SIMDSV_API uint64_t simdsv_table_rows(const simdsv_table *t);
@@ -708,6 +715,16 @@ SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArray
  * Valid until the stream is released. */
 SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
 SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
+/* Forgets the rejects listed so far (pointers to them become invalid; the
+ * next one listed has index 0): a consumer that handles each batch's
+ * rejects as it goes keeps a long stream's memory bounded. */
+SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream);
+/* Column index of the stream's schema as simdsv_table_column describes a
+ * table's (user_type tells a --schema type from an inferred one; null_count
+ * is 0).  SIMDSV_ERR_INVALID_ARGUMENT for a bad index or a stream not made
+ * by simdsv_table_stream.  Strings stay valid until the stream is released. */
+SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
+                                                     simdsv_column_info *info);
 
 /* -------------------------------------------------------------------- sniff */
 

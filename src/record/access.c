@@ -3,10 +3,14 @@
  * few things src/table/ needs of the reader's state, so that nothing outside
  * src/record/ reads or writes it.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "reader.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const struct simdsv_options *simdsv__reader_options(const simdsv_reader *r)
 {
@@ -51,6 +55,45 @@ simdsv_status simdsv__reader_hold(simdsv_reader *r, size_t window, simdsv__held 
     out->pos = r->rec_start;
     out->whole = r->eof;
     return SIMDSV_OK;
+}
+
+bool simdsv__reader_file(const simdsv_reader *r, simdsv__file_view *out)
+{
+    if (r->src.kind != SOURCE_FD || !simdsv__source_plain(&r->src))
+        return false;
+    struct stat st;
+    if (fstat(r->src.fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+        return false;
+    /* The file offset now is the input offset just past what was read. */
+    const off_t at = lseek(r->src.fd, 0, SEEK_CUR);
+    const uint64_t read_end = r->buf_origin + r->len;
+    if (at < 0 || (uint64_t)at < read_end || (uint64_t)st.st_size < (uint64_t)at)
+        return false;
+    out->fd = r->src.fd;
+    out->delta = (uint64_t)at - read_end;
+    out->end = (uint64_t)st.st_size - out->delta;
+    return true;
+}
+
+simdsv_status simdsv__file_read_at(const simdsv__file_view *f, uint64_t at, void *buf, size_t size, size_t *got)
+{
+    *got = 0;
+    while (*got < size && at + *got < f->end) {
+        const ssize_t n = pread(f->fd, (char *)buf + *got, size - *got, (off_t)(at + *got + f->delta));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return SIMDSV_ERR_IO;
+        if (n == 0)
+            break;
+        *got += (size_t)n;
+    }
+    return SIMDSV_OK;
+}
+
+bool simdsv__reader_in_memory(const simdsv_reader *r)
+{
+    return (r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED) && !r->src.streamed;
 }
 
 void simdsv__reader_consume_all(simdsv_reader *r)

@@ -45,6 +45,25 @@ typedef struct simdsv__held {
  * The header, if any, must have been read already. */
 simdsv_status simdsv__reader_hold(simdsv_reader *r, size_t window, simdsv__held *out);
 
+/* A regular file read with read(), exactly as the file's bytes (no
+ * conversion, no end offset): input offset o is at file offset o + delta
+ * and the input ends at input offset end.  The typed reader's inference
+ * reads the middle and the end of a large file apart with pread(), leaving
+ * the reader where it was. */
+typedef struct simdsv__file_view {
+    int fd;
+    uint64_t delta;
+    uint64_t end;
+} simdsv__file_view;
+/* Whether the input is such a file (call it while nothing past the held
+ * bytes has been read). */
+bool simdsv__reader_file(const simdsv_reader *r, simdsv__file_view *out);
+/* Up to size bytes at input offset `at` (fewer at the end of the file). */
+simdsv_status simdsv__file_read_at(const simdsv__file_view *f, uint64_t at, void *buf, size_t size, size_t *got);
+/* Whether the whole input is in memory (a buffer or a map) rather than read
+ * through the reader's buffer as a stream. */
+bool simdsv__reader_in_memory(const simdsv_reader *r);
+
 /* Marks every held byte consumed: after a typed read the reader has nothing
  * more to give (simdsv_reader_next returns SIMDSV_END). */
 void simdsv__reader_consume_all(simdsv_reader *r);

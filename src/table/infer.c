@@ -55,7 +55,9 @@ static void copy_value(char *dst, size_t size, const char *text, size_t n)
     dst[m] = '\0';
 }
 
-static void note_kind(sample_state *s, field_kind k, const char *text, size_t n, uint64_t offset)
+/* offset: of the value's row, in data (apart: an input offset in a window
+ * read apart). */
+static void note_kind(sample_state *s, field_kind k, const char *text, size_t n, uint64_t offset, bool apart)
 {
     const simdsv_type joined = simdsv__kind_join(s->type, k.type);
     s->seen++;
@@ -63,12 +65,14 @@ static void note_kind(sample_state *s, field_kind k, const char *text, size_t n,
         s->past_2p53 = 1;
         copy_value(s->big_value, sizeof s->big_value, text, n);
         s->big_offset = offset;
+        s->big_apart = apart;
     }
     if (joined == s->type)
         return;
     s->type = joined;
     s->why = joined == SIMDSV_TYPE_STRING && k.type != SIMDSV_TYPE_STRING ? "mixed kinds" : k.why;
     s->why_offset = offset;
+    s->why_apart = apart;
     copy_value(s->value, sizeof s->value, text, n);
 }
 
@@ -107,7 +111,8 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
             }
             if (simdsv__is_null_token(x, c, f, s, n))
                 continue;
-            note_kind(&local[j], simdsv__infer_text(x, f, s, n), s, n, from + rec.byte_offset);
+            note_kind(&local[j], simdsv__infer_text(x, f, s, n), s, n,
+                      (x->in_apart_window ? x->apart_base : 0) + from + rec.byte_offset, x->in_apart_window);
         }
         rows++;
     }
@@ -174,6 +179,45 @@ static simdsv_status sample_rest(typed_ctx *x, uint64_t budget, sample_state *ac
     return st;
 }
 
+/* A window of a regular file read apart (pread) at data offset at: up to
+ * max_rows rows from the first line start after it, sampled as a middle or
+ * end window is (trusted only if every row parses cleanly).  Its size: twice
+ * max_rows at the start window's row size, 64 KiB to 8 MiB. */
+static simdsv_status sample_apart(typed_ctx *x, uint64_t at, uint64_t max_rows, sample_state *acc)
+{
+    const uint64_t row = x->first_rows ? x->first_bytes / x->first_rows + 1 : 1024;
+    uint64_t want = 2 * max_rows * row;
+    want = want < ((uint64_t)64 << 10) ? (uint64_t)64 << 10 : want > SIMDSV__SAMPLE_WINDOW ? SIMDSV__SAMPLE_WINDOW : want;
+    const simdsv_allocator *a = &x->t->alloc;
+    uint8_t *buf = simdsv__alloc(a, (size_t)want);
+    if (!buf)
+        return SIMDSV_ERR_NOMEM;
+    /* From the byte before: whether a line starts right at `at`. */
+    const uint64_t from_input = x->data_offset + at - 1;
+    size_t got = 0;
+    simdsv_status st = simdsv__file_read_at(&x->file, from_input, buf, (size_t)want, &got);
+    size_t size = got;
+    if (got == want) /* whole lines only, unless the file ended */
+        while (size && buf[size - 1] != '\n' && buf[size - 1] != '\r')
+            size--;
+    if (st == SIMDSV_OK && size > 1) {
+        typed_ctx w = *x;
+        w.data = buf;
+        w.size = size;
+        w.in_apart_window = true;
+        w.apart_base = from_input;
+        const size_t from = next_line_start(buf, size, 1);
+        size_t reached;
+        uint64_t sampled;
+        if (from < size)
+            st = sample_window(&w, from, max_rows, 0, acc, &reached, &sampled);
+        x->text = w.text; /* the decode scratch may have grown */
+        x->text_cap = w.text_cap;
+    }
+    simdsv__free(a, buf, (size_t)want);
+    return st;
+}
+
 /* The line of a sampled value (samples are not in input order). */
 static uint64_t line_of_sample(const typed_ctx *x, uint64_t data_offset)
 {
@@ -217,12 +261,32 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered, &sampled);
     } else {
         st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
-        if (st == SIMDSV_OK && covered < x->size)
+        if (st == SIMDSV_OK && x->apart && x->first_rows) {
+            /* A file small enough to be sampled whole (sample_rest) is read
+             * whole after all: the schema then says what a full read ends with. */
+            const uint64_t left = (uint64_t)budget > x->first_rows ? (uint64_t)budget - x->first_rows : 0;
+            simdsv__held held;
+            if ((x->data_total - covered) / 4 <= left * (x->first_bytes / x->first_rows + 1) &&
+                (st = simdsv__reader_hold(x->r, SIZE_MAX, &held)) == SIMDSV_OK) {
+                x->data = held.data;
+                x->size = held.size;
+                x->apart = false;
+            }
+        }
+        if (st == SIMDSV_OK && covered < x->size && !x->apart)
             st = sample_rest(x, (uint64_t)budget, acc, &covered);
-        const size_t offsets[2] = {x->size / 2, x->size - x->size / 10};
-        for (int w = 0; w < 2 && st == SIMDSV_OK && covered < x->size; w++) {
+        const uint64_t total = x->apart ? x->data_total : x->size;
+        const uint64_t offsets[2] = {total / 2, total - total / 10};
+        for (int w = 0; w < 2 && st == SIMDSV_OK; w++) {
+            if (x->apart && offsets[w] > covered && offsets[w] >= x->size) {
+                st = sample_apart(x, offsets[w], (uint64_t)budget / 4 + 1, acc);
+                continue;
+            }
+            if (covered >= x->size)
+                break;
             /* Windows never overlap: each starts after what was sampled. */
-            const size_t from = next_line_start(x->data, x->size, offsets[w] > covered ? offsets[w] : covered);
+            const size_t from =
+                next_line_start(x->data, x->size, offsets[w] > covered ? (size_t)offsets[w] : covered);
             if (from < x->size && from > covered)
                 st = sample_window(x, from, (uint64_t)budget / 4 + 1, 0, acc, &covered, &sampled);
         }
@@ -235,10 +299,16 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
             acc[j].why = "integer past 2^53 among floats (float64 would round it)";
             memcpy(acc[j].value, acc[j].big_value, sizeof acc[j].value);
             acc[j].why_offset = acc[j].big_offset;
+            acc[j].why_apart = acc[j].big_apart;
         }
         if (!c->user_type)
             c->type = acc[j].type;
-        simdsv__write_reason(c, &acc[j], acc[j].type == SIMDSV_TYPE_STRING ? line_of_sample(x, acc[j].why_offset) : 0);
+        if (acc[j].type == SIMDSV_TYPE_STRING && acc[j].why_apart) /* no line without reading up to it */
+            snprintf(c->reason, sizeof c->reason, "string: %s in `%s` in the row at byte %llu",
+                     acc[j].why ? acc[j].why : "text", acc[j].value, (unsigned long long)acc[j].why_offset);
+        else
+            simdsv__write_reason(c, &acc[j],
+                                 acc[j].type == SIMDSV_TYPE_STRING ? line_of_sample(x, acc[j].why_offset) : 0);
     }
     simdsv__free(&t->alloc, acc, (t->ncols ? t->ncols : 1) * sizeof *acc);
     return st;

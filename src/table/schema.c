@@ -130,7 +130,7 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
     return st;
 }
 
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window)
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart)
 {
     memset(x, 0, sizeof *x);
     *out = NULL;
@@ -161,9 +161,19 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
     simdsv__held held;
     if ((st = simdsv__reader_hold(r, window, &held)) != SIMDSV_OK)
         return st;
+    /* A sample read apart needs a whole row in the start window: a row
+     * longer than the window is held whole, and the input with it. */
+    if (apart && !held.whole && !memchr(held.data, '\n', held.size) && !memchr(held.data, '\r', held.size) &&
+        (st = simdsv__reader_hold(r, SIZE_MAX, &held)) != SIMDSV_OK)
+        return st;
     x->data = held.data;
     x->size = held.size;
     x->data_pos = held.pos;
+    if (!held.whole && apart && simdsv__reader_file(r, &x->file)) {
+        x->apart = true;
+        x->data_offset = simdsv__reader_origin(r) + held.pos;
+        x->data_total = x->file.end - x->data_offset;
+    }
     if (!held.whole) { /* a window: sample whole lines only */
         size_t cut = x->size;
         while (cut && x->data[cut - 1] != '\n' && x->data[cut - 1] != '\r')

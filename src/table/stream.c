@@ -14,9 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The bytes a stream holds to infer its schema: its start, middle and end
- * are sampled (SIMDSV_OPT_INFER_ROWS rows at most), then the buffer moves on. */
-#define STREAM_WINDOW ((size_t)8 << 20)
 /* A batch ends once a string column holds this much (its offsets stay
  * 32-bit: a record adds at most SIMDSV_OPT_MAX_RECORD_SIZE, 1 GiB by default). */
 #define STREAM_CHARS_BUDGET ((size_t)1 << 30)
@@ -40,7 +37,7 @@ static simdsv_status batches_open(simdsv_reader *r, typed_stream **out)
         return SIMDSV_ERR_NOMEM;
     memset(s, 0, sizeof *s);
     simdsv_table *t = NULL;
-    const simdsv_status st = simdsv__typed_start(r, &t, &s->x, STREAM_WINDOW);
+    const simdsv_status st = simdsv__typed_start(r, &t, &s->x, SIMDSV__SAMPLE_WINDOW, false);
     if (st != SIMDSV_OK) {
         if (s->x.t)
             simdsv__typed_finish(&s->x);
@@ -259,4 +256,25 @@ const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream,
         return NULL;
     const stream_private *p = stream->private_data;
     return simdsv_table_reject(batches_schema(p->s), index);
+}
+
+simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index, simdsv_column_info *info)
+{
+    if (!stream || stream->release != release || !info)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const stream_private *p = stream->private_data;
+    return simdsv_table_column(batches_schema(p->s), index, info);
+}
+
+void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)
+{
+    if (!stream || stream->release != release)
+        return;
+    const stream_private *p = stream->private_data;
+    simdsv_table *t = p->s->x.t; /* the schema, which collects the rejects */
+    for (size_t i = 0; i < t->nrejects; i++) {
+        simdsv__free(&t->alloc, (void *)(uintptr_t)t->rejects[i].pub.value, t->rejects[i].value_size);
+        simdsv__free(&t->alloc, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
+    }
+    t->nrejects = 0;
 }

@@ -112,8 +112,16 @@ simdsv_status simdsv__move_rejects(simdsv_table *dst, simdsv_table *src, uint64_
 
 simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
 {
+    /* Only the sample is read: an input not in memory is held as far as its
+     * first window; a regular file's middle and end are read apart. */
+    const bool bounded = r && simdsv__reader_has_input(r) && !simdsv__reader_in_memory(r) &&
+                         simdsv__reader_options(r)->infer_rows >= 0;
+    simdsv__file_view file;
+    const size_t window = !bounded                        ? SIZE_MAX
+                          : simdsv__reader_file(r, &file) ? SIMDSV__FILE_START_WINDOW
+                                                          : SIMDSV__SAMPLE_WINDOW;
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX);
+    simdsv_status st = simdsv__typed_start(r, out, &x, window, true);
     if (x.t)
         simdsv__typed_finish(&x);
     if (st != SIMDSV_OK) {
@@ -126,7 +134,7 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
 simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
 {
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX);
+    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX, false);
     int done = 0;
     if (st == SIMDSV_OK)
         st = simdsv__convert_parallel(&x, simdsv__thread_count(x.opt->threads), &done);

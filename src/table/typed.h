@@ -45,6 +45,15 @@ typedef struct typed_ctx {
     size_t text_cap;
     uint64_t first_rows;  /* rows and bytes of the first sample window: the row size estimate */
     size_t first_bytes;
+    /* simdsv_table_infer on a regular file larger than its start window:
+     * data is that window, and the middle and end windows are read apart
+     * (pread) from the file. */
+    bool apart;               /* the file is read apart */
+    simdsv__file_view file;
+    uint64_t data_offset;     /* input offset of data[0] */
+    uint64_t data_total;      /* bytes of data rows in the whole input */
+    bool in_apart_window;     /* data is a window read apart: offsets are input offsets (apart_base + ...) */
+    uint64_t apart_base;
 } typed_ctx;
 
 /* What the sample says about a column, and the value behind it. */
@@ -57,6 +66,7 @@ typedef struct sample_state {
     int past_2p53;       /* an integer past 2^53 was seen: its text and offset */
     char big_value[40];
     uint64_t big_offset;
+    bool why_apart, big_apart; /* that offset is an input offset in a window read apart (no line known) */
 } sample_state;
 
 /* One run of conversion over a range of rows: the whole input on the
@@ -141,9 +151,20 @@ static inline simdsv_status simdsv__sub_reader(const typed_ctx *x, size_t from, 
     return simdsv__reader_sub(x->r, x->data + from, x->size - from, false, out);
 }
 
+/* The bytes a stream holds to infer its schema (its start, middle and end
+ * are sampled, SIMDSV_OPT_INFER_ROWS rows at most, then the buffer moves
+ * on), and simdsv_table_infer's window on an input not in memory. */
+#define SIMDSV__SAMPLE_WINDOW ((size_t)8 << 20)
+/* simdsv_table_infer's start window on a regular file, whose middle and end
+ * are read apart: the start sample's rows (half the budget) of up to 400
+ * bytes; a file of wider rows has fewer rows sampled at its start. */
+#define SIMDSV__FILE_START_WINDOW ((size_t)2 << 20)
+
 /* schema.c.  Header, schema and inference into a new table *out.  window:
- * the bytes of data rows to hold and sample (SIZE_MAX: the whole input). */
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window);
+ * the bytes of data rows to hold and sample (SIZE_MAX: the whole input);
+ * apart: a regular file larger than the window has its middle and end
+ * sampled with pread() (simdsv_table_infer) instead of within the window. */
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart);
 /* Frees what the context owns (not the table). */
 void simdsv__typed_finish(typed_ctx *x);
 

@@ -478,6 +478,20 @@ for args in "select 2" "convert --to csv" "search 1" "head -n 200000" "cat rows 
     fi
 done
 
+# table in bounded memory: a file is measured whole (a second read), a pipe
+# by its first 8 MiB; the wider value after them widens its column from its
+# row on in the pipe, every row in the file.
+awk 'BEGIN { print "a,b"; for (i = 0; i < 700000; i++) print "x," i; print "wide-value-at-the-end,z" }' >"$TMP/wide.csv"
+"$S" table "$TMP/wide.csv" >"$TMP/file.out" 2>"$TMP/err"
+"$S" table - <"$TMP/wide.csv" >"$TMP/pipe.out" 2>>"$TMP/err"
+cat "$TMP/wide.csv" | "$S" table - >"$TMP/pipe2.out" 2>>"$TMP/err"
+if [ "$(head -n 2 "$TMP/file.out")" = "$(printf 'a                      b\nx                      0')" ] &&
+   [ "$(head -n 2 "$TMP/pipe.out")" = "$(printf 'a  b\nx  0')" ] && cmp -s "$TMP/pipe.out" "$TMP/pipe2.out" &&
+   [ "$(tail -n 1 "$TMP/pipe.out")" = "wide-value-at-the-end  z" ] && [ "$(tail -n 1 "$TMP/file.out")" = "wide-value-at-the-end  z" ] &&
+   [ "$(wc -l <"$TMP/pipe.out")" = 700002 ] && [ ! -s "$TMP/err" ]; then ok; else
+    bad "table: file and pipe widths ($(head -n 2 "$TMP/file.out" | tr '\n' '|') / $(head -n 2 "$TMP/pipe.out" | tr '\n' '|') / $(tail -n 1 "$TMP/pipe.out"))"
+fi
+
 # ------------------------------------------- big inputs: batches and tail
 # Batches from a mapped file, from standard input (the streaming buffer and
 # its refills) and from the scalar kernel, and tail's seek, must all give the

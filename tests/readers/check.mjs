@@ -120,14 +120,35 @@ function truthOf(csv, opts, input) {
     const row = parseLine(line);
     row.forEach(([, v], j) => values[j].push(truthValue(cols[j].type, v)));
   }
-  // Exact names: the keys of a row, or else the header record of --to json
+  // Exact names: the keys of a row, or else the header record of --to csv
   // (the schema's text cannot show trailing blanks).
   if (lines.length) parseLine(lines[0]).forEach(([k], j) => { cols[j].name = k; });
   else if (cols.length && !opts.includes('--columns')) {
-    const json = run(['convert', '--to', 'json', ...opts, input ? '-' : csv]);
-    JSON.parse(json.stdout)[0].forEach((k, j) => { if (cols[j]) cols[j].name = k; });
+    const header = run(['convert', '--to', 'csv', '--output-delimiter', '\t', ...opts, input ? '-' : csv]);
+    csvRecord(header.stdout, '\t').forEach((k, j) => { if (cols[j]) cols[j].name = k; });
   }
   return { cols, values, rows: lines.length };
+}
+
+// The first record of simdsv's CSV output (minimal RFC 4180 quoting).
+function csvRecord(text, delimiter) {
+  const fields = [];
+  let i = 0;
+  for (;;) {
+    let value = '';
+    if (text[i] === '"') {
+      for (i++; ; i++) {
+        if (text[i] === '"' && text[i + 1] === '"') { value += '"'; i++; }
+        else if (text[i] === '"' || i >= text.length) { i++; break; }
+        else value += text[i];
+      }
+    } else {
+      while (i < text.length && text[i] !== delimiter && text[i] !== '\n') value += text[i++];
+    }
+    fields.push(value);
+    if (text[i] !== delimiter) return fields;
+    i++;
+  }
 }
 
 // ---------------------------------------------------------------- readers

@@ -33,7 +33,7 @@ printf 'name;age;city\n' >"$TMP/header_only.csv"
 "$BIN" sniff --json "$TMP/header_only.csv" | grep -q '"delimiter":";"' || { echo "FAIL: header only"; exit 1; }
 # Automatic reading: a ';' Latin-1 file needs no option; an option given wins.
 printf 'nom;prix\n\351t\351;3,5\nna\357ve;4,25\n' >"$TMP/latin1.csv"
-[ "$("$BIN" convert --to json "$TMP/latin1.csv")" = "$(printf '[\n["nom","prix"],\n["été","3,5"],\n["naïve","4,25"]\n]')" ] ||
+[ "$("$BIN" convert --to json "$TMP/latin1.csv")" = "$(printf '[\n{"nom":"été","prix":3.5},\n{"nom":"naïve","prix":4.25}\n]')" ] ||
     { echo "FAIL: latin1 auto"; "$BIN" convert --to json "$TMP/latin1.csv"; exit 1; }
 [ "$("$BIN" count --delimiter , --encoding latin1 "$TMP/latin1.csv")" = 2 ] || { echo "FAIL: given wins"; exit 1; }
 "$BIN" count -v "$TMP/latin1.csv" 2>"$TMP/err" >/dev/null
