@@ -1,0 +1,152 @@
+/*
+ * sketch.h — mergeable summaries of a column's values in bounded memory, for
+ * `simdsv stats`: a KLL quantile sketch, HyperLogLog, and a distinct count
+ * that is exact up to a bound and becomes a HyperLogLog past it.  Each
+ * summary is filled by one thread and merged with the others' at the end;
+ * the results do not depend on how the values were split between them
+ * beyond the sketches' stated errors.  Nothing here allocates more than its
+ * bound says, and every allocation failure is reported (false), never hidden.
+ */
+#ifndef SIMDSV_CLI_SKETCH_H
+#define SIMDSV_CLI_SKETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ----------------------------------------------------------------- hashes */
+
+/* A bijection of 64-bit words (the MurmurHash3 finalizer): distinct inputs
+ * give distinct outputs, so a set of mixed integers is exact. */
+static inline uint64_t sketch_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+/* A 64-bit hash of bytes (8 at a time), mixed so that every bit of the
+ * result depends on every input byte. */
+uint64_t sketch_hash_bytes(const char *s, size_t n);
+/* The key of a double for distinct counting: -0 and 0 are one value, every
+ * NaN is one value; a bijection otherwise. */
+uint64_t sketch_double_key(double x);
+
+/* ------------------------------------------------------------ HyperLogLog */
+
+/* 2^14 one-byte registers: relative standard error 1.04 / sqrt(2^14) = 0.81%
+ * over the whole range (Ertl's estimator, no bias tables needed). */
+#define HLL_PRECISION 14
+#define HLL_REGISTERS (1u << HLL_PRECISION)
+#define HLL_STD_ERROR 0.0081
+
+typedef struct hll {
+    uint8_t reg[HLL_REGISTERS];
+} hll;
+
+void hll_init(hll *h);
+static inline void hll_add(hll *h, uint64_t hash)
+{
+    const uint32_t index = (uint32_t)(hash >> (64 - HLL_PRECISION));
+    /* rank of the first 1 bit among the other 50 bits (51 when all zero) */
+    const uint64_t rest = hash << HLL_PRECISION | (uint64_t)1 << (HLL_PRECISION - 1);
+    uint8_t rank = 1;
+    for (uint64_t bit = (uint64_t)1 << 63; !(rest & bit); bit >>= 1)
+        rank++;
+    if (rank > h->reg[index])
+        h->reg[index] = rank;
+}
+void hll_merge(hll *dst, const hll *src);
+double hll_estimate(const hll *h);
+
+/* ------------------------------------------------- distinct (exact, then HLL) */
+
+/* Up to DISTINCT_EXACT_MAX distinct keys are kept in a hash set (exact: keys
+ * of numbers are bijections of their values; keys of strings are 64-bit
+ * hashes, so two strings could collide with a chance below 2^-38 at this
+ * size); one more and the keys move to a HyperLogLog for good.  A bound of
+ * 0 means no bound (--exact). */
+#define DISTINCT_EXACT_MAX 8192
+
+typedef struct distinct {
+    uint64_t *slots; /* open addressing, 0 = empty (the key 0 is kept in has_zero) */
+    size_t cap, count;
+    bool has_zero;
+    size_t bound; /* DISTINCT_EXACT_MAX, or 0 = never approximate */
+    hll *approx;  /* non-NULL once past the bound */
+} distinct;
+
+void distinct_init(distinct *d, size_t bound);
+bool distinct_add(distinct *d, uint64_t key);
+bool distinct_merge(distinct *dst, const distinct *src);
+/* The count, and whether it is exact. */
+double distinct_count(const distinct *d, bool *exact);
+void distinct_free(distinct *d);
+
+/* -------------------------------------------------------------------- KLL */
+
+/* KLL (Karnin, Lang, Liberty 2016): compactors of capacity k (2/3)^depth,
+ * at least KLL_MIN_CAP, each halving its sorted items by keeping every
+ * other one from a random offset.  Once there are KLL_MAX_LEVELS of them
+ * the bottom one gives way to a sampler that keeps one item at random per
+ * block of 2^shift (the paper's own way to bound the lower levels), so an
+ * item costs a counter step once the input is large.  With k = 512 the rank
+ * of a returned quantile is within 1% of n of the asked rank with 99%
+ * confidence (tests/test_sketch.c checks it on known distributions); memory
+ * is about 1500 doubles.  The random choices come from a generator seeded by
+ * the caller: the same input in the same order gives the same answer. */
+#define KLL_K 512
+#define KLL_MIN_CAP 8
+#define KLL_MAX_LEVELS 8
+#define KLL_RANK_ERROR 0.01
+
+typedef struct kll {
+    double *level[KLL_MAX_LEVELS]; /* level h holds items of weight 2^(shift + h) */
+    uint32_t len[KLL_MAX_LEVELS], cap[KLL_MAX_LEVELS];
+    unsigned levels; /* levels in use (at least 1) */
+    unsigned shift;  /* log2 of the sampler's block (0: every item goes to level 0) */
+    uint64_t n;      /* items added (merged sketches included) */
+    uint64_t rng;
+    /* the sampler's current block: its weight so far, the item kept for it
+     * (uniform among them), and the count at which the next item replaces
+     * it (reservoir sampling with skips: one random draw per replacement) */
+    uint64_t seen, next;
+    double item;
+    bool failed; /* an allocation failed: kll_ok says so */
+} kll;
+
+void kll_init(kll *s, uint64_t seed);
+/* Out of line: an item for level 0 (no sampler yet), and a sampler step
+ * that replaces the block's item or completes the block. */
+void kll_push_item(kll *s, double x);
+void kll_sample_event(kll *s, double x);
+static inline void kll_add(kll *s, double x)
+{
+    s->n++;
+    if (!s->shift) {
+        kll_push_item(s, x);
+        return;
+    }
+    const uint64_t seen = ++s->seen;
+    if (seen == s->next || seen == (uint64_t)1 << s->shift)
+        kll_sample_event(s, x);
+}
+bool kll_merge(kll *dst, const kll *src);
+/* False when an allocation failed while adding (the sketch then lacks items). */
+static inline bool kll_ok(const kll *s)
+{
+    return !s->failed;
+}
+/* For each q[i] (0 <= q <= 1): the item whose rank is closest above
+ * floor(q (n - 1)) (0-based), the position of that quantile among the
+ * sorted values.  s->n > 0.  False when out of memory. */
+bool kll_quantiles(const kll *s, const double *q, size_t nq, double *out);
+void kll_free(kll *s);
+
+/* Sorts doubles ascending, NaN after everything (shared with the exact
+ * quantiles of --exact). */
+void sketch_sort_doubles(double *a, size_t n);
+
+#endif
