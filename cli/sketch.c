@@ -194,6 +194,12 @@ bool distinct_merge(distinct *dst, const distinct *src)
     }
     if (src->has_zero && !distinct_add(dst, 0))
         return false;
+    /* Room for both first: keys inserted in the order of src's slots into a
+     * smaller table would pile up in long probe runs. */
+    const size_t both = dst->count + src->count;
+    while ((!dst->bound || both <= dst->bound) && (both + 1) * 4 > dst->cap * 3)
+        if (!set_grow(dst))
+            return false;
     for (size_t i = 0; i < src->cap; i++)
         if (src->slots[i] && !distinct_add(dst, src->slots[i]))
             return false;
@@ -206,13 +212,85 @@ double distinct_count(const distinct *d, bool *exact)
     return d->approx ? hll_estimate(d->approx) : (double)d->count;
 }
 
+/* ----------------------------------------------------------- value counts */
+
+static bool counts_grow(value_counts *t)
+{
+    const size_t cap = t->cap ? t->cap * 2 : 64;
+    value_count *slots = malloc(cap * sizeof *slots);
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < cap; i++)
+        slots[i].len = SIZE_MAX;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slots[i].len == SIZE_MAX)
+            continue;
+        size_t j = (size_t)t->slots[i].hash & (cap - 1);
+        while (slots[j].len != SIZE_MAX)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    return true;
+}
+
+bool value_counts_reserve(value_counts *t, size_t count)
+{
+    while ((count + 1) * 4 > t->cap * 3)
+        if (!counts_grow(t))
+            return false;
+    return true;
+}
+
+bool value_counts_add(value_counts *t, const char *s, size_t n)
+{
+    if ((t->count + 1) * 4 > t->cap * 3 && !counts_grow(t))
+        return false;
+    const uint64_t h = sketch_hash_bytes(s, n);
+    size_t j = (size_t)h & (t->cap - 1);
+    for (;; j = (j + 1) & (t->cap - 1)) {
+        value_count *e = &t->slots[j];
+        if (e->len == SIZE_MAX)
+            break;
+        if (e->hash == h && e->len == n && (n == 0 || memcmp(t->bytes + e->offset, s, n) == 0)) {
+            e->count++;
+            return true;
+        }
+    }
+    if (t->bytes_cap - t->bytes_len < n) {
+        size_t cap = t->bytes_cap ? t->bytes_cap : 4096;
+        while (cap - t->bytes_len < n)
+            cap *= 2;
+        char *bytes = realloc(t->bytes, cap);
+        if (!bytes)
+            return false;
+        t->bytes = bytes;
+        t->bytes_cap = cap;
+    }
+    if (n)
+        memcpy(t->bytes + t->bytes_len, s, n);
+    t->slots[j] = (value_count){h, t->bytes_len, n, 1};
+    t->bytes_len += n;
+    t->count++;
+    return true;
+}
+
+void value_counts_free(value_counts *t)
+{
+    free(t->slots);
+    free(t->bytes);
+    memset(t, 0, sizeof *t);
+}
+
 /* ---------------------------------------------------------------- sorting */
 
-/* NaN sorts after every number (as in SQL engines), so that a column that
- * holds one still has a total order. */
+/* The sort itself compares with <: it never sees a NaN (sketch_sort_doubles
+ * moves them to the end first; the KLL sketch counts them apart). */
 static inline bool before(double a, double b)
 {
-    return a < b || (isnan(b) && !isnan(a));
+    return a < b;
 }
 
 static void insertion_sort(double *a, size_t n)
@@ -298,12 +376,25 @@ static void sort_range(double *a, size_t n, int depth)
     insertion_sort(a, n);
 }
 
-void sketch_sort_doubles(double *a, size_t n)
+static void sort_numbers(double *a, size_t n)
 {
     int depth = 0;
     for (size_t m = n; m > 1; m >>= 1)
         depth += 2;
     sort_range(a, n, depth);
+}
+
+void sketch_sort_doubles(double *a, size_t n)
+{
+    /* NaN sorts after every number (as in SQL engines) */
+    size_t numbers = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(a[i])) {
+            const double t = a[numbers];
+            a[numbers++] = a[i];
+            a[i] = t;
+        }
+    sort_numbers(a, numbers);
 }
 
 /* -------------------------------------------------------------------- KLL */
@@ -364,7 +455,7 @@ static bool compact(kll *s, unsigned h)
 {
     double *a = s->level[h];
     const uint32_t n = s->len[h];
-    sketch_sort_doubles(a, n);
+    sort_numbers(a, n);
     const uint32_t from = n & 1;
     const uint32_t offset = (uint32_t)(next_random(s) >> 63);
     for (uint32_t i = from; i + 1 < n; i += 2)
@@ -480,6 +571,7 @@ bool kll_merge(kll *dst, const kll *src)
 {
     if (src->failed)
         dst->failed = true;
+    dst->nans += src->nans;
     if (!src->n || dst->failed)
         return !dst->failed;
     /* Both at the larger shift: dst's bottom levels drop into its sampler. */
@@ -531,9 +623,15 @@ bool kll_quantiles(const kll *s, const double *q, size_t nq, double *out)
     if (s->seen)
         items[k++] = (weighted){s->item, s->seen};
     qsort(items, n, sizeof *items, by_value);
+    const uint64_t total = s->n + s->nans;
     for (size_t j = 0; j < nq; j++) {
-        /* the item covering 0-based position floor(q (n - 1)) of the sorted input */
-        const uint64_t target = (uint64_t)(q[j] * (double)(s->n - 1));
+        /* the item covering 0-based position floor(q (total - 1)) of the sorted
+         * input, NaNs last */
+        const uint64_t target = (uint64_t)(q[j] * (double)(total - 1));
+        if (target >= s->n) {
+            out[j] = NAN;
+            continue;
+        }
         uint64_t below = 0;
         size_t i = 0;
         while (i + 1 < n && below + items[i].weight <= target)

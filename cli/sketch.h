@@ -85,6 +85,30 @@ bool distinct_merge(distinct *dst, const distinct *src);
 double distinct_count(const distinct *d, bool *exact);
 void distinct_free(distinct *d);
 
+/* ----------------------------------------------------------- value counts */
+
+/* Every distinct byte string with its count (frequency; stats --exact):
+ * open addressing over entries, the bytes in one arena.  Memory grows with
+ * the distinct values only. */
+typedef struct value_count {
+    uint64_t hash;
+    size_t offset, len; /* len == SIZE_MAX: an empty slot */
+    uint64_t count;
+} value_count;
+
+typedef struct value_counts {
+    value_count *slots; /* cap slots, count used */
+    size_t cap, count;
+    char *bytes;
+    size_t bytes_len, bytes_cap;
+} value_counts;
+
+bool value_counts_add(value_counts *t, const char *s, size_t n);
+/* Room for count values in all (before adding another table's values in
+ * the order of its slots, which would otherwise pile up in long runs). */
+bool value_counts_reserve(value_counts *t, size_t count);
+void value_counts_free(value_counts *t);
+
 /* -------------------------------------------------------------------- KLL */
 
 /* KLL (Karnin, Lang, Liberty 2016): compactors of capacity k (2/3)^depth,
@@ -107,7 +131,8 @@ typedef struct kll {
     uint32_t len[KLL_MAX_LEVELS], cap[KLL_MAX_LEVELS];
     unsigned levels; /* levels in use (at least 1) */
     unsigned shift;  /* log2 of the sampler's block (0: every item goes to level 0) */
-    uint64_t n;      /* items added (merged sketches included) */
+    uint64_t n;      /* items added (merged sketches included), NaNs apart */
+    uint64_t nans;
     uint64_t rng;
     /* the sampler's current block: its weight so far, the item kept for it
      * (uniform among them), and the count at which the next item replaces
@@ -124,6 +149,10 @@ void kll_push_item(kll *s, double x);
 void kll_sample_event(kll *s, double x);
 static inline void kll_add(kll *s, double x)
 {
+    if (x != x) { /* NaN: counted apart, it sorts after every number */
+        s->nans++;
+        return;
+    }
     s->n++;
     if (!s->shift) {
         kll_push_item(s, x);
@@ -134,6 +163,12 @@ static inline void kll_add(kll *s, double x)
         kll_sample_event(s, x);
 }
 bool kll_merge(kll *dst, const kll *src);
+/* True while every item is still held at weight 1 (no compaction, no
+ * sampling): the quantiles are then exact. */
+static inline bool kll_exact(const kll *s)
+{
+    return s->shift == 0 && s->len[0] == s->n;
+}
 /* False when an allocation failed while adding (the sketch then lacks items). */
 static inline bool kll_ok(const kll *s)
 {
@@ -141,7 +176,8 @@ static inline bool kll_ok(const kll *s)
 }
 /* For each q[i] (0 <= q <= 1): the item whose rank is closest above
  * floor(q (n - 1)) (0-based), the position of that quantile among the
- * sorted values.  s->n > 0.  False when out of memory. */
+ * sorted values (NaNs after every number).  At least one item added.  False
+ * when out of memory. */
 bool kll_quantiles(const kll *s, const double *q, size_t nq, double *out);
 void kll_free(kll *s);
 

@@ -708,6 +708,18 @@ SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArray
  * Valid until the stream is released. */
 SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
 SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
+/* Describes column index of the stream's schema as simdsv_table_column does
+ * (name, type, the reason for it, user_type; null_count 0).  Strings stay
+ * valid until the stream is released.  SIMDSV_ERR_INVALID_ARGUMENT for a bad
+ * index or a stream not made by simdsv_table_stream. */
+SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
+                                                    simdsv_column_info *info);
+/* Forgets the rejects listed so far: the count starts again from 0 and the
+ * pointers handed out for them are no longer valid.  A consumer that reads
+ * the rejects after each batch calls it so that a long stream of misfits
+ * does not grow the stream's memory (simdsv stats does).  Nothing for a
+ * stream not made by simdsv_table_stream. */
+SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream);
 
 /* -------------------------------------------------------------------- sniff */
 

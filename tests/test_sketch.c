@@ -166,6 +166,15 @@ static void test_kll(void)
     for (size_t i = 0; i < NPROBES; i++)
         CHECK_MSG(q[i] == 2 * floor(probes[i] * 100), "q %g gave %g", probes[i], q[i]);
     kll_free(&s);
+    /* NaNs sort after every number: counted apart, returned for the top. */
+    kll_init(&s, 5);
+    for (int i = 0; i < 90; i++)
+        kll_add(&s, i);
+    for (int i = 0; i < 10; i++)
+        kll_add(&s, NAN);
+    CHECK(kll_quantiles(&s, (const double[]){0, 0.5, 0.89, 0.91, 1}, 5, q));
+    CHECK(q[0] == 0 && q[1] == 49 && q[2] == 88 && isnan(q[3]) && isnan(q[4]));
+    kll_free(&s);
     /* One item. */
     kll_init(&s, 4);
     kll_add(&s, -3.5);
