@@ -458,6 +458,18 @@ static int open_ranges(stats_run *run, int *status)
         *status = EXIT_DATA;
         return -1;
     }
+    /* Rows each worker will see, from the line ends of the first MiB: the
+     * quantile sketches may start sampling at once (sketch.h, kll_expect). */
+    const size_t sample = (size_t)(run->ranges[0].stop - run->ranges[0].start) < ((size_t)1 << 20)
+                              ? (size_t)(run->ranges[0].stop - run->ranges[0].start)
+                              : (size_t)1 << 20;
+    uint64_t lines = 0;
+    for (const char *p = w0->buf, *end = w0->buf + sample; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
+    const uint64_t expected = sample ? (uint64_t)((double)lines / (double)sample * (double)run->size) / nworkers : 0;
+    for (size_t w = 0; w < nworkers; w++)
+        for (size_t j = 0; j < run->ncols; j++)
+            kll_expect(&run->workers[w].cols[j].quantiles, expected);
     return 1;
 }
 

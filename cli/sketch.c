@@ -376,8 +376,67 @@ static void sort_range(double *a, size_t n, int depth)
     insertion_sort(a, n);
 }
 
+/* Doubles as unsigned keys in the same order (negative numbers: every bit
+ * flipped; others: the sign bit set). */
+static inline uint64_t order_key(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+static inline double from_order_key(uint64_t k)
+{
+    const uint64_t u = k >> 63 ? k & ~((uint64_t)1 << 63) : ~k;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* The sizes of the KLL levels (tens to a few hundred items): a radix sort
+ * on the keys, a byte at a time from the lowest, with no branch to
+ * mispredict; a byte that every key shares (the sign and exponent of
+ * numbers of one magnitude, often) costs one histogram and no pass. */
+#define RADIX_MIN 64
+#define RADIX_MAX 4096
+
+static void radix_sort(double *a, size_t n)
+{
+    uint64_t keys[RADIX_MAX], tmp[RADIX_MAX];
+    uint32_t counts[8][256];
+    memset(counts, 0, sizeof counts);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t k = keys[i] = order_key(a[i]);
+        for (int b = 0; b < 8; b++)
+            counts[b][(k >> (8 * b)) & 0xFF]++;
+    }
+    uint64_t *from = keys, *to = tmp;
+    for (int b = 0; b < 8; b++) {
+        uint32_t *c = counts[b];
+        if (c[(from[0] >> (8 * b)) & 0xFF] == n)
+            continue; /* every key has this byte */
+        uint32_t sum = 0;
+        for (int v = 0; v < 256; v++) {
+            const uint32_t here = c[v];
+            c[v] = sum;
+            sum += here;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[c[(from[i] >> (8 * b)) & 0xFF]++] = from[i];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        a[i] = from_order_key(from[i]);
+}
+
 static void sort_numbers(double *a, size_t n)
 {
+    if (n >= RADIX_MIN && n <= RADIX_MAX) {
+        radix_sort(a, n);
+        return;
+    }
     int depth = 0;
     for (size_t m = n; m > 1; m >>= 1)
         depth += 2;
@@ -408,12 +467,26 @@ static uint64_t next_random(kll *s)
     return s->rng * 0x2545F4914F6CDD1Dull;
 }
 
+static void repick(kll *s);
+
 void kll_init(kll *s, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
     s->levels = 1;
     s->rng = sketch_mix64(seed) | 1; /* xorshift needs a non-zero state */
     s->next = 1;
+}
+
+void kll_expect(kll *s, uint64_t items)
+{
+    if (s->n || s->shift)
+        return;
+    /* blocks of at most items / 2^KLL_EXPECT_LOG: sampling moves a rank by
+     * sqrt(items * block) / 2 at one standard deviation, 0.1% of items */
+    while (((uint64_t)2 << s->shift) <= items >> KLL_EXPECT_LOG)
+        s->shift++;
+    if (s->shift)
+        repick(s);
 }
 
 void kll_free(kll *s)
@@ -465,13 +538,36 @@ static bool compact(kll *s, unsigned h)
     return true;
 }
 
-/* A weight w of item x through the sampler (a partial block, an odd item
- * out of a level being dropped, or another sketch's item of lower weight):
- * it joins the current block, split at block ends, and replaces the block's
- * item with probability w / (the block's weight so far). */
+/* The item that stands for the current block's weight so far: the one
+ * picked when its position has passed, else the last one seen (the block
+ * weighs less than 2^shift, a share of n far below the rank error, so which
+ * of its items stands for it hardly matters). */
+static double block_item(const kll *s)
+{
+    return s->next > s->seen ? s->last : s->item;
+}
+
+/* The position of the current block's pick, uniform over the whole block,
+ * given that the weight so far (s->seen) is represented by s->item. */
+static void repick(kll *s)
+{
+    const uint64_t block = (uint64_t)1 << s->shift;
+    if (s->seen && next_random(s) % block < s->seen)
+        s->next = 0; /* the item so far stays the pick: no later position matches */
+    else
+        s->next = s->seen + 1 + next_random(s) % (block - s->seen);
+}
+
+/* A weight w of item x through the sampler (an odd item out of a level
+ * being dropped, or another sketch's lighter item or partial block): it
+ * joins the current block, split at block ends, and replaces the block's
+ * item with probability w / (the block's weight so far), so the item is
+ * chosen in proportion to weight as for single items. */
 static bool sample_weighted(kll *s, double x, uint64_t w)
 {
     const uint64_t block = (uint64_t)1 << s->shift;
+    if (s->seen)
+        s->item = block_item(s);
     while (w) {
         const uint64_t part = w < block - s->seen ? w : block - s->seen;
         s->seen += part;
@@ -484,21 +580,15 @@ static bool sample_weighted(kll *s, double x, uint64_t w)
             s->seen = 0;
         }
     }
-    /* The skip to the next replacement depends only on the weight so far. */
-    if (s->seen) {
-        const double u = (double)((next_random(s) >> 11) + 1) * 0x1p-53;
-        const double t = (double)s->seen / u;
-        s->next = t >= 0x1p63 ? UINT64_MAX : (uint64_t)t + 1;
-    } else {
-        s->next = 1;
-    }
+    s->last = s->item; /* stands for the block until a later single item does */
+    repick(s);
     return true;
 }
 
 /* The bottom level compacted into the one above and dropped: every level's
  * weight is now 2^(shift + h) with shift one more, and new items go through
- * a sampler whose blocks are twice as large.  The current block goes on (a
- * reservoir of its items so far is still uniform). */
+ * a sampler whose blocks are twice as large.  The current block goes on: its
+ * pick stays where it is or moves to the new half, at random. */
 static bool raise_sampler(kll *s)
 {
     if (s->levels == 1)
@@ -518,7 +608,12 @@ static bool raise_sampler(kll *s)
     s->level[s->levels] = spare;
     s->len[s->levels] = 0;
     s->cap[s->levels] = spare_cap;
+    const bool sampling = s->shift > 0;
+    if (sampling && s->next && next_random(s) >> 63)
+        s->next += (uint64_t)1 << s->shift; /* 0 (already picked) stays: it was in the first half */
     s->shift++;
+    if (!sampling)
+        repick(s); /* the first block */
     return !odd || sample_weighted(s, odd_item, (uint64_t)1 << (s->shift - 1));
 }
 
@@ -555,13 +650,11 @@ void kll_sample_event(kll *s, double x)
     /* s->seen counts x already */
     if (s->seen == s->next) {
         s->item = x;
-        const double u = (double)((next_random(s) >> 11) + 1) * 0x1p-53;
-        const double t = (double)s->seen / u; /* P(no replacement before count t) = seen / t */
-        s->next = t >= 0x1p63 ? UINT64_MAX : (uint64_t)t + 1;
+        s->next = 0; /* picked */
     }
     if (s->seen == (uint64_t)1 << s->shift) {
         s->seen = 0;
-        s->next = 1;
+        repick(s);
         if (!push(s, 0, s->item) || (s->len[0] >= capacity(s, 0) && !settle(s)))
             s->failed = true;
     }
@@ -591,7 +684,7 @@ bool kll_merge(kll *dst, const kll *src)
         if (weight_log >= dst->shift && weight_log - dst->shift >= dst->levels)
             dst->levels = weight_log - dst->shift + 1;
     }
-    if (src->seen && !sample_weighted(dst, src->item, src->seen))
+    if (src->seen && !sample_weighted(dst, block_item(src), src->seen))
         return false;
     dst->n += src->n;
     return settle(dst);
@@ -621,7 +714,7 @@ bool kll_quantiles(const kll *s, const double *q, size_t nq, double *out)
         for (uint32_t i = 0; i < s->len[h]; i++)
             items[k++] = (weighted){s->level[h][i], (uint64_t)1 << (s->shift + h)};
     if (s->seen)
-        items[k++] = (weighted){s->item, s->seen};
+        items[k++] = (weighted){block_item(s), s->seen};
     qsort(items, n, sizeof *items, by_value);
     const uint64_t total = s->n + s->nans;
     for (size_t j = 0; j < nq; j++) {

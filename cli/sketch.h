@@ -134,15 +134,21 @@ typedef struct kll {
     uint64_t n;      /* items added (merged sketches included), NaNs apart */
     uint64_t nans;
     uint64_t rng;
-    /* the sampler's current block: its weight so far, the item kept for it
-     * (uniform among them), and the count at which the next item replaces
-     * it (reservoir sampling with skips: one random draw per replacement) */
+    /* the sampler's current block: its weight so far, the position picked
+     * at random for it (1-based; 0 once the pick is made), the item picked,
+     * and the last item seen */
     uint64_t seen, next;
-    double item;
+    double item, last;
     bool failed; /* an allocation failed: kll_ok says so */
 } kll;
 
 void kll_init(kll *s, uint64_t seed);
+/* Before the first item: the sketch will see about `items` items, so it
+ * may start with the sampler that it would reach anyway (the compactions
+ * on the way there are most of its work), with blocks small enough that
+ * the rank error stays within KLL_RANK_ERROR. */
+#define KLL_EXPECT_LOG 18
+void kll_expect(kll *s, uint64_t items);
 /* Out of line: an item for level 0 (no sampler yet), and a sampler step
  * that replaces the block's item or completes the block. */
 void kll_push_item(kll *s, double x);
@@ -159,6 +165,7 @@ static inline void kll_add(kll *s, double x)
         return;
     }
     const uint64_t seen = ++s->seen;
+    s->last = x;
     if (seen == s->next || seen == (uint64_t)1 << s->shift)
         kll_sample_event(s, x);
 }

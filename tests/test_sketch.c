@@ -156,6 +156,32 @@ static void test_kll(void)
               "quartiles %g %g %g", med[0], med[1], med[2]);
     CHECK_EQ_U64(s.n, big);
     kll_free(&s);
+    /* Told how many items to expect, it samples from the start: the same bound. */
+    for (size_t i = 0; i < n; i++)
+        data[i] = 100 + 15 * normal();
+    double *sorted = malloc(n * sizeof *sorted);
+    memcpy(sorted, data, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    for (int parts = 1; parts <= 4; parts *= 2) {
+        h_context("KLL, normal, n = %zu, expecting it, in %d parts", n, parts);
+        kll_init(&s, 11);
+        kll part;
+        for (int p = 0; p < parts; p++) {
+            kll_init(&part, 20 + (uint64_t)p);
+            kll_expect(&part, n / (size_t)parts);
+            CHECK(part.shift == (parts == 1 ? 1 : 0));
+            for (size_t i = n / (size_t)parts * (size_t)p; i < n / (size_t)parts * (size_t)(p + 1); i++)
+                kll_add(&part, data[i]);
+            CHECK(kll_merge(&s, &part));
+            kll_free(&part);
+        }
+        const double e = worst_rank_error(&s, sorted, n);
+        CHECK_MSG(e <= KLL_RANK_ERROR, "rank error %.5f of n", e);
+        printf("%-28s n=%-8zu worst rank error %.5f (%d parts, expecting n)\n", "normal, sampled at once", n, e,
+               parts);
+        kll_free(&s);
+    }
+    free(sorted);
     /* Few items: no compaction, every quantile is exact. */
     h_context("KLL, 101 items");
     kll_init(&s, 3);
@@ -285,6 +311,21 @@ static void test_sort(void)
         sketch_sort_doubles(a, n);
         qsort(b, n, sizeof *b, cmp_double);
         CHECK_MSG(memcmp(a, b, n * sizeof *a) == 0, "shape %d sorts differently from qsort", shape);
+    }
+    /* the sizes the KLL levels sort (a radix sort on keys): against qsort */
+    for (size_t m = 2; m <= 5000; m = m * 3 + 1) {
+        for (size_t i = 0; i < m; i++)
+            a[i] = i % 3 == 0 ? -normal() * 1e6 : i % 3 == 1 ? normal() * 1e-300 : (double)(rnd() % 7) - 3;
+        memcpy(b, a, m * sizeof *a);
+        sketch_sort_doubles(a, m);
+        qsort(b, m, sizeof *b, cmp_double);
+        for (size_t i = 0; i < m; i++)
+            if (a[i] == 0)
+                a[i] = 0; /* -0 and 0 compare equal; qsort may order them either way */
+        for (size_t i = 0; i < m; i++)
+            if (b[i] == 0)
+                b[i] = 0;
+        CHECK_MSG(memcmp(a, b, m * sizeof *a) == 0, "%zu items sort differently from qsort", m);
     }
     double nan_last[] = {3, NAN, -1, 2, NAN, 0};
     sketch_sort_doubles(nan_last, 6);
