@@ -435,21 +435,40 @@ static int open_ranges(stats_run *run, int *status)
         simdsv_reader_free(r);
         return -1;
     }
-    w0->reader = r;
-    bool ok = learn_schema(run, &run->first);
-    for (size_t i = 0; ok && i < run->ncols; i++)
-        for (size_t j = i + 1; ok && j < run->ncols; j++)
-            ok = strcmp(run->names[i], run->names[j]) != 0; /* a type given by name must name one column */
-    if (ok && names)
-        ok = simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, 0) == SIMDSV_OK &&
-             simdsv_options_set_string(c->opt, SIMDSV_OPT_NAMES, names) == SIMDSV_OK;
+    w0->reader = r; /* owned by the stream */
+    if (!learn_schema(run, &run->first)) {
+        cli_error("out of memory");
+        *status = EXIT_DATA;
+        free(names);
+        return -1;
+    }
+    /* The other ranges name their columns as range 0's header does and take
+     * its types by name: a name that is empty or not unique cannot say
+     * which column it means, and names the options refuse cannot be given. */
+    bool usable = true;
+    for (size_t i = 0; usable && i < run->ncols; i++) {
+        usable = run->names[i][0] != '\0';
+        for (size_t j = i + 1; usable && j < run->ncols; j++)
+            usable = strcmp(run->names[i], run->names[j]) != 0;
+    }
+    if (usable && names) {
+        simdsv_options *probe = simdsv_options_new(NULL);
+        usable = probe && simdsv_options_set_string(probe, SIMDSV_OPT_NAMES, names) == SIMDSV_OK;
+        simdsv_options_free(probe);
+    }
+    if (!usable) {
+        free(names);
+        run->first.release(&run->first); /* frees r: nothing was read from the input itself */
+        w0->reader = NULL;
+        return 0;
+    }
+    bool ok = !names || (simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, 0) == SIMDSV_OK &&
+                         simdsv_options_set_string(c->opt, SIMDSV_OPT_NAMES, names) == SIMDSV_OK);
     free(names);
     for (size_t j = 0; ok && j < run->ncols; j++)
         ok = run->user[j] || simdsv_options_set_column_type(c->opt, run->names[j], run->types[j]) == SIMDSV_OK;
     if (!ok) {
-        /* the options may have changed: this cannot fall back any more */
-        run->first.release(&run->first);
-        cli_error("%s: out of memory", c->display);
+        cli_error("out of memory");
         *status = EXIT_DATA;
         return -1;
     }
@@ -815,8 +834,10 @@ static void print_rejects(stats_run *run)
 
 static void free_run(stats_run *run)
 {
-    if (run->first.release)
-        run->first.release(&run->first);
+    if (run->first.release) {
+        run->first.release(&run->first); /* and its reader, range 0's */
+        run->workers[0].reader = NULL;
+    }
     for (size_t w = 0; run->workers && w < run->nworkers; w++) {
         worker *wk = &run->workers[w];
         for (size_t j = 0; wk->cols && j < run->ncols; j++)

@@ -499,6 +499,8 @@ void kll_free(kll *s)
 /* The capacity of level h: k (2/3)^depth, depth counted from the top. */
 static uint32_t capacity(const kll *s, unsigned h)
 {
+    if (s->levels == 1 && !s->shift)
+        return KLL_EXACT_ITEMS; /* a small column's quartiles stay exact */
     static const uint32_t by_depth[KLL_MAX_LEVELS] = {512, 342, 228, 152, 102, 68, 45, 30};
     const uint32_t c = by_depth[s->levels - 1 - h];
     return c > KLL_MIN_CAP ? c : KLL_MIN_CAP;

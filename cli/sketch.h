@@ -122,6 +122,9 @@ void value_counts_free(value_counts *t);
  * is about 1500 doubles.  The random choices come from a generator seeded by
  * the caller: the same input in the same order gives the same answer. */
 #define KLL_K 512
+/* Items kept whole before the first compaction: up to this many, the
+ * quantiles are exact (kll_exact). */
+#define KLL_EXACT_ITEMS 4096
 #define KLL_MIN_CAP 8
 #define KLL_MAX_LEVELS 8
 #define KLL_RANK_ERROR 0.01

@@ -182,15 +182,18 @@ static void test_kll(void)
         kll_free(&s);
     }
     free(sorted);
-    /* Few items: no compaction, every quantile is exact. */
-    h_context("KLL, 101 items");
+    /* Up to KLL_EXACT_ITEMS items: no compaction, every quantile is exact. */
+    h_context("KLL, %d items", KLL_EXACT_ITEMS - 1);
     kll_init(&s, 3);
-    for (int i = 100; i >= 0; i--)
+    for (int i = KLL_EXACT_ITEMS - 2; i >= 0; i--)
         kll_add(&s, i * 2.0);
+    CHECK(kll_exact(&s));
     double q[NPROBES];
     CHECK(kll_quantiles(&s, probes, NPROBES, q));
     for (size_t i = 0; i < NPROBES; i++)
-        CHECK_MSG(q[i] == 2 * floor(probes[i] * 100), "q %g gave %g", probes[i], q[i]);
+        CHECK_MSG(q[i] == 2 * floor(probes[i] * (KLL_EXACT_ITEMS - 2)), "q %g gave %g", probes[i], q[i]);
+    kll_add(&s, 1);
+    CHECK(!kll_exact(&s));
     kll_free(&s);
     /* NaNs sort after every number: counted apart, returned for the top. */
     kll_init(&s, 5);
