@@ -266,9 +266,7 @@ void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)
     if (!stream || stream->release != release)
         return;
     const stream_private *p = stream->private_data;
-    /* The schema table collects every batch's rejects (table.c); the stream
-     * owns it, so it may empty it. */
-    simdsv_table *t = (simdsv_table *)(uintptr_t)simdsv__stream_schema(p->s);
+    simdsv_table *t = p->s->x.t; /* the schema table collects every batch's rejects */
     for (size_t i = 0; i < t->nrejects; i++) {
         simdsv__free(&t->alloc, (void *)(uintptr_t)t->rejects[i].pub.value, t->rejects[i].value_size);
         simdsv__free(&t->alloc, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
@@ -281,5 +279,5 @@ simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t
     if (!stream || stream->release != release || !info)
         return SIMDSV_ERR_INVALID_ARGUMENT;
     const stream_private *p = stream->private_data;
-    return simdsv_table_column(simdsv__stream_schema(p->s), index, info);
+    return simdsv_table_column(batches_schema(p->s), index, info);
 }
