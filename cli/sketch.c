@@ -149,12 +149,8 @@ static bool to_approx(distinct *d)
     return true;
 }
 
-bool distinct_add(distinct *d, uint64_t key)
+bool distinct_add_slow(distinct *d, uint64_t key)
 {
-    if (d->approx) {
-        hll_add(d->approx, key);
-        return true;
-    }
     if (!key) {
         d->count += !d->has_zero;
         d->has_zero = true;

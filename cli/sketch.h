@@ -79,7 +79,15 @@ typedef struct distinct {
 } distinct;
 
 void distinct_init(distinct *d, size_t bound);
-bool distinct_add(distinct *d, uint64_t key);
+bool distinct_add_slow(distinct *d, uint64_t key);
+static inline bool distinct_add(distinct *d, uint64_t key)
+{
+    if (d->approx) { /* past the bound: every key is one register update */
+        hll_add(d->approx, key);
+        return true;
+    }
+    return distinct_add_slow(d, key);
+}
 bool distinct_merge(distinct *dst, const distinct *src);
 /* The count, and whether it is exact. */
 double distinct_count(const distinct *d, bool *exact);

@@ -12,6 +12,8 @@
 # MEMORY_KNOWN_UNBOUNDED="name,name": commands whose work to bound them is
 # under way elsewhere; they are still run and reported (KNOWN instead of
 # FAIL) but do not fail the run.  Remove a name as soon as it passes.
+# MEMORY_SKIP="name,name": commands not run at all (reported as SKIP), e.g.
+# those that would hold gigabytes on a shared machine.
 # frequency is given the low-cardinality columns: its memory grows with the
 # distinct values it counts (the answer), by design.
 set -u
@@ -35,6 +37,12 @@ measure() {
     name=$1
     gen_args=$2
     shift 2
+    case ",${MEMORY_SKIP:-}," in
+    *",$name,"*)
+        printf '%-5s %s\n' SKIP "$name"
+        return
+        ;;
+    esac
     # the generator's status is not the command's: head stops reading early
     "$GEN" $gen_args | "$TIME" -f %M -o "$TMP/rss" "$BIN" "$@" - >"$TMP/out" 2>"$TMP/err"
     rss=$(tail -n 1 "$TMP/rss")
