@@ -22,18 +22,6 @@ uint64_t sketch_hash_bytes(const char *s, size_t n)
     return sketch_mix64(h);
 }
 
-uint64_t sketch_double_key(double x)
-{
-    if (x == 0)
-        x = 0; /* -0 == 0: one value */
-    uint64_t bits;
-    if (isnan(x))
-        bits = 0x7FF8000000000000ull;
-    else
-        memcpy(&bits, &x, sizeof bits);
-    return sketch_mix64(bits);
-}
-
 /* ------------------------------------------------------------ HyperLogLog */
 
 void hll_init(hll *h)

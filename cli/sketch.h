@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ----------------------------------------------------------------- hashes */
 
@@ -32,7 +33,15 @@ static inline uint64_t sketch_mix64(uint64_t x)
 uint64_t sketch_hash_bytes(const char *s, size_t n);
 /* The key of a double for distinct counting: -0 and 0 are one value, every
  * NaN is one value; a bijection otherwise. */
-uint64_t sketch_double_key(double x);
+static inline uint64_t sketch_double_key(double x)
+{
+    uint64_t bits = 0x7FF8000000000000ull; /* NaN */
+    if (x == 0)
+        x = 0; /* -0 == 0: one value */
+    if (x == x)
+        memcpy(&bits, &x, sizeof bits);
+    return sketch_mix64(bits);
+}
 
 /* ------------------------------------------------------------ HyperLogLog */
 
@@ -47,14 +56,25 @@ typedef struct hll {
 } hll;
 
 void hll_init(hll *h);
+/* Leading zero bits of x != 0, in portable C without a branch to mispredict
+ * (each step halves the width left to search). */
+static inline unsigned sketch_clz64(uint64_t x)
+{
+    unsigned n = 0, t;
+    t = (x >> 32) == 0, n += t << 5, x <<= t << 5;
+    t = (x >> 48) == 0, n += t << 4, x <<= t << 4;
+    t = (x >> 56) == 0, n += t << 3, x <<= t << 3;
+    t = (x >> 60) == 0, n += t << 2, x <<= t << 2;
+    t = (x >> 62) == 0, n += t << 1, x <<= t << 1;
+    return n + ((x >> 63) == 0);
+}
+
 static inline void hll_add(hll *h, uint64_t hash)
 {
     const uint32_t index = (uint32_t)(hash >> (64 - HLL_PRECISION));
     /* rank of the first 1 bit among the other 50 bits (51 when all zero) */
     const uint64_t rest = hash << HLL_PRECISION | (uint64_t)1 << (HLL_PRECISION - 1);
-    uint8_t rank = 1;
-    for (uint64_t bit = (uint64_t)1 << 63; !(rest & bit); bit >>= 1)
-        rank++;
+    const uint8_t rank = (uint8_t)(sketch_clz64(rest) + 1);
     if (rank > h->reg[index])
         h->reg[index] = rank;
 }

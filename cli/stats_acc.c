@@ -136,43 +136,76 @@ static void fold_moments(column_stats *cs, uint64_t n_before, uint64_t nb, doubl
     cs->m2 += m2_b + delta * delta * ((double)n_before * (double)nb / (double)n);
 }
 
-static inline void add_integer(column_stats *cs, int64_t v)
+/* What every value of a batch updates, in a local copy for the batch's loop:
+ * fields of *cs could not stay in registers across the sketches' calls
+ * (the compiler must assume those write to *cs). */
+typedef struct value_state {
+    int64_t imin, imax;
+    double dmin, dmax;
+    uint64_t sum_lo;
+    int64_t sum_hi;
+    uint64_t last_key;
+    bool has_last, any, exact, failed;
+} value_state;
+
+static value_state state_of(const column_stats *cs)
 {
-    cs->imin = v < cs->imin ? v : cs->imin;
-    cs->imax = v > cs->imax ? v : cs->imax;
-    const uint64_t lo = cs->sum_lo + (uint64_t)v;
-    cs->sum_hi += (v < 0 ? -1 : 0) + (lo < cs->sum_lo);
-    cs->sum_lo = lo;
-    if (!cs->exact)
-        kll_add(&cs->quantiles, (double)v);
-    const uint64_t key = sketch_mix64((uint64_t)v);
-    if (!cs->has_last || key != cs->last_key) {
-        cs->last_key = key;
-        cs->has_last = true;
-        if (!distinct_add(&cs->distinct, key))
-            cs->failed = true;
-    }
-    if (cs->exact && !keep_value(cs, v, 0))
-        cs->failed = true;
+    return (value_state){cs->imin, cs->imax, cs->dmin, cs->dmax, cs->sum_lo, cs->sum_hi,
+                         cs->last_key, cs->has_last, cs->count > 0, cs->exact, false};
 }
 
-static inline void add_float(column_stats *cs, double v)
+static void state_back(column_stats *cs, const value_state *st)
 {
-    if (!cs->count || before(v, cs->dmin))
-        cs->dmin = v;
-    if (!cs->count || before(cs->dmax, v))
-        cs->dmax = v;
-    if (!cs->exact)
-        kll_add(&cs->quantiles, v);
-    const uint64_t key = sketch_double_key(v);
-    if (!cs->has_last || key != cs->last_key) {
-        cs->last_key = key;
-        cs->has_last = true;
+    cs->imin = st->imin;
+    cs->imax = st->imax;
+    cs->dmin = st->dmin;
+    cs->dmax = st->dmax;
+    cs->sum_lo = st->sum_lo;
+    cs->sum_hi = st->sum_hi;
+    cs->last_key = st->last_key;
+    cs->has_last = st->has_last;
+    cs->failed |= st->failed;
+}
+
+static inline void add_key(column_stats *cs, value_state *st, uint64_t key)
+{
+    if (!st->has_last || key != st->last_key) {
+        st->last_key = key;
+        st->has_last = true;
         if (!distinct_add(&cs->distinct, key))
-            cs->failed = true;
+            st->failed = true;
     }
-    if (cs->exact && !keep_value(cs, 0, v))
-        cs->failed = true;
+}
+
+static inline void add_integer(column_stats *cs, value_state *st, int64_t v)
+{
+    st->imin = v < st->imin ? v : st->imin;
+    st->imax = v > st->imax ? v : st->imax;
+    const uint64_t lo = st->sum_lo + (uint64_t)v;
+    st->sum_hi += (v < 0 ? -1 : 0) + (lo < st->sum_lo);
+    st->sum_lo = lo;
+    if (!st->exact)
+        kll_add(&cs->quantiles, (double)v);
+    else if (!keep_value(cs, v, 0))
+        st->failed = true;
+    add_key(cs, st, sketch_mix64((uint64_t)v));
+}
+
+static inline void add_float(column_stats *cs, value_state *st, double v)
+{
+    if (!st->any) {
+        st->dmin = st->dmax = v;
+        st->any = true;
+    }
+    if (before(v, st->dmin))
+        st->dmin = v;
+    if (before(st->dmax, v))
+        st->dmax = v;
+    if (!st->exact)
+        kll_add(&cs->quantiles, v);
+    else if (!keep_value(cs, 0, v))
+        st->failed = true;
+    add_key(cs, st, sketch_double_key(v));
 }
 
 void stats_add_array(column_stats *cs, const struct ArrowArray *a)
@@ -190,15 +223,17 @@ void stats_add_array(column_stats *cs, const struct ArrowArray *a)
         const bool date = cs->type == SIMDSV_TYPE_DATE;
         uint64_t nb = 0;
         double bsum = 0;
+        value_state st = state_of(cs);
         for (int64_t i = off; i < off + n; i++) {
             if (!valid_at(validity, i))
                 continue;
             const int64_t v = date ? v32[i] : v64[i];
-            add_integer(cs, v);
-            cs->count++;
+            add_integer(cs, &st, v);
             bsum += (double)v;
             nb++;
         }
+        state_back(cs, &st);
+        cs->count += nb;
         if (cs->type == SIMDSV_TYPE_INT64 && nb) {
             const double mean_b = bsum / (double)nb;
             double m2_b = 0;
@@ -215,14 +250,16 @@ void stats_add_array(column_stats *cs, const struct ArrowArray *a)
         const double *v = a->buffers[1];
         uint64_t nb = 0;
         double bsum = 0;
+        value_state st = state_of(cs);
         for (int64_t i = off; i < off + n; i++) {
             if (!valid_at(validity, i))
                 continue;
-            add_float(cs, v[i]);
-            cs->count++;
+            add_float(cs, &st, v[i]);
             bsum += v[i];
             nb++;
         }
+        state_back(cs, &st);
+        cs->count += nb;
         if (nb) {
             /* Neumaier: the batch's sum into the running one, the low bits kept apart */
             const double t = cs->fsum + bsum;

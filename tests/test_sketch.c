@@ -223,6 +223,11 @@ static void check_hll_count(const char *name, double got, double want)
 static void test_hll(void)
 {
     h_context("HyperLogLog");
+    for (unsigned k = 0; k < 64; k++) {
+        CHECK_EQ_INT(sketch_clz64((uint64_t)1 << k), 63 - k);
+        CHECK_EQ_INT(sketch_clz64(((uint64_t)1 << k) | 1), 63 - k);
+        CHECK_EQ_INT(sketch_clz64(UINT64_MAX >> k), k);
+    }
     static hll h, other;
     hll_init(&h);
     CHECK(hll_estimate(&h) == 0);
