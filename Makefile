@@ -64,6 +64,11 @@ tsan:
 	  -DSIMDSV_SANITIZE=thread -DSIMDSV_BUILD_TESTS=ON -DSIMDSV_BUILD_BENCH=OFF > /dev/null
 	@cmake --build build-tsan -j $(JOBS) --target test_table test_count_threads test_write
 	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_((table|count_threads)\.scalar|write)$$'
+	@# stats: threads over byte ranges, each with its own statistics, merged
+	@cmake --build build-tsan -j $(JOBS) --target simdsv_cli
+	@awk 'BEGIN { print "n,f,s"; for (i = 0; i < 1200000; i++) print i "," i / 7 ",w" i % 9; print "x,1,z" }' \
+	  > build-tsan/stats_threads.csv
+	@build-tsan/simdsv stats --threads 4 build-tsan/stats_threads.csv > /dev/null
 
 # aarch64: cross-compiled with Debian's gcc, tests run under qemu-user.
 cross-aarch64:
@@ -71,6 +76,13 @@ cross-aarch64:
 	  -DCMAKE_BUILD_TYPE=Release -DSIMDSV_BUILD_BENCH=OFF -DSIMDSV_BUILD_TESTS=ON > /dev/null
 	@cmake --build build-aarch64 -j $(JOBS)
 	@cd build-aarch64 && QEMU_LD_PREFIX=/usr/aarch64-linux-gnu ctest --output-on-failure --no-tests=error -j $(JOBS) -E 'test_cli|test_sniff'
+
+# Every command over 2 GiB of generated CSV through a pipe, each one's peak
+# RSS asserted below 64 MiB (tests/memory/run.sh; minutes, not part of test).
+MEMORY_SIZE ?= 2G
+.PHONY: test-memory
+test-memory: build
+	@tests/memory/run.sh $(BUILD)/simdsv $(MEMORY_SIZE)
 
 bench: build
 	@BUILD=$(BUILD) bench/run.sh

@@ -126,6 +126,9 @@ simdsv_reader *cli_open_regular(cli_common *c, bool map);
 void cli_put_text(const char *s);
 /* Prints FILE:LINE:COL: error: ... for the reader's last error. */
 void cli_report(const cli_common *c, const simdsv_reader *r);
+/* The same for an error kept apart from its reader (a reader of one range of
+ * the input, whose record numbers the caller has made the input's). */
+void cli_report_error(const cli_common *c, const simdsv_error *e);
 /* Prints "simdsv: MESSAGE" on stderr (the progress line erased first). */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1,5 +1,6 @@
 /* cmd_frequency.c — simdsv frequency: the most frequent values per column. */
 #include "cli.h"
+#include "sketch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,88 +36,11 @@ static arg_result freq_arg(void *ctx, int argc, char **argv, int *i)
     return ARG_TAKEN;
 }
 
-/* One column's values: open addressing over entries, bytes in an arena. */
-typedef struct entry {
-    uint64_t hash;
-    size_t offset, len;
-    uint64_t count;
-} entry;
-
-typedef struct table {
-    entry *slots;  /* cap slots, count used (len == SIZE_MAX: empty) */
-    size_t cap, count;
-    strbuf arena;
-} table;
-
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0x100000001b3ull;
-        h ^= h >> 29;
-    }
-    for (; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ull;
-    h ^= h >> 32;
-    return h;
-}
-
-static bool table_grow(table *t)
-{
-    const size_t cap = t->cap ? t->cap * 2 : 64;
-    entry *slots = malloc(cap * sizeof *slots);
-    if (!slots)
-        return false;
-    for (size_t i = 0; i < cap; i++)
-        slots[i].len = SIZE_MAX;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (t->slots[i].len == SIZE_MAX)
-            continue;
-        size_t j = (size_t)t->slots[i].hash & (cap - 1);
-        while (slots[j].len != SIZE_MAX)
-            j = (j + 1) & (cap - 1);
-        slots[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->cap = cap;
-    return true;
-}
-
-static bool table_add(table *t, const char *s, size_t n)
-{
-    if ((t->count + 1) * 4 > t->cap * 3 && !table_grow(t))
-        return false;
-    const uint64_t h = hash_bytes(s, n);
-    size_t j = (size_t)h & (t->cap - 1);
-    for (;; j = (j + 1) & (t->cap - 1)) {
-        entry *e = &t->slots[j];
-        if (e->len == SIZE_MAX)
-            break;
-        if (e->hash == h && e->len == n && (n == 0 || memcmp(t->arena.data + e->offset, s, n) == 0)) {
-            e->count++;
-            return true;
-        }
-    }
-    entry *e = &t->slots[j];
-    e->hash = h;
-    e->offset = t->arena.len;
-    e->len = n;
-    e->count = 1;
-    t->count++;
-    return n == 0 || sb_put(&t->arena, s, n);
-}
-
 static const char *sort_arena;
 
 static int by_count(const void *pa, const void *pb)
 {
-    const entry *a = pa, *b = pb;
+    const value_count *a = pa, *b = pb;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
     const size_t n = a->len < b->len ? a->len : b->len;
@@ -131,7 +55,7 @@ typedef struct freq_run {
     name_list names;
     bool has_header, resolved;
     size_t *cols, ncols;
-    table *tables;
+    value_counts *tables;
     int out_delimiter;
     field_views views;
 } freq_run;
@@ -183,7 +107,7 @@ static int freq_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
             size_t size = 0;
             if (s->cols[k] < rec.field_count && !text_field(tb, &rec, s->cols[k], &data, &size))
                 return -1;
-            if (!table_add(&s->tables[k], data, size))
+            if (!value_counts_add(&s->tables[k], data, size))
                 return -1;
         }
     }
@@ -203,12 +127,12 @@ static int freq_finish(void *ctx)
     out_byte((char)d);
     out_str("count\n");
     for (size_t k = 0; k < s->ncols; k++) {
-        table *t = &s->tables[k];
+        value_counts *t = &s->tables[k];
         size_t n = 0;
         for (size_t i = 0; i < t->cap; i++)
             if (t->slots[i].len != SIZE_MAX)
                 t->slots[n++] = t->slots[i];
-        sort_arena = t->arena.data;
+        sort_arena = t->bytes;
         if (n > 1)
             qsort(t->slots, n, sizeof *t->slots, by_count);
         if (s->args->limit && n > s->args->limit)
@@ -222,7 +146,7 @@ static int freq_finish(void *ctx)
                 out_write(num, (size_t)len);
             }
             out_byte((char)d);
-            out_csv_field(t->arena.data ? t->arena.data + t->slots[i].offset : "", t->slots[i].len, d, false);
+            out_csv_field(t->bytes ? t->bytes + t->slots[i].offset : "", t->slots[i].len, d, false);
             const int len = snprintf(num, sizeof num, "%c%llu\n", d, (unsigned long long)t->slots[i].count);
             out_write(num, (size_t)len);
         }
@@ -243,10 +167,8 @@ int cmd_frequency(int argc, char **argv)
     const cli_record_ops ops = {freq_header, freq_batch, freq_finish};
     status = cli_run_records(&c, status, &ops, &s);
     if (s.tables)
-        for (size_t k = 0; k < s.ncols; k++) {
-            free(s.tables[k].slots);
-            free(s.tables[k].arena.data);
-        }
+        for (size_t k = 0; k < s.ncols; k++)
+            value_counts_free(&s.tables[k]);
     free(s.tables);
     free(s.cols);
     names_free(&s.names);

@@ -1,148 +1,616 @@
-/* cmd_stats.c — simdsv stats: a full typed read, then per column its type,
- * count of values, nulls, min, max and (for numbers) the mean, computed from
- * the table's column views (simdsv_table_column_view). */
+/*
+ * cmd_stats.c — simdsv stats: per column statistics over the typed reader's
+ * record batches (simdsv_table_stream), in memory that does not grow with
+ * the input (stats.h says what is kept).
+ *
+ * A regular file is cut into byte ranges (simdsv_range_summarize/combine)
+ * that threads read apart, each range a stream of its own, in rounds of one
+ * range per thread; each thread keeps its own statistics, merged at the end.
+ * The first range's stream fixes the schema (its first 8 MiB, as one stream
+ * over the whole input would) and the other ranges get it as given types.
+ * Standard input, compressed input and dialects that ranges cannot cut
+ * (escapes, comments, lenient mode, skipped lines, a footer, another
+ * encoding, a header of several rows, a row limit) are read as one stream.
+ *
+ * Inferred types are fixed by the first window, so a later value may not
+ * fit: the stream makes it a null and lists it as a reject (SIMDSV_OPT_ON_ERROR
+ * is set to null here); the value is then counted apart, in the column's
+ * misfit (string) statistics, and removed from its nulls.  A value that does
+ * not fit a --schema type keeps the user's --on-error: an error, or a null
+ * listed after the table.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "stats.h"
 #include "typed.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: simdsv stats [OPTIONS] FILE\n"
-    "Reads every row into typed columns and prints, per column: type, count of\n"
-    "values, nulls, min, max, and the mean of numbers.  Dates print as YYYY-MM-DD,\n"
-    "timestamps as UTC ISO 8601; strings compare by bytes.  Values that did not fit\n"
-    "a --schema type (with --on-error null) are listed after the table (the first\n"
-    "20, then a count of the others).  Floats print in the shortest form that\n"
-    "reads back as the same number.\n\n" CLI_TYPED_HELP;
+    "Reads the rows in batches, in memory that does not grow with the file, and\n"
+    "prints per column: type, count of values, nulls, distinct values, min, p25,\n"
+    "median, p75, max, mean, sample standard deviation and sum of numbers (mean\n"
+    "of a bool column: the share of true), and the shortest and longest string in\n"
+    "bytes.  Counts, min, max, mean, deviation and sums are exact (integer sums in\n"
+    "128 bits, float sums compensated).  Distinct values are counted exactly up\n"
+    "to 8192 per column, past that estimated by HyperLogLog (standard error 0.81%,\n"
+    "shown as ~N); p25, median and p75 come from a KLL sketch: the value shown is\n"
+    "within 1% of the rows of the asked position (99% confidence; shown with ~).\n"
+    "Types are inferred from the first 8 MiB of rows (or given by --schema).  A\n"
+    "later value that does not fit an inferred type is not an error: the column's\n"
+    "statistics are those of the values that fit, and the others are counted as\n"
+    "strings on a second row under the same name, with a note naming the line of\n"
+    "the first.  Dates print as YYYY-MM-DD, timestamps as UTC ISO 8601; strings\n"
+    "compare by bytes.  Values that did not fit a --schema type (with --on-error\n"
+    "null) are listed after the table (the first 20, then a count of the others).\n"
+    "A regular file is read by --threads threads, standard input by one.\n"
+    "  --format table|csv|json   output format (default table); csv and json give\n"
+    "                     every digit, and the error of approximate values\n"
+    "  --exact            exact quartiles and distinct counts: every value is kept\n"
+    "                     in memory (memory grows with the data)\n\n" CLI_TYPED_HELP;
 
 /* Rejects listed after the table; the rest are counted (a file of bad
  * values would otherwise print one line per row). */
 #define STATS_REJECTS_SHOWN 20
+/* Bytes per range of a threaded read: each thread holds one range (and the
+ * record that crosses its end) at a time. */
+#define STATS_RANGE_BYTES ((uint64_t)8 << 20)
 
-typedef struct column_stats {
-    uint64_t count, nulls;
-    char min[96], max[96], mean[48];
-} column_stats;
+enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
-static void shorten(char *dst, size_t size, const char *s, size_t n)
+typedef struct stats_args {
+    cli_common *c;
+    int format;
+    bool exact;
+} stats_args;
+
+static arg_result stats_arg(void *ctx, int argc, char **argv, int *i)
 {
-    if (n >= size)
-        n = size - 4; /* "..." keeps the cell readable; cut at a character start */
-    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-        n--;
-    memcpy(dst, s, n);
-    strcpy(dst + n, n < strlen(s) && n == size - 4 ? "..." : "");
+    stats_args *a = ctx;
+    if (strcmp(argv[*i], "--exact") == 0) {
+        a->exact = true;
+        return ARG_TAKEN;
+    }
+    bool missing;
+    const char *v = cli_option_value("--format", argc, argv, i, &missing);
+    if (missing)
+        return ARG_BAD;
+    if (v) {
+        static const char *const names[] = {"table", "csv", "json"};
+        for (int k = 0; k < 3; k++)
+            if (strcmp(v, names[k]) == 0) {
+                a->format = k;
+                return ARG_TAKEN;
+            }
+        a->c->bad_why = "expected 'table', 'csv' or 'json'";
+        return ARG_BAD;
+    }
+    return cli_typed_arg(a->c, argc, argv, i);
 }
 
-/* A cell for text that is not NUL-terminated. */
-static void text_cell(char *dst, size_t size, const char *s, size_t n)
+/* A value that did not fit a --schema type (--on-error null), or the first
+ * one that failed (--on-error fail). */
+typedef struct kept_reject {
+    uint64_t line, byte_offset;
+    size_t column;
+    char *value, *reason;
+} kept_reject;
+
+/* What one thread gathers. */
+typedef struct worker {
+    column_stats *cols;
+    uint64_t rows;
+    kept_reject shown[STATS_REJECTS_SHOWN];
+    size_t nshown;
+    uint64_t rejected;     /* --schema misfits made null, shown or not */
+    /* the first failure of this worker (ranges are taken in input order) */
+    size_t failed_range;   /* SIZE_MAX: none */
+    int failure;           /* 0, EXIT_DATA */
+    bool nomem;
+    simdsv_error error;    /* a read error (error.code != OK) */
+    char stream_message[512];
+    kept_reject misfit;    /* a --schema misfit with --on-error fail (value != NULL) */
+    /* the range being read */
+    char *buf;
+    size_t buf_cap;
+    simdsv_reader *reader;
+} worker;
+
+typedef struct stats_run {
+    cli_common *c;
+    stats_args *args;
+    int64_t user_on_error;
+    size_t ncols;
+    simdsv_type *types;
+    bool *user;        /* the type came from --schema */
+    char **names;
+    worker *workers;
+    size_t nworkers;
+    /* threaded reads of a regular file */
+    int fd;
+    uint64_t size;
+    simdsv_range_summary *summaries;
+    simdsv_range *ranges;
+    uint64_t *range_rows;
+    size_t nranges, round;      /* ranges of this round: round * nworkers + slot */
+    struct ArrowArrayStream first; /* range 0's stream (opened to learn the schema) */
+    bool header;
+    int summary_failed;
+} stats_run;
+
+static void free_reject(kept_reject *k)
 {
-    char tmp[4096];
-    n = n < sizeof tmp - 1 ? n : sizeof tmp - 1;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    shorten(dst, size, tmp, n);
+    free(k->value);
+    free(k->reason);
+    k->value = k->reason = NULL;
 }
 
-static int bytes_cmp(const char *a, size_t na, const char *b, size_t nb)
+static bool keep_reject(kept_reject *k, const simdsv_reject *r)
 {
-    const int c = memcmp(a, b, na < nb ? na : nb);
-    return c ? c : (na > nb) - (na < nb);
+    k->line = r->line;
+    k->byte_offset = r->byte_offset;
+    k->column = r->column;
+    k->value = strdup(r->value);
+    k->reason = strdup(r->reason);
+    return k->value && k->reason;
 }
 
-static void compute(const simdsv_column_view *v, column_stats *st)
+/* The stream's schema: names, types, which came from --schema. */
+static bool learn_schema(stats_run *run, struct ArrowArrayStream *stream)
 {
-    memset(st, 0, sizeof *st);
-    st->nulls = v->null_count;
-    st->count = v->length - v->null_count;
-    if (st->count == 0)
-        return;
-    switch (v->type) {
-    case SIMDSV_TYPE_INT64:
-    case SIMDSV_TYPE_DATE:
-    case SIMDSV_TYPE_TIMESTAMP: {
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        long double sum = 0;
-        for (uint64_t i = 0; i < v->length; i++) {
-            if (!simdsv_view_valid(v, i))
-                continue;
-            const int64_t x = v->type == SIMDSV_TYPE_DATE ? simdsv_view_date(v, i) : simdsv_view_int64(v, i);
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-            sum += x;
-        }
-        if (v->type == SIMDSV_TYPE_INT64) {
-            snprintf(st->min, sizeof st->min, "%" PRId64, lo);
-            snprintf(st->max, sizeof st->max, "%" PRId64, hi);
-            snprintf(st->mean, sizeof st->mean, "%.6Lg", sum / st->count);
-        } else if (v->type == SIMDSV_TYPE_DATE) {
-            cli_format_date(st->min, sizeof st->min, lo);
-            cli_format_date(st->max, sizeof st->max, hi);
+    struct ArrowSchema schema;
+    if (stream->get_schema(stream, &schema) != 0)
+        return false;
+    run->ncols = (size_t)schema.n_children;
+    schema.release(&schema);
+    const size_t n = run->ncols ? run->ncols : 1;
+    run->types = calloc(n, sizeof *run->types);
+    run->user = calloc(n, sizeof *run->user);
+    run->names = calloc(n, sizeof *run->names);
+    if (!run->types || !run->user || !run->names)
+        return false;
+    for (size_t j = 0; j < run->ncols; j++) {
+        simdsv_column_info info;
+        if (simdsv_table_stream_column(stream, j, &info) != SIMDSV_OK || !(run->names[j] = strdup(info.name)))
+            return false;
+        run->types[j] = info.type;
+        run->user[j] = info.user_type != 0;
+    }
+    return true;
+}
+
+/* Each worker's statistics, once the schema is known. */
+static bool init_columns(stats_run *run)
+{
+    for (size_t w = 0; w < run->nworkers; w++) {
+        worker *wk = &run->workers[w];
+        wk->failed_range = SIZE_MAX;
+        wk->cols = calloc(run->ncols ? run->ncols : 1, sizeof *wk->cols);
+        if (!wk->cols)
+            return false;
+        for (size_t j = 0; j < run->ncols; j++)
+            stats_init(&wk->cols[j], run->types[j], run->args->exact, (uint64_t)w * 1000003u + j);
+    }
+    return true;
+}
+
+static void *heap_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void *heap_realloc(void *ctx, void *p, size_t old_size, size_t size)
+{
+    (void)ctx;
+    (void)old_size;
+    return realloc(p, size);
+}
+
+static void heap_free(void *ctx, void *p, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(p);
+}
+
+static const simdsv_allocator heap = {heap_alloc, heap_realloc, heap_free, NULL};
+
+static void fail_worker(worker *wk, size_t range, bool nomem)
+{
+    if (wk->failed_range == SIZE_MAX) {
+        wk->failed_range = range;
+        wk->failure = EXIT_DATA;
+        wk->nomem = nomem;
+    }
+}
+
+/* The rejects of the batch just read: misfits of inferred types go to the
+ * column's misfit statistics; those of --schema types are kept to be listed
+ * (--on-error null) or end the read (fail).  Then the stream forgets them. */
+static void take_rejects(stats_run *run, worker *wk, struct ArrowArrayStream *stream, size_t range)
+{
+    const size_t n = simdsv_table_stream_reject_count(stream);
+    for (size_t i = 0; i < n && wk->failed_range == SIZE_MAX; i++) {
+        const simdsv_reject *r = simdsv_table_stream_reject(stream, i);
+        if (!run->user[r->column]) {
+            stats_add_misfit(&wk->cols[r->column], r->value, strlen(r->value), r->line);
+        } else if (run->user_on_error == SIMDSV_ON_ERROR_FAIL) {
+            if (!keep_reject(&wk->misfit, r))
+                wk->nomem = true;
+            fail_worker(wk, range, false);
         } else {
-            cli_format_timestamp(st->min, sizeof st->min, lo);
-            cli_format_timestamp(st->max, sizeof st->max, hi);
+            if (wk->nshown < STATS_REJECTS_SHOWN && !keep_reject(&wk->shown[wk->nshown++], r))
+                fail_worker(wk, range, true);
+            wk->rejected++;
+            wk->cols[r->column].rejected++;
         }
-        return;
     }
-    case SIMDSV_TYPE_FLOAT64: {
-        double lo = 0, hi = 0;
-        long double sum = 0;
-        int first = 1;
-        for (uint64_t i = 0; i < v->length; i++) {
-            if (!simdsv_view_valid(v, i))
-                continue;
-            const double x = simdsv_view_float64(v, i);
-            if (first || x < lo)
-                lo = x;
-            if (first || x > hi)
-                hi = x;
-            first = 0;
-            sum += x;
+    simdsv_table_stream_clear_rejects(stream);
+}
+
+/* Every batch of a stream into the worker's statistics; the stream is
+ * released.  Returns the rows read. */
+static uint64_t consume(stats_run *run, worker *wk, struct ArrowArrayStream *stream, size_t range)
+{
+    uint64_t rows = 0;
+    struct ArrowArray batch;
+    while (wk->failed_range == SIZE_MAX) {
+        const int rc = stream->get_next(stream, &batch);
+        if (rc != 0) {
+            const char *why = stream->get_last_error(stream);
+            snprintf(wk->stream_message, sizeof wk->stream_message, "%s", why ? why : "");
+            /* the reader says where (the stream owns it, alive until released) */
+            if (wk->reader)
+                wk->error = *simdsv_reader_error(wk->reader);
+            fail_worker(wk, range, rc == 12 /* ENOMEM */);
+            break;
         }
-        cli_format_double(st->min, sizeof st->min, lo);
-        cli_format_double(st->max, sizeof st->max, hi);
-        snprintf(st->mean, sizeof st->mean, "%.6Lg", sum / st->count);
-        return;
+        if (!batch.release)
+            break;
+        for (size_t j = 0; j < run->ncols && j < (size_t)batch.n_children; j++)
+            stats_add_array(&wk->cols[j], batch.children[j]);
+        rows += (uint64_t)batch.length;
+        batch.release(&batch);
+        take_rejects(run, wk, stream, range);
     }
-    case SIMDSV_TYPE_BOOL: {
-        uint64_t trues = 0;
-        for (uint64_t i = 0; i < v->length; i++)
-            trues += simdsv_view_valid(v, i) && simdsv_view_bool(v, i);
-        strcpy(st->min, trues < st->count ? "false" : "true");
-        strcpy(st->max, trues > 0 ? "true" : "false");
-        snprintf(st->mean, sizeof st->mean, "%.6g", (double)trues / (double)st->count); /* share of true */
-        return;
+    stream->release(stream);
+    wk->reader = NULL;
+    return rows;
+}
+
+/* ------------------------------------------------------ threaded ranges */
+
+/* The bytes [from, to) of the file into the worker's buffer. */
+static bool read_bytes(stats_run *run, worker *wk, uint64_t from, uint64_t to)
+{
+    const size_t n = (size_t)(to - from);
+    if (n > wk->buf_cap) {
+        char *p = realloc(wk->buf, n);
+        if (!p)
+            return false;
+        wk->buf = p;
+        wk->buf_cap = n;
     }
-    case SIMDSV_TYPE_STRING: { /* 32- or 64-bit offsets alike */
-        const char *lo = NULL, *hi = NULL;
-        size_t nlo = 0, nhi = 0;
-        for (uint64_t i = 0; i < v->length; i++) {
-            if (!simdsv_view_valid(v, i))
-                continue;
-            size_t n;
-            const char *x = simdsv_view_string(v, i, &n);
-            if (!lo || bytes_cmp(x, n, lo, nlo) < 0) {
-                lo = x;
-                nlo = n;
-            }
-            if (!hi || bytes_cmp(x, n, hi, nhi) > 0) {
-                hi = x;
-                nhi = n;
-            }
+    for (size_t done = 0; done < n;) {
+        const ssize_t got = pread(run->fd, wk->buf + done, n - done, (off_t)(from + done));
+        if (got <= 0)
+            return false;
+        done += (size_t)got;
+    }
+    return true;
+}
+
+static void summarize_one(void *ctx, size_t slot)
+{
+    stats_run *run = ctx;
+    const size_t k = run->round * run->nworkers + slot;
+    if (k >= run->nranges)
+        return;
+    worker *wk = &run->workers[slot];
+    const uint64_t begin = (uint64_t)k * STATS_RANGE_BYTES;
+    const uint64_t end = begin + STATS_RANGE_BYTES < run->size ? begin + STATS_RANGE_BYTES : run->size;
+    const uint64_t from = begin ? begin - 1 : 0; /* the byte before: a CRLF cut in two is one line end */
+    simdsv_error err;
+    if (!read_bytes(run, wk, from, end) ||
+        simdsv_range_summarize(run->c->opt, wk->buf + (begin - from), (size_t)(end - begin), begin,
+                               begin ? (unsigned char)wk->buf[0] : -1, &run->summaries[k], &err) != SIMDSV_OK)
+        run->summary_failed = 1; /* any one: the whole input is read as one stream */
+}
+
+static void read_one(void *ctx, size_t slot)
+{
+    stats_run *run = ctx;
+    const size_t k = run->round * run->nworkers + slot;
+    if (k >= run->nranges)
+        return;
+    worker *wk = &run->workers[slot];
+    const simdsv_range *range = &run->ranges[k];
+    struct ArrowArrayStream stream;
+    if (k == 0) {
+        stream = run->first; /* opened by the caller, on this worker's buffer */
+        run->first.release = NULL;
+    } else {
+        simdsv_reader *r = wk->reader;
+        if (range->start == range->stop) { /* no record starts in it */
+            simdsv_reader_free(r);
+            wk->reader = NULL;
+            return;
         }
-        text_cell(st->min, sizeof st->min, lo, nlo);
-        text_cell(st->max, sizeof st->max, hi, nhi);
-        return;
+        if (!read_bytes(run, wk, range->start, range->stop)) {
+            simdsv_reader_free(r);
+            wk->reader = NULL;
+            wk->error.code = SIMDSV_ERR_IO;
+            snprintf(wk->error.message, sizeof wk->error.message, "cannot read the file");
+            fail_worker(wk, k, false);
+            return;
+        }
+        simdsv_status st = simdsv_reader_open_range(r, wk->buf, range);
+        if (st == SIMDSV_OK)
+            st = simdsv_table_stream(r, &stream);
+        if (st != SIMDSV_OK) {
+            wk->error = *simdsv_reader_error(r);
+            simdsv_reader_free(r);
+            wk->reader = NULL;
+            fail_worker(wk, k, st == SIMDSV_ERR_NOMEM);
+            return;
+        }
     }
-    case SIMDSV_TYPE_NULL:
-        return;
+    run->range_rows[k] = consume(run, wk, &stream, k);
+    wk->rows += run->range_rows[k];
+}
+
+/* The names of the header row as one SIMDSV_OPT_NAMES list (commas and
+ * backslashes escaped), for the ranges after the first, which have no
+ * header.  NULL when a name would not read back the same (quoted with
+ * escapes: the typed reader's own decoding decides those). */
+static char *header_names(stats_run *run, const char *bytes)
+{
+    simdsv_reader *r = cli_new_reader(run->c->opt);
+    simdsv_record rec;
+    strbuf sb = {NULL, 0, 0};
+    bool ok = r && simdsv_reader_open_range(r, bytes, &run->ranges[0]) == SIMDSV_OK &&
+              simdsv_reader_header(r, &rec) == SIMDSV_OK;
+    for (size_t i = 0; ok && i < rec.field_count; i++) {
+        const simdsv_field *f = &rec.fields[i];
+        ok = !(f->flags & (SIMDSV_FIELD_NEEDS_UNESCAPE | SIMDSV_FIELD_INVALID_UTF8)) && (i == 0 || sb_put(&sb, ",", 1));
+        for (size_t b = 0; ok && b < f->size; b++)
+            ok = (f->data[b] != ',' && f->data[b] != '\\' ? true : sb_put(&sb, "\\", 1)) && sb_put(&sb, &f->data[b], 1);
+    }
+    ok = ok && sb_put(&sb, "", 1);
+    simdsv_reader_free(r);
+    if (!ok)
+        free(sb.data);
+    return ok ? sb.data : NULL;
+}
+
+/* Sets up the threaded read of a regular file.  Returns 1 when it will be
+ * read so, 0 when it must be read as one stream (nothing consumed), -1 on
+ * a failure already reported (*status set). */
+static int open_ranges(stats_run *run, int *status)
+{
+    cli_common *c = run->c;
+    int64_t threads = cli_opt(c, SIMDSV_OPT_THREADS);
+    if (threads == 0)
+        threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+    const char *encoding = simdsv_options_get_string(c->opt, SIMDSV_OPT_ENCODING);
+    if (strcmp(c->file, "-") == 0 || (run->fd = input_seekable_fd(c->in, &run->size)) < 0 || run->size == 0 ||
+        cli_opt(c, SIMDSV_OPT_ROW_LIMIT) || cli_opt(c, SIMDSV_OPT_END_OFFSET) || cli_opt(c, SIMDSV_OPT_HEADER_ROWS) > 1 ||
+        (encoding[0] && strcmp(encoding, "utf-8") != 0))
+        return 0;
+    run->header = cli_opt(c, SIMDSV_OPT_HEADER) != 0;
+    run->nranges = (size_t)((run->size + STATS_RANGE_BYTES - 1) / STATS_RANGE_BYTES);
+    const size_t nworkers = (size_t)threads < run->nranges ? (size_t)threads : run->nranges;
+    run->summaries = calloc(run->nranges, sizeof *run->summaries);
+    run->ranges = calloc(run->nranges, sizeof *run->ranges);
+    run->range_rows = calloc(run->nranges, sizeof *run->range_rows);
+    run->nworkers = nworkers;
+    run->workers = calloc(nworkers, sizeof *run->workers); /* buffers only, until the schema is known */
+    if (!run->summaries || !run->ranges || !run->range_rows || !run->workers)
+        return 0;
+    for (run->round = 0; !run->summary_failed && run->round * nworkers < run->nranges; run->round++)
+        simdsv__run_threads(&heap, nworkers, summarize_one, run);
+    if (run->summary_failed || simdsv_range_combine(run->summaries, run->nranges, run->ranges) != SIMDSV_OK)
+        return 0;
+    /* Range 0: the header's names, then its stream, whose schema the others take. */
+    worker *w0 = &run->workers[0];
+    if (!read_bytes(run, w0, run->ranges[0].start, run->ranges[0].stop))
+        return 0;
+    char *names = run->header ? header_names(run, w0->buf) : NULL;
+    if (run->header && !names)
+        return 0;
+    simdsv_reader *r = cli_new_reader(c->opt);
+    simdsv_status st = r ? simdsv_reader_open_range(r, w0->buf, &run->ranges[0]) : SIMDSV_ERR_NOMEM;
+    if (st == SIMDSV_OK)
+        st = simdsv_table_stream(r, &run->first);
+    if (st != SIMDSV_OK) {
+        free(names);
+        if (!r)
+            return 0;
+        *status = cli_typed_failure(c, r, st);
+        simdsv_reader_free(r);
+        return -1;
+    }
+    w0->reader = r; /* owned by the stream */
+    if (!learn_schema(run, &run->first)) {
+        cli_error("out of memory");
+        *status = EXIT_DATA;
+        free(names);
+        return -1;
+    }
+    /* The other ranges name their columns as range 0's header does and take
+     * its types by name: a name that is empty or not unique cannot say
+     * which column it means, and names the options refuse cannot be given. */
+    bool usable = true;
+    for (size_t i = 0; usable && i < run->ncols; i++) {
+        usable = run->names[i][0] != '\0';
+        for (size_t j = i + 1; usable && j < run->ncols; j++)
+            usable = strcmp(run->names[i], run->names[j]) != 0;
+    }
+    if (usable && names) {
+        simdsv_options *probe = simdsv_options_new(NULL);
+        usable = probe && simdsv_options_set_string(probe, SIMDSV_OPT_NAMES, names) == SIMDSV_OK;
+        simdsv_options_free(probe);
+    }
+    if (!usable) {
+        free(names);
+        run->first.release(&run->first); /* frees r: nothing was read from the input itself */
+        w0->reader = NULL;
+        return 0;
+    }
+    bool ok = !names || (simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, 0) == SIMDSV_OK &&
+                         simdsv_options_set_string(c->opt, SIMDSV_OPT_NAMES, names) == SIMDSV_OK);
+    free(names);
+    for (size_t j = 0; ok && j < run->ncols; j++)
+        ok = run->user[j] || simdsv_options_set_column_type(c->opt, run->names[j], run->types[j]) == SIMDSV_OK;
+    if (!ok) {
+        cli_error("out of memory");
+        *status = EXIT_DATA;
+        return -1;
+    }
+    if (!init_columns(run)) {
+        cli_error("out of memory");
+        *status = EXIT_DATA;
+        return -1;
+    }
+    /* Rows each worker will see, from the line ends of the first MiB: the
+     * quantile sketches may start sampling at once (sketch.h, kll_expect). */
+    const size_t sample = (size_t)(run->ranges[0].stop - run->ranges[0].start) < ((size_t)1 << 20)
+                              ? (size_t)(run->ranges[0].stop - run->ranges[0].start)
+                              : (size_t)1 << 20;
+    uint64_t lines = 0;
+    for (const char *p = w0->buf, *end = w0->buf + sample; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
+    const uint64_t expected = sample ? (uint64_t)((double)lines / (double)sample * (double)run->size) / nworkers : 0;
+    for (size_t w = 0; w < nworkers; w++)
+        for (size_t j = 0; j < run->ncols; j++)
+            kll_expect(&run->workers[w].cols[j].quantiles, expected);
+    return 1;
+}
+
+/* Reads the ranges in rounds of one per worker.  Stops after the round in
+ * which a range failed (the ranges before it are then all read). */
+static void read_ranges(stats_run *run)
+{
+    for (run->round = 0; run->round * run->nworkers < run->nranges; run->round++) {
+        uint64_t bytes = 0;
+        for (size_t slot = 0; slot < run->nworkers; slot++) {
+            const size_t k = run->round * run->nworkers + slot;
+            if (k >= run->nranges)
+                break;
+            bytes += run->ranges[k].stop - run->ranges[k].start;
+            if (k > 0 && !(run->workers[slot].reader = cli_new_reader(run->c->opt)))
+                fail_worker(&run->workers[slot], k, true);
+        }
+        simdsv__run_threads(&heap, run->nworkers, read_one, run);
+        progress_add(bytes);
+        for (size_t slot = 0; slot < run->nworkers; slot++)
+            if (run->workers[slot].failed_range != SIZE_MAX)
+                return;
     }
 }
 
-/* A cell padded to width terminal columns (in its display form: names and
- * values come from the file). */
+/* Standard input and what ranges cannot cut: one stream on this thread. */
+static int read_stream(stats_run *run, simdsv_reader *r)
+{
+    struct ArrowArrayStream stream;
+    const simdsv_status st = simdsv_table_stream(r, &stream);
+    if (st != SIMDSV_OK)
+        return cli_typed_failure(run->c, r, st);
+    run->nworkers = 1;
+    run->workers = calloc(1, sizeof *run->workers);
+    if (!run->workers || !learn_schema(run, &stream) || !init_columns(run)) {
+        stream.release(&stream);
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    run->workers[0].reader = r;
+    run->workers[0].rows = consume(run, &run->workers[0], &stream, 0);
+    return EXIT_OK;
+}
+
+/* The first failure in input order, reported; EXIT_OK when none. */
+static int report_failure(stats_run *run)
+{
+    const worker *first = NULL;
+    for (size_t w = 0; w < run->nworkers; w++)
+        if (run->workers[w].failed_range != SIZE_MAX &&
+            (!first || run->workers[w].failed_range < first->failed_range))
+            first = &run->workers[w];
+    if (!first)
+        return EXIT_OK;
+    cli_common *c = run->c;
+    out_flush();
+    if (first->nomem) {
+        cli_error("out of memory");
+    } else if (first->misfit.value) {
+        progress_erase();
+        const kept_reject *m = &first->misfit;
+        fprintf(stderr, "%s:%llu: error: value `", c->display, (unsigned long long)m->line);
+        cli_put_text(m->value);
+        char name[64]; /* cut as the library's own messages cut names */
+        snprintf(name, sizeof name, "%.60s", run->names[m->column]);
+        fputs("` does not fit column `", stderr);
+        cli_put_text(name);
+        fprintf(stderr, "` of type %s (use --on-error null to make it null) (row at byte %llu)\n",
+                simdsv_type_name(run->types[m->column]), (unsigned long long)m->byte_offset);
+    } else if (first->error.code != SIMDSV_OK) {
+        simdsv_error e = first->error;
+        if (run->ranges && first->failed_range > 0) {
+            /* the range's reader counts records from its own start */
+            e.record += run->header;
+            for (size_t k = 0; k < first->failed_range; k++)
+                e.record += run->range_rows[k];
+        }
+        cli_report_error(c, &e);
+    } else {
+        cli_error("%s: %s", c->display, first->stream_message);
+    }
+    return EXIT_DATA;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static const char *const heads[] = {"column", "type", "count", "nulls", "distinct", "min", "p25",
+                                    "median", "p75", "max", "mean", "sd", "sum", "min_len", "max_len"};
+#define NHEADS (sizeof heads / sizeof heads[0])
+
+/* A cell's text for the table: at most 40 bytes of a value (cut at a
+ * character start, then "..."), "~" before an estimate. */
+static void table_cell(char *dst, size_t size, const char *s, bool estimate)
+{
+    size_t n = strlen(s);
+    const size_t max = 40;
+    const bool cut = n > max;
+    if (cut)
+        for (n = max; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
+            ;
+    snprintf(dst, size, "%s%.*s%s", estimate && *s ? "~" : "", (int)n, s, cut ? "..." : "");
+}
+
+/* The name is written whole (as schema does); the other cells are cut. */
+typedef struct table_row {
+    const char *name;
+    char cells[NHEADS][128];
+} table_row;
+
+static void fill_row(table_row *row, const char *name, const char *type, const stats_cells *sc)
+{
+    const char *values[NHEADS] = {name, type, sc->count, sc->nulls, sc->distinct, sc->min, sc->p25, sc->median,
+                                  sc->p75, sc->max, sc->mean, sc->sd, sc->sum, sc->min_len, sc->max_len};
+    row->name = name;
+    for (size_t k = 1; k < NHEADS; k++) {
+        const bool estimate = (k == 4 && !sc->distinct_exact) || (k >= 6 && k <= 8 && !sc->quantiles_exact);
+        table_cell(row->cells[k], sizeof row->cells[k], values[k], estimate);
+    }
+}
+
+/* A cell padded to width terminal columns (names and values come from the
+ * file: their display form). */
 static void cell(const char *s, size_t width, int right)
 {
     const size_t n = cli_display_width(s);
@@ -153,82 +621,304 @@ static void cell(const char *s, size_t width, int right)
         out_pad(width - n);
 }
 
-int cmd_stats(int argc, char **argv)
+static bool print_table(stats_run *run, const column_stats *cols, uint64_t rows)
 {
-    cli_common c;
-    const cli_spec spec = {"stats", help, CLI_OUTPUT, 0, NULL, cli_typed_arg, &c};
-    int status = cli_parse(&spec, argc, argv, &c);
-    if (status >= 0 || !out_open(c.output)) {
-        cli_common_free(&c);
-        return status >= 0 ? status : EXIT_DATA;
-    }
-    cli_start(&c);
-    simdsv_table *t = cli_read_table(&c, 0, &status);
-    if (!t) {
-        status = out_finish(status);
-        cli_common_free(&c);
-        return status;
-    }
-    const size_t n = simdsv_table_columns(t);
-    const uint64_t rows = simdsv_table_rows(t);
-    column_stats *stats = calloc(n ? n : 1, sizeof *stats);
-    const char *heads[7] = {"column", "type", "count", "nulls", "min", "max", "mean"};
-    size_t widths[7];
-    for (int k = 0; k < 7; k++)
-        widths[k] = strlen(heads[k]);
-    for (size_t i = 0; stats && i < n; i++) {
-        simdsv_column_view view;
-        simdsv_table_column_view(t, i, &view);
-        compute(&view, &stats[i]);
-        simdsv_column_info info;
-        simdsv_table_column(t, i, &info);
-        char num[32];
-        const size_t w[7] = {cli_display_width(info.name), strlen(simdsv_type_name(info.type)),
-                             cli_format(num, sizeof num, "%" PRIu64, stats[i].count),
-                             cli_format(num, sizeof num, "%" PRIu64, stats[i].nulls),
-                             cli_display_width(stats[i].min), cli_display_width(stats[i].max),
-                             strlen(stats[i].mean)};
-        for (int k = 0; k < 7; k++)
-            widths[k] = w[k] > widths[k] ? w[k] : widths[k];
-    }
-    widths[0] = widths[0] < CLI_PAD_MAX ? widths[0] : CLI_PAD_MAX;
-    out_printf("%llu rows, %zu columns\n", (unsigned long long)rows, n);
-    for (int k = 0; k < 7; k++) {
-        cell(heads[k], widths[k], k >= 2 && k <= 3);
-        out_write(k < 6 ? "  " : "\n", k < 6 ? 2 : 1);
-    }
-    for (size_t i = 0; stats && i < n; i++) {
-        simdsv_column_info info;
-        simdsv_table_column(t, i, &info);
-        char count[32], nulls[32];
-        snprintf(count, sizeof count, "%" PRIu64, stats[i].count);
-        snprintf(nulls, sizeof nulls, "%" PRIu64, stats[i].nulls);
-        const char *cells[7] = {info.name, simdsv_type_name(info.type), count, nulls,
-                                stats[i].min, stats[i].max, stats[i].mean};
-        for (int k = 0; k < 7; k++) {
-            cell(cells[k], widths[k], k >= 2 && k <= 3);
-            out_write(k < 6 ? "  " : "\n", k < 6 ? 2 : 1);
+    size_t nrows = 0;
+    for (size_t j = 0; j < run->ncols; j++)
+        nrows += 1 + (cols[j].misfits.count > 0);
+    table_row *table = calloc(nrows ? nrows : 1, sizeof *table);
+    if (!table)
+        return false;
+    bool approx_distinct = false, approx_quantiles = false, ok = true;
+    size_t r = 0;
+    for (size_t j = 0; j < run->ncols; j++) {
+        stats_cells sc;
+        ok = stats_cells_of(&cols[j], false, &sc) && ok;
+        fill_row(&table[r++], run->names[j], simdsv_type_name(run->types[j]), &sc);
+        approx_distinct |= !sc.distinct_exact;
+        approx_quantiles |= !sc.quantiles_exact;
+        if (cols[j].misfits.count) {
+            ok = stats_misfit_cells(&cols[j], false, &sc) && ok;
+            fill_row(&table[r++], run->names[j], "string", &sc);
+            approx_distinct |= !sc.distinct_exact;
         }
     }
-    const size_t rejects = simdsv_table_reject_count(t);
-    const size_t shown = rejects < STATS_REJECTS_SHOWN ? rejects : STATS_REJECTS_SHOWN;
+    size_t widths[NHEADS];
+    for (size_t k = 0; k < NHEADS; k++) {
+        widths[k] = strlen(heads[k]);
+        for (size_t i = 0; i < nrows; i++) {
+            const size_t w = cli_display_width(k ? table[i].cells[k] : table[i].name);
+            widths[k] = w > widths[k] ? w : widths[k];
+        }
+    }
+    widths[0] = widths[0] < CLI_PAD_MAX ? widths[0] : CLI_PAD_MAX;
+    out_printf("%llu rows, %zu columns\n", (unsigned long long)rows, run->ncols);
+    for (size_t i = 0; i <= nrows; i++) {
+        for (size_t k = 0; k < NHEADS; k++) {
+            cell(i == 0 ? heads[k] : k ? table[i - 1].cells[k] : table[i - 1].name, widths[k], k >= 2 && k <= 4);
+            out_write(k + 1 < NHEADS ? "  " : "\n", k + 1 < NHEADS ? 2 : 1);
+        }
+    }
+    free(table);
+    if (approx_distinct)
+        out_str("~distinct: a HyperLogLog estimate (standard error 0.81%); --exact counts exactly\n");
+    if (approx_quantiles)
+        out_str("~p25, ~median, ~p75: from a KLL sketch, within 1% of the rows of the exact position (99% "
+                "confidence); --exact gives them exactly\n");
+    for (size_t j = 0; j < run->ncols; j++) {
+        const text_stats *m = &cols[j].misfits;
+        if (!m->count)
+            continue;
+        out_str("note: `");
+        cell(run->names[j], 0, 0);
+        out_printf("` is %s, inferred from the first 8 MiB of rows; %llu later value%s did not fit it (the first, `",
+                   simdsv_type_name(run->types[j]), (unsigned long long)m->count, m->count == 1 ? "" : "s");
+        cell(m->first_value, 0, 0);
+        out_printf("`, at line %llu): the %s row describes the values that fit, the string row the others\n",
+                   (unsigned long long)m->first_line, simdsv_type_name(run->types[j]));
+    }
+    return ok;
+}
+
+/* csv and json: one record per column, and one more for a column's misfits. */
+static const char *const fields[] = {"column",   "type",           "count", "nulls", "distinct", "distinct_error",
+                                     "min",      "p25",            "median", "p75",  "max",      "quantile_error",
+                                     "mean",     "sd",             "sum",   "min_length", "max_length", "note"};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+/* The texts of one record; numeric[k]: a JSON number (else a string; "" is null). */
+typedef struct record_texts {
+    const char *v[NFIELDS];
+    bool numeric[NFIELDS];
+} record_texts;
+
+static void record_of(record_texts *rt, const char *name, const char *type, const stats_cells *sc, const char *note,
+                      bool has_quantiles)
+{
+    static char distinct_error[16], quantile_error[16];
+    snprintf(distinct_error, sizeof distinct_error, "%g", HLL_STD_ERROR);
+    snprintf(quantile_error, sizeof quantile_error, "%g", KLL_RANK_ERROR);
+    const char *v[NFIELDS] = {name,
+                              type,
+                              sc->count,
+                              sc->nulls,
+                              sc->distinct,
+                              !sc->distinct[0] ? "" : sc->distinct_exact ? "0" : distinct_error,
+                              sc->min,
+                              sc->p25,
+                              sc->median,
+                              sc->p75,
+                              sc->max,
+                              !has_quantiles ? "" : sc->quantiles_exact ? "0" : quantile_error,
+                              sc->mean,
+                              sc->sd,
+                              sc->sum,
+                              sc->min_len,
+                              sc->max_len,
+                              note};
+    for (size_t k = 0; k < NFIELDS; k++) {
+        rt->v[k] = v[k];
+        const bool value_field = k >= 6 && k <= 10;
+        const bool special = strcmp(v[k], "NaN") == 0 || strstr(v[k], "Infinity") != NULL;
+        rt->numeric[k] = k >= 2 && k != 17 && !special && (!value_field || sc->numeric);
+    }
+}
+
+static void put_record(const record_texts *rt, int format, int delimiter, bool first)
+{
+    if (format == FORMAT_CSV) {
+        for (size_t k = 0; k < NFIELDS; k++) {
+            if (k)
+                out_byte((char)delimiter);
+            out_csv_field(rt->v[k], strlen(rt->v[k]), delimiter, NFIELDS == 1);
+        }
+        out_byte('\n');
+        return;
+    }
+    out_str(first ? "\n    {" : ",\n    {");
+    for (size_t k = 0; k < NFIELDS; k++) {
+        if (k)
+            out_str(", ");
+        out_json_string(fields[k], strlen(fields[k]));
+        out_str(": ");
+        if (!rt->v[k][0])
+            out_str("null");
+        else if (rt->numeric[k])
+            out_str(rt->v[k]);
+        else
+            out_json_string(rt->v[k], strlen(rt->v[k]));
+    }
+    out_byte('}');
+}
+
+static bool print_records(stats_run *run, const column_stats *cols, uint64_t rows, int format)
+{
+    const int d = run->c->out_delimiter;
+    if (format == FORMAT_CSV) {
+        for (size_t k = 0; k < NFIELDS; k++) {
+            if (k)
+                out_byte((char)d);
+            out_csv_field(fields[k], strlen(fields[k]), d, false);
+        }
+        out_byte('\n');
+    } else {
+        out_printf("{\"rows\": %llu, \"columns\": [", (unsigned long long)rows);
+    }
+    bool ok = true, first = true;
+    for (size_t j = 0; j < run->ncols; j++) {
+        const column_stats *cs = &cols[j];
+        const simdsv_type type = run->types[j];
+        const bool has_quantiles = type == SIMDSV_TYPE_INT64 || type == SIMDSV_TYPE_FLOAT64 ||
+                                   type == SIMDSV_TYPE_DATE || type == SIMDSV_TYPE_TIMESTAMP;
+        char note[160] = "";
+        if (cs->misfits.count)
+            snprintf(note, sizeof note, "%llu later value%s did not fit %s: see the next record",
+                     (unsigned long long)cs->misfits.count, cs->misfits.count == 1 ? "" : "s", simdsv_type_name(type));
+        else if (cs->rejected)
+            snprintf(note, sizeof note, "%llu values did not fit %s and were made null (--on-error null)",
+                     (unsigned long long)cs->rejected, simdsv_type_name(type));
+        stats_cells sc;
+        record_texts rt;
+        ok = stats_cells_of(cs, true, &sc) && ok;
+        record_of(&rt, run->names[j], simdsv_type_name(type), &sc, note, has_quantiles && cs->count);
+        put_record(&rt, format, d, first);
+        first = false;
+        if (cs->misfits.count) {
+            snprintf(note, sizeof note, "values that did not fit %s (inferred from the first 8 MiB), from line %llu",
+                     simdsv_type_name(type), (unsigned long long)cs->misfits.first_line);
+            ok = stats_misfit_cells(cs, true, &sc) && ok;
+            record_of(&rt, run->names[j], "string", &sc, note, false);
+            put_record(&rt, format, d, false);
+        }
+    }
+    if (format == FORMAT_JSON)
+        out_str(run->ncols ? "\n]}\n" : "]}\n");
+    return ok;
+}
+
+static int by_line(const void *pa, const void *pb)
+{
+    const kept_reject *a = pa, *b = pb;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return (a->column > b->column) - (a->column < b->column);
+}
+
+/* The --schema misfits made null: the first STATS_REJECTS_SHOWN in input
+ * order, then a count. */
+static void print_rejects(stats_run *run)
+{
+    kept_reject all[STATS_REJECTS_SHOWN * 64];
+    size_t n = 0;
+    uint64_t total = 0;
+    for (size_t w = 0; w < run->nworkers; w++) {
+        total += run->workers[w].rejected;
+        for (size_t i = 0; i < run->workers[w].nshown && n < sizeof all / sizeof all[0]; i++)
+            all[n++] = run->workers[w].shown[i];
+    }
+    qsort(all, n, sizeof *all, by_line);
+    const size_t shown = n < STATS_REJECTS_SHOWN ? n : STATS_REJECTS_SHOWN;
     for (size_t i = 0; i < shown; i++) {
-        const simdsv_reject *r = simdsv_table_reject(t, i);
+        const kept_reject *r = &all[i];
         out_printf("rejected: line %llu, column %zu (", (unsigned long long)r->line, r->column + 1);
-        simdsv_column_info info;
-        simdsv_table_column(t, r->column, &info);
-        cell(info.name, 0, 0);
+        cell(run->names[r->column], 0, 0);
         out_str("): `");
         cell(r->value, 0, 0);
         out_str("`: ");
         cell(r->reason, 0, 0);
         out_byte('\n');
     }
-    if (rejects > shown)
-        out_printf("rejected: %zu more values\n", rejects - shown);
-    free(stats);
-    simdsv_table_free(t);
-    status = out_finish(stats ? status : EXIT_DATA);
+    if (total > shown)
+        out_printf("rejected: %llu more values\n", (unsigned long long)(total - shown));
+}
+
+static void free_run(stats_run *run)
+{
+    if (run->first.release) {
+        run->first.release(&run->first); /* and its reader, range 0's */
+        run->workers[0].reader = NULL;
+    }
+    for (size_t w = 0; run->workers && w < run->nworkers; w++) {
+        worker *wk = &run->workers[w];
+        for (size_t j = 0; wk->cols && j < run->ncols; j++)
+            stats_free(&wk->cols[j]);
+        free(wk->cols);
+        for (size_t i = 0; i < wk->nshown; i++)
+            free_reject(&wk->shown[i]);
+        free_reject(&wk->misfit);
+        simdsv_reader_free(wk->reader);
+        free(wk->buf);
+    }
+    free(run->workers);
+    for (size_t j = 0; run->names && j < run->ncols; j++)
+        free(run->names[j]);
+    free(run->names);
+    free(run->types);
+    free(run->user);
+    free(run->summaries);
+    free(run->ranges);
+    free(run->range_rows);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    cli_common c;
+    stats_args args = {&c, FORMAT_TABLE, false};
+    const cli_spec spec = {"stats", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, stats_arg, &args};
+    int status = cli_parse(&spec, argc, argv, &c);
+    /* Misfits of inferred types are nulls listed as rejects, never errors
+     * (take_rejects applies the user's --on-error to --schema types). */
+    const int64_t user_on_error = status < 0 ? cli_opt(&c, SIMDSV_OPT_ON_ERROR) : 0;
+    if (status < 0)
+        simdsv_options_set(c.opt, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL);
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
+    status = EXIT_OK;
+    stats_run run;
+    memset(&run, 0, sizeof run);
+    run.c = &c;
+    run.args = &args;
+    run.fd = -1;
+    run.user_on_error = user_on_error;
+    const int threaded = open_ranges(&run, &status);
+    if (threaded == 1) {
+        read_ranges(&run);
+        simdsv_reader_free(r);
+        r = NULL;
+    } else if (threaded == 0) {
+        /* what open_ranges allocated for ranges is not needed */
+        free_run(&run);
+        memset(&run, 0, sizeof run);
+        run.c = &c;
+        run.args = &args;
+        run.user_on_error = user_on_error;
+        status = read_stream(&run, r);
+        r = NULL; /* the stream owned and freed it, or it is closed below */
+    }
+    if (status == EXIT_OK)
+        status = report_failure(&run);
+    if (status == EXIT_OK) {
+        column_stats *cols = run.workers[0].cols;
+        uint64_t rows = run.workers[0].rows;
+        for (size_t w = 1; w < run.nworkers; w++) {
+            for (size_t j = 0; j < run.ncols; j++)
+                stats_merge(&cols[j], &run.workers[w].cols[j]);
+            rows += run.workers[w].rows;
+        }
+        const bool ok = args.format == FORMAT_TABLE ? print_table(&run, cols, rows)
+                                                    : print_records(&run, cols, rows, args.format);
+        if (args.format == FORMAT_TABLE)
+            print_rejects(&run);
+        if (!ok) {
+            out_flush();
+            cli_error("out of memory");
+            status = EXIT_DATA;
+        }
+    }
+    free_run(&run);
+    cli_close(&c, r);
+    status = out_finish(status);
     cli_common_free(&c);
     return status;
 }

@@ -359,8 +359,12 @@ void cli_put_text(const char *s)
 
 void cli_report(const cli_common *c, const simdsv_reader *r)
 {
+    cli_report_error(c, simdsv_reader_error(r));
+}
+
+void cli_report_error(const cli_common *c, const simdsv_error *e)
+{
     progress_erase();
-    const simdsv_error *e = simdsv_reader_error(r);
     if (e->code == SIMDSV_ERR_IO) {
         const char *why = c->in ? input_error(c->in) : NULL;
         if (why) {

@@ -24,7 +24,7 @@ static const char usage[] =
     "  table       aligned columns for reading on a terminal\n"
     "  cat         concatenate files: 'cat rows' (same header) or 'cat columns'\n"
     "  schema      column types (inferred over the start, middle and end) and why\n"
-    "  stats       typed read: per column count, nulls, min, max, mean\n"
+    "  stats       per column count, nulls, distinct, min, quartiles, max, mean, sd, sum\n"
     "  sniff       the detected dialect, header, tables and column formats, with reasons\n"
     "\n"
     "Input may be gzip- or zstd-compressed.  Run 'simdsv COMMAND --help' for the\n"

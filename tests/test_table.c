@@ -1080,6 +1080,14 @@ static void test_stream_misfit(void)
     CHECK(simdsv_table_stream_reject_count(&stream) == 1);
     const simdsv_reject *rej = simdsv_table_stream_reject(&stream, 0);
     CHECK(rej && rej->line == bad_line && rej->row == 2000000 && rej->column == 0 && strcmp(rej->value, "abc") == 0);
+    /* The column it came from is inferred (not --schema), and a consumer may
+     * forget the rejects it has read. */
+    simdsv_column_info info;
+    CHECK(simdsv_table_stream_column(&stream, 0, &info) == SIMDSV_OK && info.type == SIMDSV_TYPE_INT64 &&
+          !info.user_type);
+    CHECK(simdsv_table_stream_column(&stream, 99, &info) == SIMDSV_ERR_INVALID_ARGUMENT);
+    simdsv_table_stream_clear_rejects(&stream);
+    CHECK(simdsv_table_stream_reject_count(&stream) == 0 && simdsv_table_stream_reject(&stream, 0) == NULL);
     stream.release(&stream);
     remove(stream_path());
     free(csv);

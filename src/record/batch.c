@@ -383,6 +383,9 @@ simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *b)
         return st;
     if ((st = grow_to(r, BATCH_BOUNDS, BATCH_RECORDS)) != SIMDSV_OK)
         return st;
+    /* the previous batch's views are no longer valid: its pages may go */
+    if (r->buf == r->src.data)
+        simdsv__source_release(&r->src, r->rec_start);
     memset(b, 0, sizeof *b);
     b->quote = r->opt.quote;
     b->escape = r->opt.escape;

@@ -1,5 +1,5 @@
 /* source.c — opening and reading inputs (POSIX). */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 #include "source.h"
 
 #include <errno.h>
@@ -10,6 +10,17 @@
 #include <unistd.h>
 
 static simdsv_status read_unlimited(source *s, void *buf, size_t size, size_t *got, int *os_errno);
+
+void simdsv__source_release(source *s, size_t upto)
+{
+    if (s->kind != SOURCE_MAPPED || s->streamed || upto < s->released + ((size_t)16 << 20))
+        return;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t from = s->released, to = upto / page * page; /* the mapping starts on a page */
+    /* A private read-only file mapping: the dropped pages read back as they were. */
+    (void)madvise((void *)(uintptr_t)(s->data + from), to - from, MADV_DONTNEED);
+    s->released = to;
+}
 
 simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap, int *os_errno)
 {

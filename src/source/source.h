@@ -28,6 +28,7 @@ typedef struct source {
     const uint8_t *data; /* MEMORY / MAPPED */
     size_t size;
     size_t map_size;     /* MAPPED: the length to unmap */
+    size_t released;     /* MAPPED: bytes before this are handed back (simdsv__source_release) */
     /* Set up by simdsv__source_setup from the options: */
     uint64_t left;       /* input bytes still to be read (SIMDSV_OPT_END_OFFSET), UINT64_MAX: no end */
     int limited;         /* an end offset is set */
@@ -44,6 +45,12 @@ typedef struct source {
 /* Opens path: a regular file is mapped when use_mmap is set (an empty file is
  * an empty memory source); anything else becomes an FD source. */
 simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap, int *os_errno);
+/* A mapped input read in place: the pages wholly before byte `upto`, which
+ * the reader is done with, leave the process's resident memory (they stay in
+ * the page cache; touching them again reads them back unchanged), so that
+ * reading a big file through the mapping does not grow the RSS by its size.
+ * Done once 16 MiB more are behind; nothing for other sources. */
+void simdsv__source_release(source *s, size_t upto);
 /* Reads up to size bytes of a stream source; *got == 0 means end of input. */
 simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno);
 void simdsv__source_close(source *s);

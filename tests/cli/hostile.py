@@ -12,6 +12,7 @@ Prints "N passed, N failed"; the exit status is 1 if any case failed.  Under
 a sanitizer build any report on stderr fails the case too.
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -151,8 +152,10 @@ def schema_model(names, types, reasons):
 
 
 def stats_model(nrows, names, cells):
-    """cells: per column (type, count, nulls, min, max, mean) as bytes."""
-    heads = [b"column", b"type", b"count", b"nulls", b"min", b"max", b"mean"]
+    """cells: per column (type, count, nulls, distinct, min, p25, median, p75,
+    max, mean, sd, sum, min_len, max_len) as bytes."""
+    heads = [b"column", b"type", b"count", b"nulls", b"distinct", b"min", b"p25", b"median", b"p75", b"max",
+             b"mean", b"sd", b"sum", b"min_len", b"max_len"]
     table = [[n] + list(c) for n, c in zip(names, cells)]
     widths = [max([len(h)] + [display(r[k])[1] for r in table]) for k, h in enumerate(heads)]
     widths[0] = min(widths[0], PAD_MAX)
@@ -162,7 +165,7 @@ def stats_model(nrows, names, cells):
         for k, v in enumerate(r):
             shown, w = display(v)
             pad = b" " * max(0, widths[k] - w)
-            line.append(pad + shown if 2 <= k <= 3 else shown + pad)
+            line.append(pad + shown if 2 <= k <= 4 else shown + pad)
         out += b"  ".join(line) + b"\n"
     return out
 
@@ -268,14 +271,21 @@ def every_command(tag, d, rows, int_columns, json_ints=None):
     for j in range(ncols):
         values = [r[j] for r in data]
         if j in int_columns:
-            ints = [int(v) for v in values]
-            mean = sum(ints) / len(ints)
-            cells.append((b"int64", b"%d" % len(ints), b"0", b"%d" % min(ints), b"%d" % max(ints),
-                          b"%d" % mean if mean == int(mean) else b"%g" % mean))
+            # stats: mean, sample deviation and sum with 7 digits; quartiles at
+            # position floor(q (n - 1)) of the sorted values
+            ints = sorted(int(v) for v in values)
+            n = len(ints)
+            mean = sum(ints) / n
+            sd = b"%.7g" % math.sqrt(sum((x - mean) ** 2 for x in ints) / (n - 1)) if n > 1 else b""
+            quart = [b"%d" % ints[int(q * (n - 1))] for q in (0.25, 0.5, 0.75)]
+            cells.append((b"int64", b"%d" % n, b"0", b"%d" % len(set(ints)), b"%d" % ints[0], *quart,
+                          b"%d" % ints[-1], b"%.7g" % mean, sd, b"%d" % sum(ints), b"", b""))
         else:
             def short(v):
-                return v if len(v) < 96 else v[:92] + b"..."
-            cells.append((b"string", b"%d" % len(values), b"0", short(min(values)), short(max(values)), b""))
+                return v if len(v) <= 40 else v[:40] + b"..."
+            cells.append((b"string", b"%d" % len(values), b"0", b"%d" % len(set(values)), short(min(values)), b"",
+                          b"", b"", short(max(values)), b"", b"", b"", b"%d" % min(len(v) for v in values),
+                          b"%d" % max(len(v) for v in values)))
     check(tag + ": stats", ["stats", f], d, out=stats_model(len(data), names, cells))
 
 
@@ -347,8 +357,8 @@ def messages(d):
     with open(os.path.join(d, "esc.csv"), "wb") as fh:
         fh.write(b"a,\x1b]0;owned\x07b\n1,2\n3,x\n")
     check("a message quoting a name with control bytes", ["stats", "--schema", "2:int64", "esc.csv"], d, rc=1,
-          err=b"esc.csv:3:3: error: value does not fit column `\\x1B]0;owned\\x07b` of type int64 (use --on-error "
-              b"null to make it null) (byte 20, record 3, field 2)\n")
+          err=b"esc.csv:3: error: value `x` does not fit column `\\x1B]0;owned\\x07b` of type int64 (use --on-error "
+              b"null to make it null) (row at byte 18)\n")
     for size in SIZES:
         long = b"n" * size
         # An unterminated quoted field of that size: the message gives the position.
@@ -362,11 +372,11 @@ def messages(d):
             fh.write(b"a," + long + b"\n1,2\n3,x\n")
         if size < ARG_MAX_ONE:
             spec = "2:int64"
-            offset = len(b"a," + long + b"\n1,2\n3,")
+            offset = len(b"a," + long + b"\n1,2\n")
             check("a value that does not fit column %d bytes long" % size, ["stats", "--schema", spec, "typed.csv"],
                   d, rc=1,
-                  err=b"typed.csv:3:3: error: value does not fit column `%s` of type int64 (use --on-error null to "
-                      b"make it null) (byte %d, record 3, field 2)\n" % (long[:60], offset))
+                  err=b"typed.csv:3: error: value `x` does not fit column `%s` of type int64 (use --on-error null to "
+                      b"make it null) (row at byte %d)\n" % (long[:60], offset))
             check("select: no column named (%d bytes)" % size, ["select", "m" + long.decode(), "typed.csv"], d,
                   rc=2, err=b"simdsv select: no column named 'm" + long + b"'\n")
 

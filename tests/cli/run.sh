@@ -331,6 +331,9 @@ t basic_schema_unknown_type schema --schema price:money typed.csv
 t basic_schema_decimal_type schema --schema n:decimal typed.csv
 t basic_stats_bad_on_error stats --on-error maybe typed.csv
 t basic_stats_capped_rejects stats --schema n:int64 --on-error null rejects.csv
+t basic_stats_csv stats --format csv typed.csv
+t basic_stats_json stats --format json typed.csv
+t basic_stats_bad_format stats --format xml typed.csv
 # The version names the kernel this machine runs: a pattern, not a golden.
 if "$S" --version 2>"$TMP/err" | grep -q '^simdsv 0\.1\.0 (kernel: [a-z0-9]*)$' && [ ! -s "$TMP/err" ]; then ok; else
     bad "simdsv --version"
@@ -526,6 +529,36 @@ for args in "select 1" "search name" "search -v name" "tail -n 1"; do
     same_output "error position: $args" "$S $args - <$TMP/bad.csv 2>&1 | sed 's|<stdin>|$TMP/bad.csv|'" "$S $args $TMP/bad.csv 2>&1 | cat"
 done
 RUN_DIR=$TMP run error_position /dev/null search ZZZ bad.csv
+# ------------------------------------------------- stats over a big input
+# A column inferred int64 from the first 8 MiB meets `x` at its last line: no
+# error, the value is counted apart as a string.  --exact makes every number
+# exact, so the threaded ranges (a file), one thread and one stream (stdin)
+# must print the same.
+awk 'BEGIN { print "n,s"; for (i = 1; i <= 900000; i++) print i ",w" i % 5; print "x,last" }' >"$TMP/late.csv"
+RUN_DIR=$TMP run stats_late_misfit /dev/null stats --exact --format csv late.csv
+RUN_DIR=$TMP run stats_late_misfit_json /dev/null stats --exact --format json --threads 1 late.csv
+same_output "stats: threads" "$S stats --exact --threads 1 $TMP/late.csv" "$S stats --exact --threads 2 $TMP/late.csv"
+same_output "stats: stdin" "$S stats --exact $TMP/late.csv" "$S stats --exact - <$TMP/late.csv"
+# The sketches' answers do not depend on the reading: the same counts, sums
+# and distinct counts (HyperLogLog merges exactly) whatever the threads.
+same_output "stats: estimates, threads" "$S stats --format csv --threads 1 $TMP/late.csv | cut -d, -f1-6,12-" \
+    "$S stats --format csv --threads 3 $TMP/late.csv | cut -d, -f1-6,12-"
+RUN_DIR=$TMP run stats_late_misfit_table /dev/null stats --exact late.csv
+# The JSON parses (Python's json), with the numbers it says.
+if command -v python3 >/dev/null 2>&1; then
+    if "$S" stats --format json "$TMP/late.csv" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+n = d["columns"][0]
+assert d["rows"] == 900001 and n["sum"] == 405000450000 and n["mean"] == 450000.5 and n["count"] == 900000, d
+assert d["columns"][1]["type"] == "string" and d["columns"][1]["min"] == "x", d'; then ok; else bad "stats --format json"; fi
+fi
+# A --schema type keeps --on-error: the late value is an error (fail) or a null listed after the table.
+RUN_DIR=$TMP run stats_late_schema_fail /dev/null stats --schema n:int64 late.csv
+RUN_DIR=$TMP run stats_late_schema_null /dev/null stats --exact --schema n:int64 --on-error null late.csv
+# An error in the second range: the position a single stream gives.
+{ cat "$TMP/late.csv"; printf '1,bad"quote\n'; } >"$TMP/late_bad.csv"
+same_output "stats: error position" "$S stats - <$TMP/late_bad.csv 2>&1 | sed 's|<stdin>|$TMP/late_bad.csv|'" \
+    "$S stats $TMP/late_bad.csv 2>&1 | cat"
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)
