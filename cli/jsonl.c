@@ -149,6 +149,7 @@ typedef struct float_memo {
 /* A column of the batch being written: its buffers, looked up once per
  * batch instead of once per value. */
 typedef struct json_cursor {
+    bool none;               /* a null column (no buffers): every row is null */
     const uint8_t *validity; /* NULL: every row holds a value */
     const void *values;      /* values, or string offsets */
     const char *chars;       /* strings */
@@ -219,7 +220,7 @@ static char *put_double(float_memo *memo, char *p, double x)
 
 static inline bool valid_at(const json_cursor *cur, int64_t i)
 {
-    return !cur->validity || bit(cur->validity, i);
+    return !cur->none && (!cur->validity || bit(cur->validity, i));
 }
 
 static void string_at(const json_column *col, const json_cursor *cur, int64_t i, const char **s, size_t *n)
@@ -278,9 +279,6 @@ static char *put_value(float_memo *memo, char *p, const json_column *col, const 
     return p + 4;
 }
 
-/* A null column has no buffers: every row is null. */
-static const uint8_t no_rows_valid[1];
-
 /* Writes the batch's rows as JSON into b->out. */
 static void format_batch(const json_run *run, json_batch *b, bool first_of_array)
 {
@@ -288,11 +286,9 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
     for (size_t j = 0; j < run->ncols; j++) {
         const struct ArrowArray *a = top->children[j];
         json_cursor *cur = &run->cursors[j];
-        if (run->cols[j].type == SIMDSV_TYPE_NULL || a->n_buffers < 2) {
-            cur->validity = no_rows_valid;
-            cur->offset = 0;
+        cur->none = run->cols[j].type == SIMDSV_TYPE_NULL || a->n_buffers < 2;
+        if (cur->none)
             continue;
-        }
         cur->offset = top->offset + a->offset;
         cur->validity = a->null_count ? a->buffers[0] : NULL;
         cur->values = a->buffers[1];
