@@ -514,13 +514,17 @@ static void read_ranges(stats_run *run)
     }
 }
 
-/* Standard input and what ranges cannot cut: one stream on this thread. */
+/* Standard input and what ranges cannot cut: one stream on this thread.
+ * Takes r (the stream frees it, or this function when there is none). */
 static int read_stream(stats_run *run, simdsv_reader *r)
 {
     struct ArrowArrayStream stream;
     const simdsv_status st = simdsv_table_stream(r, &stream);
-    if (st != SIMDSV_OK)
-        return cli_typed_failure(run->c, r, st);
+    if (st != SIMDSV_OK) {
+        const int status = cli_typed_failure(run->c, r, st);
+        simdsv_reader_free(r); /* not the stream's: it was not made */
+        return status;
+    }
     run->nworkers = 1;
     run->workers = calloc(1, sizeof *run->workers);
     if (!run->workers || !learn_schema(run, &stream) || !init_columns(run)) {
@@ -894,7 +898,7 @@ int cmd_stats(int argc, char **argv)
         run.args = &args;
         run.user_on_error = user_on_error;
         status = read_stream(&run, r);
-        r = NULL; /* the stream owned and freed it, or it is closed below */
+        r = NULL; /* read_stream took it */
     }
     if (status == EXIT_OK)
         status = report_failure(&run);
