@@ -23,6 +23,7 @@
 #include "stats.h"
 #include "typed.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,7 @@ typedef struct worker {
     simdsv_error error;    /* a read error (error.code != OK) */
     char stream_message[512];
     kept_reject misfit;    /* a --schema misfit with --on-error fail (value != NULL) */
+    bool summary_failed;   /* a range this worker summarized cannot be cut so */
     /* the range being read */
     char *buf;
     size_t buf_cap;
@@ -139,7 +141,6 @@ typedef struct stats_run {
     size_t nranges, round;      /* ranges of this round: round * nworkers + slot */
     struct ArrowArrayStream first; /* range 0's stream (opened to learn the schema) */
     bool header;
-    int summary_failed;
 } stats_run;
 
 static void free_reject(kept_reject *k)
@@ -267,7 +268,7 @@ static uint64_t consume(stats_run *run, worker *wk, struct ArrowArrayStream *str
             /* the reader says where (the stream owns it, alive until released) */
             if (wk->reader)
                 wk->error = *simdsv_reader_error(wk->reader);
-            fail_worker(wk, range, rc == 12 /* ENOMEM */);
+            fail_worker(wk, range, rc == ENOMEM);
             break;
         }
         if (!batch.release)
@@ -319,7 +320,7 @@ static void summarize_one(void *ctx, size_t slot)
     if (!read_bytes(run, wk, from, end) ||
         simdsv_range_summarize(run->c->opt, wk->buf + (begin - from), (size_t)(end - begin), begin,
                                begin ? (unsigned char)wk->buf[0] : -1, &run->summaries[k], &err) != SIMDSV_OK)
-        run->summary_failed = 1; /* any one: the whole input is read as one stream */
+        wk->summary_failed = true; /* any one: the whole input is read as one stream */
 }
 
 static void read_one(void *ctx, size_t slot)
@@ -412,9 +413,13 @@ static int open_ranges(stats_run *run, int *status)
     run->workers = calloc(nworkers, sizeof *run->workers); /* buffers only, until the schema is known */
     if (!run->summaries || !run->ranges || !run->range_rows || !run->workers)
         return 0;
-    for (run->round = 0; !run->summary_failed && run->round * nworkers < run->nranges; run->round++)
+    bool cut = true;
+    for (run->round = 0; cut && run->round * nworkers < run->nranges; run->round++) {
         simdsv__run_threads(&heap, nworkers, summarize_one, run);
-    if (run->summary_failed || simdsv_range_combine(run->summaries, run->nranges, run->ranges) != SIMDSV_OK)
+        for (size_t w = 0; w < nworkers; w++)
+            cut = cut && !run->workers[w].summary_failed;
+    }
+    if (!cut || simdsv_range_combine(run->summaries, run->nranges, run->ranges) != SIMDSV_OK)
         return 0;
     /* Range 0: the header's names, then its stream, whose schema the others take. */
     worker *w0 = &run->workers[0];
@@ -514,13 +519,17 @@ static void read_ranges(stats_run *run)
     }
 }
 
-/* Standard input and what ranges cannot cut: one stream on this thread. */
+/* Standard input and what ranges cannot cut: one stream on this thread.
+ * Takes r (the stream frees it, or this function when there is none). */
 static int read_stream(stats_run *run, simdsv_reader *r)
 {
     struct ArrowArrayStream stream;
     const simdsv_status st = simdsv_table_stream(r, &stream);
-    if (st != SIMDSV_OK)
-        return cli_typed_failure(run->c, r, st);
+    if (st != SIMDSV_OK) {
+        const int status = cli_typed_failure(run->c, r, st);
+        simdsv_reader_free(r); /* not the stream's: it was not made */
+        return status;
+    }
     run->nworkers = 1;
     run->workers = calloc(1, sizeof *run->workers);
     if (!run->workers || !learn_schema(run, &stream) || !init_columns(run)) {
@@ -808,15 +817,16 @@ static int by_line(const void *pa, const void *pb)
  * order, then a count. */
 static void print_rejects(stats_run *run)
 {
-    kept_reject all[STATS_REJECTS_SHOWN * 64];
+    kept_reject *all = malloc(run->nworkers * STATS_REJECTS_SHOWN * sizeof *all);
     size_t n = 0;
     uint64_t total = 0;
     for (size_t w = 0; w < run->nworkers; w++) {
         total += run->workers[w].rejected;
-        for (size_t i = 0; i < run->workers[w].nshown && n < sizeof all / sizeof all[0]; i++)
+        for (size_t i = 0; all && i < run->workers[w].nshown; i++)
             all[n++] = run->workers[w].shown[i];
     }
-    qsort(all, n, sizeof *all, by_line);
+    if (n > 1)
+        qsort(all, n, sizeof *all, by_line);
     const size_t shown = n < STATS_REJECTS_SHOWN ? n : STATS_REJECTS_SHOWN;
     for (size_t i = 0; i < shown; i++) {
         const kept_reject *r = &all[i];
@@ -830,6 +840,7 @@ static void print_rejects(stats_run *run)
     }
     if (total > shown)
         out_printf("rejected: %llu more values\n", (unsigned long long)(total - shown));
+    free(all);
 }
 
 static void free_run(stats_run *run)
@@ -894,7 +905,7 @@ int cmd_stats(int argc, char **argv)
         run.args = &args;
         run.user_on_error = user_on_error;
         status = read_stream(&run, r);
-        r = NULL; /* the stream owned and freed it, or it is closed below */
+        r = NULL; /* read_stream took it */
     }
     if (status == EXIT_OK)
         status = report_failure(&run);
