@@ -233,30 +233,72 @@ static inline size_t scan_digits(const unsigned char **pp, const unsigned char *
 }
 
 #ifdef SIMDSV__CLINGER
-/* The shape of most fields: digits with at most one separator, no
- * exponent, at most 19 digits and a value that Clinger's path takes.  One
- * byte loop; anything else (or not decided here) returns false and the
- * general path parses the text from the start. */
+/* The digits of v's first k bytes (1 <= k <= 16, all digits) followed by
+ * those of w's: at most two SWAR conversions, independent of each other. */
+static inline uint64_t digits_value16(uint64_t lo, uint64_t hi, size_t k)
+{
+    if (k <= 8)
+        return simdsv__swar_digits_value_n(lo, (unsigned)k);
+    return (uint64_t)simdsv__swar_8digits_value(lo) * simdsv__pow10_u32[k - 8] +
+           simdsv__swar_digits_value_n(hi, (unsigned)(k - 8));
+}
+
+/* The shape of most fields: at most 16 bytes of digits with at most one
+ * separator, no exponent.  The field is loaded as two words whatever its
+ * shape, its non-digits found with one SWAR test per word, the separator
+ * (if any) taken out by shifting the bytes after it down, and the digits
+ * converted as two words: the same few steps for every such field, with
+ * no branch on where its digits stop.  At most 15 digits with a separator
+ * (w < 10^15 < 2^53, 15 fraction digits at most) and 16 without: Clinger's
+ * division is exact.  Anything else returns false and the general path
+ * parses the text from the start. */
 static inline bool plain_decimal(const unsigned char *p, const unsigned char *end, unsigned char sep, bool neg,
                                  double *out)
 {
-    const unsigned char *start = p, *at_sep = NULL;
-    uint64_t w = 0;
-    for (; p < end; p++) {
-        const unsigned d = (unsigned)(*p - '0');
-        if (d >= 10) {
-            if (*p != sep || at_sep)
-                return false;
-            at_sep = p;
-            continue;
-        }
-        w = w * 10 + d;
-    }
-    const size_t digits = (size_t)(end - start) - (at_sep != NULL);
-    const size_t frac = at_sep ? (size_t)(end - at_sep - 1) : 0;
-    if (digits == 0 || digits > 19 || w > (uint64_t)1 << 53 || frac > 22)
+    const size_t len = (size_t)(end - p);
+    if (len - 1 >= 16)
         return false;
-    const double v = (double)w / pow10_exact[frac]; /* both exact: one correctly rounded division */
+    uint64_t lo, hi = 0, bad_lo, bad_hi = 0;
+    if (len >= 8) {
+        lo = simdsv__load_le64(p);
+        bad_lo = simdsv__nondigits(lo);
+        if (len > 8) {
+            hi = simdsv__load_partial(p + 8, len - 8);
+            bad_hi = simdsv__nondigits(hi) & (len == 16 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * (len - 8))) - 1);
+        }
+    } else {
+        lo = simdsv__load_partial(p, len);
+        bad_lo = simdsv__nondigits(lo) & (((uint64_t)1 << (8 * len)) - 1);
+    }
+    uint64_t w;
+    if (!(bad_lo | bad_hi)) {
+        w = digits_value16(lo, hi, len);
+        if (w > (uint64_t)1 << 53)
+            return false;
+        *out = neg ? -(double)w : (double)w;
+        return true;
+    }
+    size_t at;
+    if (bad_lo) {
+        at = simdsv__ctz64(bad_lo) >> 3;
+        bad_lo &= bad_lo - 1;
+    } else {
+        at = 8 + (simdsv__ctz64(bad_hi) >> 3);
+        bad_hi &= bad_hi - 1;
+    }
+    if ((bad_lo | bad_hi) || p[at] != sep || len == 1)
+        return false;
+    /* take the separator out: the bytes after it move down one */
+    if (at < 8) {
+        const uint64_t keep = ((uint64_t)1 << (8 * at)) - 1;
+        lo = (lo & keep) | ((lo >> 8) & ~keep) | hi << 56;
+        hi >>= 8;
+    } else {
+        const uint64_t keep = ((uint64_t)1 << (8 * (at - 8))) - 1;
+        hi = (hi & keep) | ((hi >> 8) & ~keep);
+    }
+    w = digits_value16(lo, hi, len - 1);
+    const double v = (double)w / pow10_exact[len - 1 - at]; /* both exact: one correctly rounded division */
     *out = neg ? -v : v;
     return true;
 }
