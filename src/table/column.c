@@ -1,6 +1,7 @@
 /* column.c — column builders: text of one field -> one Arrow slot. */
 #include "table.h"
 #include "../values/values.h"
+#include "../values/fast.h"
 
 #include <string.h>
 
@@ -435,7 +436,7 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             int64_t v = 0;
-            if (n && (!simdsv__parse_int64(s, n, &v) || (no_leading_zero && leading_zero(s, n))))
+            if (n && (!simdsv__int64_inline(s, n, &v) || (no_leading_zero && leading_zero(s, n))))
                 break;
             out[i] = v;
             bits_put(&valid, n != 0);
@@ -446,10 +447,13 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
     case SIMDSV_TYPE_FLOAT64: {
         double *out = (double *)(void *)c->values + at;
         const int comma = rules->decimal_comma, exact = rules->exact_integers;
+        const unsigned char sep = comma ? ',' : '.';
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             double v = 0;
-            if (n && (!(comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v)) ||
+            /* the plain shape inline; anything else through the general parser */
+            if (n && ((!simdsv__double_plain(s, n, sep, &v) &&
+                       !(comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v))) ||
                       (exact && simdsv__integer_past_2p53(s, n))))
                 break;
             out[i] = v;

@@ -32,9 +32,9 @@
  */
 #include "values.h"
 #include "values_internal.h"
+#include "fast.h"
 #include "pow5_table.h"
 
-#include <float.h>
 
 #define EXP_MASK 0x7FF0000000000000u
 #define FRAC_MASK 0x000FFFFFFFFFFFFFu
@@ -147,15 +147,6 @@ static bool el_round(uint64_t w, int64_t q, uint64_t *bits)
     return true;
 }
 
-/* Not with x87 excess precision (double rounding), nor with -ffast-math
- * (a division may become a multiplication by an inexact reciprocal). */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
-#define SIMDSV__CLINGER 1
-/* Exact powers of ten as doubles. */
-static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-#endif
 
 static unsigned char digit_at(const simdsv__decimal_text *d, size_t i)
 {
@@ -232,77 +223,6 @@ static inline size_t scan_digits(const unsigned char **pp, const unsigned char *
     return (size_t)(p - start);
 }
 
-#ifdef SIMDSV__CLINGER
-/* The digits of v's first k bytes (1 <= k <= 16, all digits) followed by
- * those of w's: at most two SWAR conversions, independent of each other. */
-static inline uint64_t digits_value16(uint64_t lo, uint64_t hi, size_t k)
-{
-    if (k <= 8)
-        return simdsv__swar_digits_value_n(lo, (unsigned)k);
-    return (uint64_t)simdsv__swar_8digits_value(lo) * simdsv__pow10_u32[k - 8] +
-           simdsv__swar_digits_value_n(hi, (unsigned)(k - 8));
-}
-
-/* The shape of most fields: at most 16 bytes of digits with at most one
- * separator, no exponent.  The field is loaded as two words whatever its
- * shape, its non-digits found with one SWAR test per word, the separator
- * (if any) taken out by shifting the bytes after it down, and the digits
- * converted as two words: the same few steps for every such field, with
- * no branch on where its digits stop.  At most 15 digits with a separator
- * (w < 10^15 < 2^53, 15 fraction digits at most) and 16 without: Clinger's
- * division is exact.  Anything else returns false and the general path
- * parses the text from the start. */
-static inline bool plain_decimal(const unsigned char *p, const unsigned char *end, unsigned char sep, bool neg,
-                                 double *out)
-{
-    const size_t len = (size_t)(end - p);
-    if (len - 1 >= 16)
-        return false;
-    uint64_t lo, hi = 0, bad_lo, bad_hi = 0;
-    if (len >= 8) {
-        lo = simdsv__load_le64(p);
-        bad_lo = simdsv__nondigits(lo);
-        if (len > 8) {
-            hi = simdsv__load_partial(p + 8, len - 8);
-            bad_hi = simdsv__nondigits(hi) & (len == 16 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * (len - 8))) - 1);
-        }
-    } else {
-        lo = simdsv__load_partial(p, len);
-        bad_lo = simdsv__nondigits(lo) & (((uint64_t)1 << (8 * len)) - 1);
-    }
-    uint64_t w;
-    if (!(bad_lo | bad_hi)) {
-        w = digits_value16(lo, hi, len);
-        if (w > (uint64_t)1 << 53)
-            return false;
-        *out = neg ? -(double)w : (double)w;
-        return true;
-    }
-    size_t at;
-    if (bad_lo) {
-        at = simdsv__ctz64(bad_lo) >> 3;
-        bad_lo &= bad_lo - 1;
-    } else {
-        at = 8 + (simdsv__ctz64(bad_hi) >> 3);
-        bad_hi &= bad_hi - 1;
-    }
-    if ((bad_lo | bad_hi) || p[at] != sep || len == 1)
-        return false;
-    /* take the separator out: the bytes after it move down one */
-    if (at < 8) {
-        const uint64_t keep = ((uint64_t)1 << (8 * at)) - 1;
-        lo = (lo & keep) | ((lo >> 8) & ~keep) | hi << 56;
-        hi >>= 8;
-    } else {
-        const uint64_t keep = ((uint64_t)1 << (8 * (at - 8))) - 1;
-        hi = (hi & keep) | ((hi >> 8) & ~keep);
-    }
-    w = digits_value16(lo, hi, len - 1);
-    const double v = (double)w / pow10_exact[len - 1 - at]; /* both exact: one correctly rounded division */
-    *out = neg ? -v : v;
-    return true;
-}
-#endif
 
 static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
 {
@@ -370,7 +290,7 @@ static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
 #ifdef SIMDSV__CLINGER
         if (w <= (uint64_t)1 << 53 && q >= -22 && q <= 22) {
             double v = (double)w;
-            v = q < 0 ? v / pow10_exact[-q] : v * pow10_exact[q];
+            v = q < 0 ? v / simdsv__pow10_exact[-q] : v * simdsv__pow10_exact[q];
             *out = neg ? -v : v;
             return true;
         }
@@ -394,17 +314,7 @@ static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
  * texts that need it. */
 static inline bool parse_number(const char *s, size_t n, unsigned char sep, double *out)
 {
-#ifdef SIMDSV__CLINGER
-    const unsigned char *p = (const unsigned char *)s;
-    bool neg = false;
-    if (n && (*p == '-' || *p == '+')) {
-        neg = *p == '-';
-        p++;
-    }
-    if (plain_decimal(p, (const unsigned char *)s + n, sep, neg, out))
-        return true;
-#endif
-    return parse_float(s, n, sep, out);
+    return simdsv__double_plain(s, n, sep, out) || parse_float(s, n, sep, out);
 }
 
 bool simdsv__parse_double(const char *s, size_t n, double *out)

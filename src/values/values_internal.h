@@ -1,5 +1,6 @@
 /*
- * values_internal.h — helpers shared by the files of src/values/ only:
+ * values_internal.h — helpers shared by the files of src/values/ (and,
+ * through fast.h, by the column loops of src/table/column.c):
  * little-endian loads, SWAR digit checks and conversion, the 64x64->128
  * multiply, and the exact (big-integer) decimal-to-double rounding used when
  * the fast float paths cannot decide.
