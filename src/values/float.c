@@ -35,7 +35,6 @@
 #include "fast.h"
 #include "pow5_table.h"
 
-
 #define EXP_MASK 0x7FF0000000000000u
 #define FRAC_MASK 0x000FFFFFFFFFFFFFu
 #define SIGN_BIT 0x8000000000000000u
@@ -147,7 +146,6 @@ static bool el_round(uint64_t w, int64_t q, uint64_t *bits)
     return true;
 }
 
-
 static unsigned char digit_at(const simdsv__decimal_text *d, size_t i)
 {
     return i < d->int_len ? d->int_digits[i] : d->frac_digits[i - d->int_len];
@@ -222,7 +220,6 @@ static inline size_t scan_digits(const unsigned char **pp, const unsigned char *
     *pp = p;
     return (size_t)(p - start);
 }
-
 
 static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
 {
