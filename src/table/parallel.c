@@ -102,36 +102,33 @@ static void unplace_values(simdsv_table *t, worker_job **jobs, size_t n)
         }
 }
 
-/* The string bytes and offsets of the chunks after the first, copied into
- * the table's buffers (chunk 0's, grown by merge).  Copy t of n takes the
- * t-th n-th of every such chunk's bytes and of its rows: with two chunks
- * the one chunk to copy is still copied (and its new pages faulted in) by
- * every thread, not by one while the others wait. */
+/* The string bytes and offsets of string column j of the chunks after the
+ * first, copied into the table's buffers (chunk 0's, grown by merge).  Copy
+ * t of n takes the t-th n-th of every such chunk's bytes and rows: with two
+ * chunks the one chunk to copy is still copied (and its new pages faulted
+ * in) by every thread, not by one while the others wait.  A column at a
+ * time, so that each column's chunk buffers are freed before the next is
+ * copied (the peak stays one column's copy above the table). */
 typedef struct string_copy {
     worker_job **jobs;
-    size_t n;
+    size_t n, column;
 } string_copy;
 
 static void copy_strings_listed(void *arg, size_t t)
 {
     const string_copy *sc = arg;
-    simdsv_table *table = sc->jobs[0]->table;
+    column *to = &sc->jobs[0]->table->cols[sc->column]; /* its own bytes and rows: no other copy writes them */
     for (size_t i = 1; i < sc->n; i++) {
         const worker_job *w = sc->jobs[i];
-        for (size_t j = 0; j < table->ncols; j++) {
-            column *to = &table->cols[j]; /* its own bytes and rows: no other copy writes them */
-            const column *own = &w->own.cols[j];
-            if (to->type != SIMDSV_TYPE_STRING)
-                continue;
-            const size_t base = w->chars_base[j];
-            const size_t from = (size_t)((uint64_t)own->chars_len * t / sc->n);
-            const size_t until = (size_t)((uint64_t)own->chars_len * (t + 1) / sc->n);
-            if (until > from)
-                memcpy(to->chars + base + from, own->chars + from, until - from);
-            const uint64_t first = own->length * t / sc->n, last = own->length * (t + 1) / sc->n;
-            for (uint64_t r = first; r < last; r++)
-                simdsv__offset_put(to, w->row_base + 1 + r, (int64_t)base + simdsv__offset_get(own, r + 1));
-        }
+        const column *own = &w->own.cols[sc->column];
+        const size_t base = w->chars_base[sc->column];
+        const size_t from = (size_t)((uint64_t)own->chars_len * t / sc->n);
+        const size_t until = (size_t)((uint64_t)own->chars_len * (t + 1) / sc->n);
+        if (until > from)
+            memcpy(to->chars + base + from, own->chars + from, until - from);
+        const uint64_t first = own->length * t / sc->n, last = own->length * (t + 1) / sc->n;
+        for (uint64_t r = first; r < last; r++)
+            simdsv__offset_put(to, w->row_base + 1 + r, (int64_t)base + simdsv__offset_get(own, r + 1));
     }
 }
 
@@ -199,13 +196,15 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         first->chars = NULL;
         first->offsets_cap = first->chars_cap = first->chars_len = 0;
     }
-    string_copy copies = {jobs, n};
-    if (!simdsv__run_threads(a, n, copy_strings_listed, &copies))
-        return SIMDSV_ERR_NOMEM;
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = 0; j < t->ncols; j++)
-            if (t->cols[j].type == SIMDSV_TYPE_STRING)
-                simdsv__column_free_data(a, &jobs[i]->own.cols[j]);
+    for (size_t j = 0; j < t->ncols; j++) {
+        if (t->cols[j].type != SIMDSV_TYPE_STRING)
+            continue;
+        string_copy copies = {jobs, n, j};
+        if (!simdsv__run_threads(a, n, copy_strings_listed, &copies))
+            return SIMDSV_ERR_NOMEM;
+        for (size_t i = 1; i < n; i++)
+            simdsv__column_free_data(a, &jobs[i]->own.cols[j]);
+    }
     t->rows = rows;
     for (size_t i = 0; i < n; i++) {
         const simdsv_status st = simdsv__move_rejects(t, &jobs[i]->own, jobs[i]->row_base);
