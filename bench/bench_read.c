@@ -6,7 +6,9 @@
  *
  * Prints one peer-style line: rows, columns, types and the seconds of
  * simdsv_table_read plus the export to Arrow (the data a consumer gets),
- * the Arrow output's bytes and the anonymous RSS after the export.  With
+ * the Arrow output's bytes and the anonymous RSS after the export; cpu is
+ * the process's user + system time over the same interval, all threads
+ * (as the peers report it: on a shared machine it is the steadier number).  With
  * --peak 1 a thread samples the anonymous RSS every millisecond during the
  * read (the mapped input, file-backed, is not counted): peak_anon_kb.
  */
@@ -14,6 +16,7 @@
 #include "simdsv.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +69,14 @@ static long rss_anon_kb(void)
     return kb;
 }
 
+/* User + system CPU seconds of the process so far, all threads. */
+static double cpu_now(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
 static volatile int sampling;
 static long peak_kb;
 
@@ -107,7 +118,7 @@ int main(int argc, char **argv)
     sampling = peak;
     if (peak && pthread_create(&sampler, NULL, sample_rss, NULL) != 0)
         peak = sampling = 0;
-    const double t0 = now();
+    const double t0 = now(), cpu0 = cpu_now();
     simdsv_reader *r = NULL;
     simdsv_table *t = NULL;
     simdsv_status st = simdsv_reader_new(&r, o);
@@ -119,7 +130,7 @@ int main(int argc, char **argv)
     struct ArrowArray array;
     if (st == SIMDSV_OK)
         st = simdsv_table_move_to_arrow(t, &schema, &array);
-    const double seconds = now() - t0;
+    const double seconds = now() - t0, cpu = cpu_now() - cpu0;
     if (peak) {
         sampling = 0;
         pthread_join(sampler, NULL);
@@ -128,8 +139,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_read: %s\n", simdsv_reader_error(r)->message);
         return 1;
     }
-    printf("peer=simdsv op=read threads=%d rows=%lld cols=%lld seconds=%.3f types=", threads, (long long)array.length,
-           (long long)array.n_children, seconds);
+    printf("peer=simdsv op=read threads=%d rows=%lld cols=%lld seconds=%.3f cpu=%.3f types=", threads,
+           (long long)array.length, (long long)array.n_children, seconds, cpu);
     for (int64_t i = 0; i < array.n_children; i++) {
         simdsv_column_info info;
         simdsv_table_column(t, (size_t)i, &info);

@@ -400,6 +400,48 @@ static void test_float_fixed(void)
     CHECK_MSG(simdsv__parse_double("-1e-400", 7, &d) && d == 0 && signbit(d), "-1e-400 is -0.0");
 }
 
+/* The plain-decimal path loads a field of up to 16 bytes as two words and
+ * takes the separator out by shifting: every length around the word size,
+ * every separator position, with and without a sign, against strtod; and
+ * one stray byte at every position is rejected (the word tests must not
+ * let a byte of the other word, or past the end, decide). */
+static void test_float_shapes(void)
+{
+    static const char stray[] = {'a', '/', ':', ' ', '.', 'e', '-', (char)0x80, (char)0xB9, 0};
+    char buf[32];
+    for (size_t len = 1; len <= 19; len++) {
+        for (size_t at = 0; at <= len; at++) { /* at == len: no separator */
+            for (int sign = 0; sign < 3; sign++) {
+                size_t n = 0;
+                if (sign)
+                    buf[n++] = sign == 1 ? '-' : '+';
+                const size_t first = n;
+                for (size_t i = 0; i < len; i++)
+                    buf[n++] = i == at ? '.' : (char)('0' + rnd_below(10));
+                buf[n] = 0;
+                if (!(len == 1 && at == 0))
+                    check_float(buf, n);
+                for (size_t k = 0; k < sizeof stray; k++) {
+                    for (size_t i = first; i < n; i++) {
+                        char bad[32];
+                        memcpy(bad, buf, n);
+                        /* a second '.', a sign inside, a NUL, a letter: never a number; but an 'e' may
+                         * be, and so may the only '.' or a leading '-' */
+                        if (bad[i] == stray[k] || stray[k] == 'e' || (stray[k] == '.' && at == len) ||
+                            (stray[k] == '-' && i == 0))
+                            continue;
+                        bad[i] = stray[k];
+                        double d = 42.0;
+                        CHECK_MSG(!simdsv__parse_double(exact_copy(bad, n), n, &d) && d == 42.0,
+                                  "parse_double accepted \"%.*s\" (stray byte %d at %zu)", (int)n, bad,
+                                  (unsigned char)stray[k], i);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /* ---- exact decimal printing of m * 2^k (independent of the library) */
 
 #define TB_LIMBS 200
@@ -1363,6 +1405,7 @@ int main(int argc, char **argv)
     test_int64_fixed();
     test_int64_random(1000000);
     test_float_fixed();
+    test_float_shapes();
     test_bool();
     test_dates();
     test_timestamps();

@@ -1,6 +1,7 @@
 /* column.c — column builders: text of one field -> one Arrow slot. */
 #include "table.h"
 #include "../values/values.h"
+#include "../values/fast.h"
 
 #include <string.h>
 
@@ -251,6 +252,280 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
     }
     }
     return 0;
+}
+
+/* ------------------------------------------------- fields straight from the index */
+
+/* Validity (or bool value) bits written a byte at a time from a slot on:
+ * the bits of earlier slots in the first byte are kept, whole bytes are
+ * stored as they fill, and bits_close stores the last partial one. */
+typedef struct bit_writer {
+    uint8_t *byte;
+    unsigned bits, bit;
+} bit_writer;
+
+static inline bit_writer bits_open(uint8_t *bitmap, uint64_t at)
+{
+    bit_writer w = {bitmap + at / 8, 0, (unsigned)(at % 8)};
+    if (w.bit)
+        w.bits = *w.byte & ((1u << w.bit) - 1);
+    return w;
+}
+
+static inline void bits_put(bit_writer *w, unsigned v)
+{
+    w->bits |= v << w->bit;
+    if (++w->bit == 8) {
+        *w->byte++ = (uint8_t)w->bits;
+        w->bits = 0;
+        w->bit = 0;
+    }
+}
+
+static inline void bits_close(const bit_writer *w)
+{
+    if (w->bit)
+        *w->byte = (uint8_t)w->bits;
+}
+
+/* The n <= 8 bytes at p as one word (byte i at bits 8i), read within
+ * p[0..n) only: equal texts of equal length give equal words. */
+static inline uint64_t text_word(const unsigned char *p, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = n; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The bool spellings of the rules as words, when every one has 1..8 bytes
+ * (and there are at most 16): then a field is matched by a few word
+ * compares instead of a walk over the lists. */
+typedef struct bool_words {
+    uint64_t word[16];
+    size_t len[16];
+    unsigned value[16];
+    size_t count;
+} bool_words;
+
+static int add_bool_words(bool_words *b, const spec_list *l, unsigned value)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        const spec_item *it = &l->items[i];
+        if (b->count == 16 || it->size == 0 || it->size > 8)
+            return 0;
+        b->word[b->count] = text_word((const unsigned char *)it->text, it->size);
+        b->len[b->count] = it->size;
+        b->value[b->count++] = value;
+    }
+    return 1;
+}
+
+/* 1 or 0 for a bool spelling (the true list first, as the general path),
+ * -1 for anything else. */
+static inline int bool_word_value(const bool_words *b, const unsigned char *s, size_t n)
+{
+    if (n > 8)
+        return -1;
+    const uint64_t w = text_word(s, n);
+    for (size_t i = 0; i < b->count; i++)
+        if (b->len[i] == n && b->word[i] == w)
+            return (int)b->value[i];
+    return -1;
+}
+
+/* Whether byte b occurs in s[0..n): a word at a time (the classic
+ * has-zero-byte test on the word XOR b; exact as a yes/no), the last
+ * word overlapping the one before it. */
+static inline int has_byte(const unsigned char *s, size_t n, unsigned char b)
+{
+    const uint64_t ones = 0x0101010101010101u, pattern = ones * b;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (s[i] == b)
+                return 1;
+        return 0;
+    }
+    uint64_t hit = 0, v;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&v, s + i, 8);
+        v ^= pattern;
+        hit |= (v - ones) & ~v & (ones << 7);
+    }
+    memcpy(&v, s + n - 8, 8);
+    v ^= pattern;
+    hit |= (v - ones) & ~v & (ones << 7);
+    return hit != 0;
+}
+
+/* memcpy for the short texts of most fields, inline: whole words, the
+ * last one overlapping the one before it (no byte past s + n is read or
+ * past d + n written). */
+static inline void copy_text(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 64) {
+        uint64_t v;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&v, s + i, 8);
+            memcpy(d + i, &v, 8);
+        }
+        memcpy(&v, s + n - 8, 8);
+        memcpy(d + n - 8, &v, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n > 64) {
+        memcpy(d, s, n);
+    } else if (n) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
+/* An integer written with a leading zero ("00501", "-01"; not "0"): an
+ * identifier, text for an inferred column. */
+static inline int leading_zero(const char *s, size_t n)
+{
+    const size_t sign = s[0] == '-' || s[0] == '+';
+    return n > sign + 1 && s[sign] == '0';
+}
+
+size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero)
+{
+    const char *origin = f->origin;
+    const uint32_t *pos = f->pos;
+    const size_t stride = f->stride, count = f->count;
+    const uint64_t at = c->length;
+    bit_writer valid = bits_open(c->validity, at);
+    uint64_t nulls = 0;
+    size_t i = 0;
+/* The field at pos: s, n (its bytes as they stand, quotes included). */
+#define FIELD_TEXT                                                                                                     \
+    const char *s = origin + pos[0];                                                                                   \
+    const size_t n = pos[1] - 1 - pos[0]
+    switch (c->type) {
+    case SIMDSV_TYPE_NULL:
+        for (; i < count && pos[1] - 1 == pos[0]; i++, pos += stride)
+            bits_put(&valid, 0);
+        nulls = i;
+        break;
+    case SIMDSV_TYPE_BOOL: {
+        bool_words words = {{0}, {0}, {0}, 0};
+        if (!add_bool_words(&words, rules->true_values, 1) || !add_bool_words(&words, rules->false_values, 0))
+            break; /* spellings the words cannot hold: the general path */
+        bit_writer values = bits_open(c->values, at);
+        for (; i < count; i++, pos += stride) {
+            FIELD_TEXT;
+            int v = 0;
+            if (n && ((unsigned char)s[0] == f->quote || (v = bool_word_value(&words, (const unsigned char *)s, n)) < 0))
+                break;
+            bits_put(&values, (unsigned)v);
+            bits_put(&valid, n != 0);
+            nulls += n == 0;
+        }
+        bits_close(&values);
+        break;
+    }
+    case SIMDSV_TYPE_INT64: {
+        /* (a quote byte never parses: quoted fields stop the loop) */
+        int64_t *out = (int64_t *)(void *)c->values + at;
+        for (; i < count; i++, pos += stride) {
+            FIELD_TEXT;
+            int64_t v = 0;
+            if (n && (!simdsv__int64_inline(s, n, &v) || (no_leading_zero && leading_zero(s, n))))
+                break;
+            out[i] = v;
+            bits_put(&valid, n != 0);
+            nulls += n == 0;
+        }
+        break;
+    }
+    case SIMDSV_TYPE_FLOAT64: {
+        double *out = (double *)(void *)c->values + at;
+        const int comma = rules->decimal_comma, exact = rules->exact_integers;
+        const unsigned char sep = comma ? ',' : '.';
+        for (; i < count; i++, pos += stride) {
+            FIELD_TEXT;
+            double v = 0;
+            /* the plain shape inline; anything else through the general parser */
+            if (n && ((!simdsv__double_plain(s, n, sep, &v) &&
+                       !(comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v))) ||
+                      (exact && simdsv__integer_past_2p53(s, n))))
+                break;
+            out[i] = v;
+            bits_put(&valid, n != 0);
+            nulls += n == 0;
+        }
+        break;
+    }
+    case SIMDSV_TYPE_DATE: {
+        int32_t *out = (int32_t *)(void *)c->values + at;
+        for (; i < count; i++, pos += stride) {
+            FIELD_TEXT;
+            int32_t v = 0;
+            if (n && !parse_any_date(s, n, rules->date_order, &v))
+                break;
+            out[i] = v;
+            bits_put(&valid, n != 0);
+            nulls += n == 0;
+        }
+        break;
+    }
+    case SIMDSV_TYPE_TIMESTAMP: {
+        int64_t *out = (int64_t *)(void *)c->values + at;
+        for (; i < count; i++, pos += stride) {
+            FIELD_TEXT;
+            int64_t v = 0;
+            if (n && !parse_timestamp_or_date(s, n, rules->date_order, &v))
+                break;
+            out[i] = v;
+            bits_put(&valid, n != 0);
+            nulls += n == 0;
+        }
+        break;
+    }
+    case SIMDSV_TYPE_STRING: {
+        char *chars = c->chars;
+        size_t len = c->chars_len;
+        const int wide = c->wide_offsets; /* locals: byte stores may alias c */
+        void *offsets = c->offsets;
+        for (; i < count; i++, pos += stride) {
+            FIELD_TEXT;
+            const char *text = s;
+            size_t size = n;
+            const int quoted = n && (unsigned char)s[0] == f->quote;
+            if (quoted) {
+                text++;
+                size -= 2;
+                if (has_byte((const unsigned char *)text, size, (unsigned char)f->quote) ||
+                    (f->escape < 256 && has_byte((const unsigned char *)text, size, (unsigned char)f->escape)))
+                    break; /* to be unescaped */
+            }
+            if (size) { /* (no bytes yet: chars may be NULL) */
+                copy_text(chars + len, text, size);
+                len += size;
+            }
+            if (wide)
+                ((int64_t *)offsets)[at + 1 + i] = (int64_t)len;
+            else
+                ((int32_t *)offsets)[at + 1 + i] = (int32_t)len;
+            const unsigned null = !quoted && n == 0;
+            bits_put(&valid, !null);
+            nulls += null;
+        }
+        c->chars_len = len;
+        break;
+    }
+    }
+#undef FIELD_TEXT
+    bits_close(&valid);
+    c->length += i;
+    c->null_count += nulls;
+    return i;
 }
 
 simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c)

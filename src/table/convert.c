@@ -248,9 +248,13 @@ static inline simdsv_field batch_field(const char *origin, const uint32_t *p, co
 /* Converts column c's field of every row of the batch into the slots after
  * its last one.  Returns the batch row of the first value that does not fit
  * (b->rows when all fit; rows before it are written), or -1 when out of
- * memory.  The rules of append_field, minus ragged rows (a batch has none):
- * here the null and quote rules pick each slot's text, a run at a time, and
- * the column's type loop converts the run. */
+ * memory.  The rules of append_field, minus ragged rows (a batch has none).
+ * Without null tokens the fields go straight from the field starts into the
+ * column's type loop (simdsv__column_put_fields), each field's bytes read
+ * once; what that loop leaves (a quoted typed value, a string to unescape,
+ * a misfit) and every field when null tokens are listed take the general
+ * way: the null and quote rules pick each slot's text, a run at a time,
+ * and simdsv__column_put_run converts the run. */
 static long batch_column(chunk *k, column *c, const batch_view *b)
 {
     typed_ctx *x = &k->x;
@@ -269,7 +273,15 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
                                x->opt->date_order};
     size_t done = 0;
     slot_text *texts = k->texts;
+    const int escape = d->has_escape ? d->escape : 256;
     while (done < b->rows) {
+        if (!listed_nulls) { /* the common case in one loop per type; the rest of this loop takes what it leaves */
+            const field_run fields = {b->origin, b->pos + done * b->stride + c->source, b->stride, b->rows - done,
+                                      quote, escape};
+            done += simdsv__column_put_fields(c, &fields, &rules, check_zeros);
+            if (done == b->rows)
+                break;
+        }
         const size_t run = b->rows - done < BATCH_RUN ? b->rows - done : BATCH_RUN;
         const uint64_t at = c->length;
         uint8_t *validity = c->validity; /* locals: byte stores may alias anything */

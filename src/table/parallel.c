@@ -13,7 +13,6 @@ typedef struct worker_job {
     uint64_t rows;      /* records in the chunk (counted first) */
     uint64_t row_base;  /* rows of the chunks before it */
     simdsv_table *table; /* the table being read */
-    int first;          /* chunk 0: its string buffers become the table's */
     size_t chars_base[]; /* per column: string bytes of the chunks before it */
 } worker_job;
 
@@ -103,37 +102,39 @@ static void unplace_values(simdsv_table *t, worker_job **jobs, size_t n)
         }
 }
 
-/* Chunk i > 0 copies its string bytes and offsets into the table's
- * buffers (chunk 0's, grown by merge), then frees its own. */
-static void *run_strings(void *arg)
-{
-    worker_job *w = arg;
-    const simdsv_table *t = w->table;
-    for (size_t j = 0; j < t->ncols && !w->first; j++) {
-        const column *c = &t->cols[j];
-        column *own = &w->own.cols[j];
-        if (c->type != SIMDSV_TYPE_STRING)
-            continue;
-        const size_t base = w->chars_base[j];
-        if (own->chars_len)
-            memcpy(c->chars + base, own->chars, own->chars_len);
-        column *to = (column *)&t->cols[j]; /* rows of its own: no other worker writes them */
-        for (uint64_t i = 0; i < own->length; i++)
-            simdsv__offset_put(to, w->row_base + 1 + i, (int64_t)base + simdsv__offset_get(own, i + 1));
-        simdsv__column_free_data(&t->alloc, own);
-    }
-    return NULL;
-}
+/* The string bytes and offsets of string column j of the chunks after the
+ * first, copied into the table's buffers (chunk 0's, grown by merge).  Copy
+ * t of n takes the t-th n-th of every such chunk's bytes and rows: with two
+ * chunks the one chunk to copy is still copied (and its new pages faulted
+ * in) by every thread, not by one while the others wait.  A column at a
+ * time, so that each column's chunk buffers are freed before the next is
+ * copied (the peak stays one column's copy above the table). */
+typedef struct string_copy {
+    worker_job **jobs;
+    size_t n, column;
+} string_copy;
 
-/* Job i of a list of worker jobs, for simdsv__run_threads. */
-static void run_strings_listed(void *jobs, size_t i)
+static void copy_strings_listed(void *arg, size_t t)
 {
-    run_strings(((worker_job **)jobs)[i]);
+    const string_copy *sc = arg;
+    column *to = &sc->jobs[0]->table->cols[sc->column]; /* its own bytes and rows: no other copy writes them */
+    for (size_t i = 1; i < sc->n; i++) {
+        const worker_job *w = sc->jobs[i];
+        const column *own = &w->own.cols[sc->column];
+        const size_t base = w->chars_base[sc->column];
+        const size_t from = (size_t)((uint64_t)own->chars_len * t / sc->n);
+        const size_t until = (size_t)((uint64_t)own->chars_len * (t + 1) / sc->n);
+        if (until > from)
+            memcpy(to->chars + base + from, own->chars + from, until - from);
+        const uint64_t first = own->length * t / sc->n, last = own->length * (t + 1) / sc->n;
+        for (uint64_t r = first; r < last; r++)
+            simdsv__offset_put(to, w->row_base + 1 + r, (int64_t)base + simdsv__offset_get(own, r + 1));
+    }
 }
 
 /* The chunks' rows into the table: values are in place already; bitmaps
  * are appended (a byte per 8 rows); strings take chunk 0's buffers, grown,
- * and the other chunks copy theirs after them, in parallel. */
+ * and the other chunks' are copied after them, each by every thread. */
 static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
 {
     const simdsv_allocator *a = &t->alloc;
@@ -195,8 +196,15 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         first->chars = NULL;
         first->offsets_cap = first->chars_cap = first->chars_len = 0;
     }
-    if (!simdsv__run_threads(a, n, run_strings_listed, jobs))
-        return SIMDSV_ERR_NOMEM;
+    for (size_t j = 0; j < t->ncols; j++) {
+        if (t->cols[j].type != SIMDSV_TYPE_STRING)
+            continue;
+        string_copy copies = {jobs, n, j};
+        if (!simdsv__run_threads(a, n, copy_strings_listed, &copies))
+            return SIMDSV_ERR_NOMEM;
+        for (size_t i = 1; i < n; i++)
+            simdsv__column_free_data(a, &jobs[i]->own.cols[j]);
+    }
     t->rows = rows;
     for (size_t i = 0; i < n; i++) {
         const simdsv_status st = simdsv__move_rejects(t, &jobs[i]->own, jobs[i]->row_base);
@@ -254,7 +262,6 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
         }
         memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
         w->table = t;
-        w->first = i == 0;
         w->k.x = *x;
         w->k.x.text = NULL;
         w->k.x.text_cap = 0;

@@ -113,6 +113,29 @@ typedef struct slot_text {
  * Validity bits, the length and the null count are the caller's. */
 size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, size_t count,
                               const value_rules *rules);
+/* The same field of consecutive regular rows, straight from the reader's
+ * field starts (src/record/batch.h): field i starts at origin + pos[i *
+ * stride] (its opening quote included) and ends before origin + pos[i *
+ * stride + 1] - 1, its separator. */
+typedef struct field_run {
+    const char *origin;
+    const uint32_t *pos;
+    size_t stride, count;
+    int quote, escape; /* the dialect's bytes, or 256 for none */
+} field_run;
+
+/* The common case of a run, gathered and converted in one loop per type
+ * (each field's bytes read once, no slot_text between): an unquoted empty
+ * field is a null, any other field a value of c->type.  Converts fields
+ * from the first on into the slots after c->length (capacity reserved,
+ * string bytes included: the run's span) with their validity bits, and
+ * moves c->length, c->null_count and c->chars_len on.  Returns how many it
+ * took: it stops before the first field that needs the general rules — a
+ * quoted field of a typed column, a quoted string that needs unescaping,
+ * a value that does not parse, with no_leading_zero an integer such as
+ * 00501 — and the caller's general path takes that one.  Null tokens
+ * other than the empty field are the caller's: with any, do not call. */
+size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero);
 /* Capacity for extra more string bytes (the offsets widened first if the
  * bytes could pass INT32_MAX). */
 simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra);

@@ -1,9 +1,10 @@
 /*
  * datetime.c — date (YYYY-MM-DD) and timestamp fields (rules in values.h).
  *
- * The fixed parts are checked with SWAR where a whole 8-byte word is there
- * ("YYYY-MM-" and "HH:MM:SS": the digit positions with one test, the
- * separators with one compare), the rest byte by byte.  The shape is
+ * The fixed parts are checked and read with SWAR where a whole 8-byte word
+ * is there ("YYYY-MM-DD" as two loads, "HH:MM:SS" as one: the digit
+ * positions with one test, the separators with one compare, the two-digit
+ * values with one multiply), the rest byte by byte.  The shape is
  * checked completely before any range, so that "2024-02-30" is reported as
  * a range error (an invalid date) and "2024-2-3" as a syntax error.
  */
@@ -50,32 +51,44 @@ static bool digits_at(const unsigned char *p, size_t count)
     return true;
 }
 
-/* The date part at p (10 bytes available): shape only. */
-static bool date_shape(const unsigned char *p)
+/* The fields of a YYYY-MM-DD. */
+typedef struct ymd {
+    int32_t year;
+    int month, day;
+} ymd;
+
+/* The date part at p (10 bytes available): its shape checked and its eight
+ * digits read as one word — YYYY from the first word, MM moved down over
+ * the '-', DD from bytes 8-9 — with one digit test and one multiply (the
+ * first SWAR step leaves the two-digit values in bytes 0, 2, 4, 6). */
+static bool date_shape(const unsigned char *p, ymd *d)
 {
-    uint64_t v = simdsv__load_le64(p);
-    /* bytes 0-3 and 5-6 digits, byte 4 and byte 7 '-' */
-    bool ok = simdsv__swar_digits(v, 0x00FFFF00FFFFFFFFu);
-    ok &= (v & 0xFF0000FF00000000u) == 0x2D00002D00000000u;
-    return ok && simdsv__is_digit(p[8]) && simdsv__is_digit(p[9]);
+    const uint64_t v = simdsv__load_le64(p);
+    const uint64_t w = (v & 0xFFFFFFFFu) | ((v >> 8) & 0x0000FFFF00000000u) | (uint64_t)p[8] << 48 |
+                       (uint64_t)p[9] << 56;
+    if (!simdsv__swar_8digits(w) || (v & 0xFF0000FF00000000u) != 0x2D00002D00000000u)
+        return false;
+    const uint64_t pairs = ((w - SIMDSV__BYTES(0x30)) * (1 + (10u << 8))) >> 8;
+    d->year = (int32_t)(pairs & 0xFF) * 100 + (int32_t)(pairs >> 16 & 0xFF);
+    d->month = (int)(pairs >> 32 & 0xFF);
+    d->day = (int)(pairs >> 48 & 0xFF);
+    return true;
 }
 
-static simdsv__time_result date_value(const unsigned char *p, int32_t *days)
+static simdsv__time_result date_value(const ymd *d, int32_t *days)
 {
-    int32_t year = digit2(p) * 100 + digit2(p + 2);
-    int month = digit2(p + 5), day = digit2(p + 8);
-    if (month < 1 || month > 12 || day < 1 || day > simdsv__days_in_month(year, month))
+    if (d->month < 1 || d->month > 12 || d->day < 1 || d->day > simdsv__days_in_month(d->year, d->month))
         return SIMDSV__TIME_RANGE;
-    *days = simdsv__days_from_civil(year, month, day);
+    *days = simdsv__days_from_civil(d->year, d->month, d->day);
     return SIMDSV__TIME_OK;
 }
 
 simdsv__time_result simdsv__scan_date(const char *s, size_t n, int32_t *days)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    if (n != 10 || !date_shape(p))
+    ymd d;
+    if (n != 10 || !date_shape((const unsigned char *)s, &d))
         return SIMDSV__TIME_SYNTAX;
-    return date_value(p, days);
+    return date_value(&d, days);
 }
 
 bool simdsv__parse_date(const char *s, size_t n, int32_t *days)
@@ -91,7 +104,8 @@ simdsv__time_result simdsv__scan_timestamp(const char *s, size_t n, int64_t *mic
     int64_t frac_us = 0;
     int offset_min = 0, off_h = 0, off_m = 0;
 
-    if (n < 10 || !date_shape(p))
+    ymd date;
+    if (n < 10 || !date_shape(p, &date))
         return SIMDSV__TIME_SYNTAX;
     p += 10;
     if (p < end) {
@@ -103,9 +117,12 @@ simdsv__time_result simdsv__scan_timestamp(const char *s, size_t n, int64_t *mic
         /* HH:MM:SS in one word: digits at 0,1,3,4,6,7; ':' at 2 and 5 */
         if (end - p >= 8 && simdsv__swar_digits(v, 0xFFFF00FFFF00FFFFu) &&
             (v & 0x0000FF0000FF0000u) == 0x00003A00003A0000u) {
-            hour = digit2(p);
-            minute = digit2(p + 3);
-            second = digit2(p + 6);
+            /* one multiply: byte i becomes 10 * byte i + byte i+1 (no carries: at
+             * most 10 * 10 + 9), so bytes 0, 3, 6 hold the hours, minutes, seconds */
+            const uint64_t pairs = ((v - SIMDSV__BYTES(0x30)) * (1 + (10u << 8))) >> 8;
+            hour = (int)(pairs & 0xFF);
+            minute = (int)(pairs >> 24 & 0xFF);
+            second = (int)(pairs >> 48 & 0xFF);
             p += 8;
             with_seconds = true;
         } else {
@@ -159,7 +176,7 @@ simdsv__time_result simdsv__scan_timestamp(const char *s, size_t n, int64_t *mic
     }
 
     int32_t days;
-    if (date_value((const unsigned char *)s, &days) != SIMDSV__TIME_OK || hour > 23 ||
+    if (date_value(&date, &days) != SIMDSV__TIME_OK || hour > 23 ||
         minute > 59 || second > 59 || off_h > 23 || off_m > 59)
         return SIMDSV__TIME_RANGE;
     int64_t secs = (int64_t)days * 86400 + hour * 3600 + minute * 60 + second -

@@ -32,9 +32,8 @@
  */
 #include "values.h"
 #include "values_internal.h"
+#include "fast.h"
 #include "pow5_table.h"
-
-#include <float.h>
 
 #define EXP_MASK 0x7FF0000000000000u
 #define FRAC_MASK 0x000FFFFFFFFFFFFFu
@@ -147,16 +146,6 @@ static bool el_round(uint64_t w, int64_t q, uint64_t *bits)
     return true;
 }
 
-/* Not with x87 excess precision (double rounding), nor with -ffast-math
- * (a division may become a multiplication by an inexact reciprocal). */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
-#define SIMDSV__CLINGER 1
-/* Exact powers of ten as doubles. */
-static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-#endif
-
 static unsigned char digit_at(const simdsv__decimal_text *d, size_t i)
 {
     return i < d->int_len ? d->int_digits[i] : d->frac_digits[i - d->int_len];
@@ -232,36 +221,6 @@ static inline size_t scan_digits(const unsigned char **pp, const unsigned char *
     return (size_t)(p - start);
 }
 
-#ifdef SIMDSV__CLINGER
-/* The shape of most fields: digits with at most one separator, no
- * exponent, at most 19 digits and a value that Clinger's path takes.  One
- * byte loop; anything else (or not decided here) returns false and the
- * general path parses the text from the start. */
-static inline bool plain_decimal(const unsigned char *p, const unsigned char *end, unsigned char sep, bool neg,
-                                 double *out)
-{
-    const unsigned char *start = p, *at_sep = NULL;
-    uint64_t w = 0;
-    for (; p < end; p++) {
-        const unsigned d = (unsigned)(*p - '0');
-        if (d >= 10) {
-            if (*p != sep || at_sep)
-                return false;
-            at_sep = p;
-            continue;
-        }
-        w = w * 10 + d;
-    }
-    const size_t digits = (size_t)(end - start) - (at_sep != NULL);
-    const size_t frac = at_sep ? (size_t)(end - at_sep - 1) : 0;
-    if (digits == 0 || digits > 19 || w > (uint64_t)1 << 53 || frac > 22)
-        return false;
-    const double v = (double)w / pow10_exact[frac]; /* both exact: one correctly rounded division */
-    *out = neg ? -v : v;
-    return true;
-}
-#endif
-
 static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -328,7 +287,7 @@ static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
 #ifdef SIMDSV__CLINGER
         if (w <= (uint64_t)1 << 53 && q >= -22 && q <= 22) {
             double v = (double)w;
-            v = q < 0 ? v / pow10_exact[-q] : v * pow10_exact[q];
+            v = q < 0 ? v / simdsv__pow10_exact[-q] : v * simdsv__pow10_exact[q];
             *out = neg ? -v : v;
             return true;
         }
@@ -352,17 +311,7 @@ static bool parse_float(const char *s, size_t n, unsigned char sep, double *out)
  * texts that need it. */
 static inline bool parse_number(const char *s, size_t n, unsigned char sep, double *out)
 {
-#ifdef SIMDSV__CLINGER
-    const unsigned char *p = (const unsigned char *)s;
-    bool neg = false;
-    if (n && (*p == '-' || *p == '+')) {
-        neg = *p == '-';
-        p++;
-    }
-    if (plain_decimal(p, (const unsigned char *)s + n, sep, neg, out))
-        return true;
-#endif
-    return parse_float(s, n, sep, out);
+    return simdsv__double_plain(s, n, sep, out) || parse_float(s, n, sep, out);
 }
 
 bool simdsv__parse_double(const char *s, size_t n, double *out)

@@ -1,5 +1,6 @@
 /*
- * values_internal.h — helpers shared by the files of src/values/ only:
+ * values_internal.h — helpers shared by the files of src/values/ (and,
+ * through fast.h, by the column loops of src/table/column.c):
  * little-endian loads, SWAR digit checks and conversion, the 64x64->128
  * multiply, and the exact (big-integer) decimal-to-double rounding used when
  * the fast float paths cannot decide.
@@ -76,15 +77,21 @@ static inline unsigned simdsv__ctz64(uint64_t v)
 #endif
 }
 
-/* How many of the bytes of v, from the first (lowest), are ASCII digits
- * before the first one that is not (0..8).  Per byte: x = b ^ '0' is 0..9
- * exactly for digits; (x & 0x7F) + 0x76 sets bit 7 when the low 7 bits are
- * 10 or more (and never carries into the next byte); x's own bit 7 catches
- * bytes 0x80..0xFF. */
-static inline unsigned simdsv__leading_digits(uint64_t v)
+/* Bit 7 of each byte of v that is not an ASCII digit.  Per byte: x = b ^ '0'
+ * is 0..9 exactly for digits; (x & 0x7F) + 0x76 sets bit 7 when the low 7
+ * bits are 10 or more (and never carries into the next byte); x's own bit 7
+ * catches bytes 0x80..0xFF. */
+static inline uint64_t simdsv__nondigits(uint64_t v)
 {
     uint64_t x = v ^ SIMDSV__BYTES(0x30);
-    uint64_t bad = (((x & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | x) & SIMDSV__BYTES(0x80);
+    return (((x & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | x) & SIMDSV__BYTES(0x80);
+}
+
+/* How many of the bytes of v, from the first (lowest), are ASCII digits
+ * before the first one that is not (0..8). */
+static inline unsigned simdsv__leading_digits(uint64_t v)
+{
+    uint64_t bad = simdsv__nondigits(v);
     return bad ? simdsv__ctz64(bad) >> 3 : 8;
 }
 

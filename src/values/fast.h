@@ -1,0 +1,179 @@
+/*
+ * fast.h — the common shapes of int64 and float64 fields as inline
+ * functions, for the loops that convert a column's fields one after
+ * another (src/table/column.c): there the call into the parser and the
+ * general float path's frame cost as much as the parse of a short field.
+ * The parsers of int.c and float.c are built on the same functions, so
+ * there is one implementation of each rule (values.h).
+ */
+#ifndef SIMDSV_VALUES_FAST_H
+#define SIMDSV_VALUES_FAST_H
+
+#include "values_internal.h"
+
+#include <float.h>
+
+/* int64 fields: the whole of simdsv__parse_int64.
+ *
+ * Digits are consumed 8 at a time (one load, one digit check, three
+ * multiplies; see simdsv__swar_8digits_value) while more than 8 remain, and
+ * the last 1..8 as one partial word (two overlapping loads, one digit check,
+ * one conversion) — no loop over single bytes.  Leading zeros are skipped
+ * first, so at most 19 significant digits are ever accumulated and the
+ * uint64 accumulator cannot wrap. */
+static inline bool simdsv__int64_inline(const char *s, size_t n, int64_t *out)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *end = p + n;
+    bool neg = false;
+
+    if (n == 0)
+        return false;
+    if (*p == '-' || *p == '+') {
+        neg = *p == '-';
+        p++;
+        if (p == end)
+            return false;
+    }
+    if (end - p > 19) {
+        /* Only leading zeros can make a valid literal this long. */
+        while (end - p > 19 && *p == '0')
+            p++;
+        if (end - p > 19)
+            return false;
+    }
+
+    /* 1 to 19 digits: whole words, then the rest as one partial word */
+    size_t len = (size_t)(end - p);
+    uint64_t v = 0, w;
+    while (len > 8) {
+        w = simdsv__load_le64(p);
+        if (!simdsv__swar_8digits(w))
+            return false;
+        v = v * 100000000u + simdsv__swar_8digits_value(w);
+        p += 8;
+        len -= 8;
+    }
+    w = simdsv__load_partial(p, len);
+    if (simdsv__leading_digits(w) != len)
+        return false;
+    v = v * simdsv__pow10_u32[len] + simdsv__swar_digits_value_n(w, (unsigned)len);
+
+    /* v < 10^19 < 2^64 here. */
+    if (neg) {
+        if (v > (uint64_t)INT64_MAX + 1)
+            return false;
+        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    } else {
+        if (v > (uint64_t)INT64_MAX)
+            return false;
+        *out = (int64_t)v;
+    }
+    return true;
+}
+
+/* Not with x87 excess precision (double rounding), nor with -ffast-math
+ * (a division may become a multiplication by an inexact reciprocal). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
+#define SIMDSV__CLINGER 1
+/* Exact powers of ten as doubles. */
+static const double simdsv__pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#endif
+
+#ifdef SIMDSV__CLINGER
+/* The digits of v's first k bytes (1 <= k <= 16, all digits) followed by
+ * those of w's: at most two SWAR conversions, independent of each other. */
+static inline uint64_t simdsv__digits_value16(uint64_t lo, uint64_t hi, size_t k)
+{
+    if (k <= 8)
+        return simdsv__swar_digits_value_n(lo, (unsigned)k);
+    return (uint64_t)simdsv__swar_8digits_value(lo) * simdsv__pow10_u32[k - 8] +
+           simdsv__swar_digits_value_n(hi, (unsigned)(k - 8));
+}
+
+/* The shape of most fields: at most 16 bytes of digits with at most one
+ * separator, no exponent.  The field is loaded as two words whatever its
+ * shape, its non-digits found with one SWAR test per word, the separator
+ * (if any) taken out by shifting the bytes after it down, and the digits
+ * converted as two words: the same few steps for every such field, with
+ * no branch on where its digits stop.  At most 15 digits with a separator
+ * (w < 10^15 < 2^53, 15 fraction digits at most) and 16 without: Clinger's
+ * division is exact.  Anything else returns false and the general path
+ * parses the text from the start. */
+static inline bool simdsv__plain_decimal(const unsigned char *p, const unsigned char *end, unsigned char sep,
+                                         bool neg, double *out)
+{
+    const size_t len = (size_t)(end - p);
+    if (len - 1 >= 16)
+        return false;
+    uint64_t lo, hi = 0, bad_lo, bad_hi = 0;
+    if (len >= 8) {
+        lo = simdsv__load_le64(p);
+        bad_lo = simdsv__nondigits(lo);
+        if (len > 8) {
+            hi = simdsv__load_partial(p + 8, len - 8);
+            bad_hi = simdsv__nondigits(hi) & (len == 16 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * (len - 8))) - 1);
+        }
+    } else {
+        lo = simdsv__load_partial(p, len);
+        bad_lo = simdsv__nondigits(lo) & (((uint64_t)1 << (8 * len)) - 1);
+    }
+    uint64_t w;
+    if (!(bad_lo | bad_hi)) {
+        w = simdsv__digits_value16(lo, hi, len);
+        if (w > (uint64_t)1 << 53)
+            return false;
+        *out = neg ? -(double)w : (double)w;
+        return true;
+    }
+    size_t at;
+    if (bad_lo) {
+        at = simdsv__ctz64(bad_lo) >> 3;
+        bad_lo &= bad_lo - 1;
+    } else {
+        at = 8 + (simdsv__ctz64(bad_hi) >> 3);
+        bad_hi &= bad_hi - 1;
+    }
+    if ((bad_lo | bad_hi) || p[at] != sep || len == 1)
+        return false;
+    /* take the separator out: the bytes after it move down one */
+    if (at < 8) {
+        const uint64_t keep = ((uint64_t)1 << (8 * at)) - 1;
+        lo = (lo & keep) | ((lo >> 8) & ~keep) | hi << 56;
+        hi >>= 8;
+    } else {
+        const uint64_t keep = ((uint64_t)1 << (8 * (at - 8))) - 1;
+        hi = (hi & keep) | ((hi >> 8) & ~keep);
+    }
+    w = simdsv__digits_value16(lo, hi, len - 1);
+    const double v = (double)w / simdsv__pow10_exact[len - 1 - at]; /* both exact: one correctly rounded division */
+    *out = neg ? -v : v;
+    return true;
+}
+#endif
+
+/* A float64 field of the plain shape (simdsv__plain_decimal, after an
+ * optional sign): true with *out set, or false, and then the general parser
+ * (simdsv__parse_double) decides. */
+static inline bool simdsv__double_plain(const char *s, size_t n, unsigned char sep, double *out)
+{
+#ifdef SIMDSV__CLINGER
+    const unsigned char *p = (const unsigned char *)s;
+    bool neg = false;
+    if (n && (*p == '-' || *p == '+')) {
+        neg = *p == '-';
+        p++;
+    }
+    return simdsv__plain_decimal(p, (const unsigned char *)s + n, sep, neg, out);
+#else
+    (void)s;
+    (void)n;
+    (void)sep;
+    (void)out;
+    return false;
+#endif
+}
+
+#endif
