@@ -260,6 +260,7 @@ static bool scan_more(simdsv_reader *r, bool count_mode)
         const scan_result res = r->kernel->scan_index(&r->dialect, &r->ss, p, chunk, final, r->index);
         r->index_base = r->scan_pos;
         r->index_n = res.index_count;
+        r->index_quoted = res.quoted;
         r->index_i = 0;
         r->scan_pos += res.consumed;
         r->special_pending = res.stopped;
@@ -523,6 +524,58 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
     return SIMDSV_OK;
 }
 
+/* The regular case, ahead of consume_index: the record at rec_start is the
+ * next fast_width index entries (the last record's width) and only the last
+ * of them is a line end.  Then its views are cut in one straight loop, with
+ * no test per field (and no look at the bytes when the indexed bytes hold no
+ * quote).  Returns the position after the record's line end, the fields in
+ * r->fields; or 0, the reader unchanged but for empty lines skipped, when
+ * the record is anything else (consume_index reads it). */
+static size_t fast_record(simdsv_reader *r)
+{
+    const uint32_t *index = r->index;
+    const size_t count = r->index_n, base = r->index_base, width = r->fast_width;
+    size_t i = r->index_i, start = r->rec_start;
+    /* Empty lines (and the LF of a CRLF) before the record are no records. */
+    while (i < count && (index[i] & SCAN_TERM_BIT) && base + (index[i] & SCAN_OFFSET_MASK) == start) {
+        i++;
+        start++;
+    }
+    r->index_i = i;
+    r->rec_start = r->field_start = start;
+    if (width == 0 || count - i < width || width > r->fields_cap)
+        return 0;
+    const uint32_t *e = index + i;
+    uint32_t terms = 0;
+    for (size_t j = 0; j + 1 < width; j++)
+        terms |= e[j];
+    if ((terms & SCAN_TERM_BIT) || !(e[width - 1] & SCAN_TERM_BIT))
+        return 0;
+    const char *buf = (const char *)r->buf;
+    simdsv_field *f = r->fields;
+    for (size_t j = 0; j < width; j++) {
+        const size_t pos = base + (e[j] & SCAN_OFFSET_MASK);
+        f[j].data = buf + start;
+        f[j].size = pos - start;
+        f[j].flags = 0;
+        start = pos + 1;
+    }
+    if (r->index_quoted) {
+        /* The kernel guarantees that a field opening with a quote closes
+         * with one right before its separator; otherwise it would have stopped. */
+        const uint8_t quote = r->dialect.quote;
+        for (size_t j = 0; j < width; j++)
+            if (f[j].size && (uint8_t)f[j].data[0] == quote) {
+                f[j].data++;
+                f[j].size -= 2;
+                f[j].flags = quoted_flags(&r->dialect, f[j].data, f[j].size);
+            }
+    }
+    r->index_i = i + width;
+    r->nfields = width;
+    return start;
+}
+
 /* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream: drops the rest of that
  * record without holding it, then reading resumes after its line end.  The
  * record ends where the slow path's state machine would end it (the same
@@ -578,13 +631,20 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
     r->nfields = 0;
     r->fields_overflow = false;
     r->field_start = r->rec_start;
+    if (r->index_i < r->index_n && r->rec_start >= r->index_base) {
+        const size_t end = fast_record(r);
+        if (end)
+            return simdsv__finish_record(r, rec, end - 1, end, true);
+    }
     for (;;) {
         if (r->index_i < r->index_n) {
             size_t end;
             if ((st = consume_index(r, &end)) != SIMDSV_OK)
                 return st;
-            if (end)
+            if (end) {
+                r->fast_width = r->nfields;
                 return simdsv__finish_record(r, rec, end - 1, end, true);
+            }
             continue;
         }
         if (r->special_pending) {

@@ -38,6 +38,8 @@ struct simdsv_reader {
     bool scanned_all;     /* the final block has been scanned */
     uint32_t *index;
     size_t index_n, index_i, index_base;
+    bool index_quoted;    /* the indexed bytes hold a quote byte (else no field is quoted) */
+    size_t fast_width;    /* fields of the last record read: the width the fast path tries first */
     uint64_t count_acc;
 
     /* the record being assembled */

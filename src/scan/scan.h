@@ -53,6 +53,7 @@ typedef struct scan_result {
     uint64_t record_ends; /* count mode: line ends that close a non-empty record */
     size_t last_term_end; /* count mode: offset just past the last line end, 0 if none */
     int stopped;          /* 1: data[consumed] is a special byte (state is then stale) */
+    int quoted;           /* index mode: 0 when data[0..consumed) holds no quote byte (no field there is quoted) */
 } scan_result;
 
 static inline void scan_state_reset(scan_state *s)
