@@ -371,8 +371,9 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
 }
 
 /* Completes the record [rec_start, end) whose fields are in r->fields. */
-simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
-                                    bool fields_in_buffer)
+/* simdsv__finish_record, inlined into the record path's hot loop. */
+static inline simdsv_status finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
+                                          bool fields_in_buffer)
 {
     const size_t start = r->rec_start;
     const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
@@ -407,6 +408,12 @@ simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t
     rec->index = r->records_emitted++;
     rec->byte_offset = r->buf_origin + start;
     return SIMDSV_OK;
+}
+
+simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
+                                    bool fields_in_buffer)
+{
+    return finish_record(r, rec, content_end, end, fields_in_buffer);
 }
 
 /* Handles BOM and skipped lines once, before the first record. */
@@ -545,35 +552,43 @@ static size_t fast_record(simdsv_reader *r)
     r->rec_start = r->field_start = start;
     if (width == 0 || count - i < width || width > r->fields_cap)
         return 0;
+    /* The views are cut first and the line ends checked after (a record
+     * that fails leaves only scratch in r->fields). */
     const uint32_t *e = index + i;
-    uint32_t terms = 0;
-    for (size_t j = 0; j + 1 < width; j++)
-        terms |= e[j];
-    if ((terms & SCAN_TERM_BIT) || !(e[width - 1] & SCAN_TERM_BIT))
-        return 0;
-    const char *buf = (const char *)r->buf;
+    const char *seps = (const char *)r->buf + base; /* entry -> its separator */
+    const char *p = (const char *)r->buf + start;
     simdsv_field *f = r->fields;
-    for (size_t j = 0; j < width; j++) {
-        const size_t pos = base + (e[j] & SCAN_OFFSET_MASK);
-        f[j].data = buf + start;
-        f[j].size = pos - start;
+    uint32_t terms = 0;
+    size_t j = 0;
+    for (; j + 1 < width; j++) {
+        const char *sep = seps + (e[j] & SCAN_OFFSET_MASK);
+        terms |= e[j];
+        f[j].data = p;
+        f[j].size = (size_t)(sep - p);
         f[j].flags = 0;
-        start = pos + 1;
+        p = sep + 1;
     }
+    if ((terms & SCAN_TERM_BIT) || !(e[j] & SCAN_TERM_BIT))
+        return 0;
+    const char *sep = seps + (e[j] & SCAN_OFFSET_MASK);
+    f[j].data = p;
+    f[j].size = (size_t)(sep - p);
+    f[j].flags = 0;
+    p = sep + 1;
     if (r->index_quoted) {
         /* The kernel guarantees that a field opening with a quote closes
          * with one right before its separator; otherwise it would have stopped. */
         const uint8_t quote = r->dialect.quote;
-        for (size_t j = 0; j < width; j++)
-            if (f[j].size && (uint8_t)f[j].data[0] == quote) {
-                f[j].data++;
-                f[j].size -= 2;
-                f[j].flags = quoted_flags(&r->dialect, f[j].data, f[j].size);
+        for (size_t k = 0; k < width; k++)
+            if (f[k].size && (uint8_t)f[k].data[0] == quote) {
+                f[k].data++;
+                f[k].size -= 2;
+                f[k].flags = quoted_flags(&r->dialect, f[k].data, f[k].size);
             }
     }
     r->index_i = i + width;
     r->nfields = width;
-    return start;
+    return (size_t)(p - (const char *)r->buf);
 }
 
 /* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream: drops the rest of that
@@ -634,7 +649,7 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
     if (r->index_i < r->index_n && r->rec_start >= r->index_base) {
         const size_t end = fast_record(r);
         if (end)
-            return simdsv__finish_record(r, rec, end - 1, end, true);
+            return finish_record(r, rec, end - 1, end, true);
     }
     for (;;) {
         if (r->index_i < r->index_n) {
