@@ -77,6 +77,7 @@ struct simdsv_reader {
     /* simdsv_reader_next_batch: the arrays of the batch handed out (batch.c) */
     uint32_t *batch_bounds;
     uint8_t *batch_flags;
+    size_t batch_flags_dirty; /* batch_flags past this are zero (they are zeroed before each batch) */
     size_t batch_bounds_cap;
     size_t *batch_first;
     uint64_t *batch_offsets;
