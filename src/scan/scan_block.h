@@ -345,3 +345,31 @@ uint64_t SCAN_CAT(simdsv__count_lines_, SCAN_ISA)(const uint8_t *data, size_t le
     *after_cr = carry;
     return lines;
 }
+
+#ifndef SCAN_NIBBLE
+/* Candidates of a literal (record/skip.c): the first start i at which both
+ * anchors of p match, each compared at its offset from i with either of its
+ * two bytes (the two cases of a letter when case is ignored), 64 starts per
+ * step; len - p->o2 when there is none (the caller compares candidates in
+ * full).  Reads nothing at or past data + len. */
+size_t SCAN_CAT(simdsv__find_pair_, SCAN_ISA)(const uint8_t *data, size_t len, const scan_pair *p)
+{
+    if (len <= p->o2)
+        return 0;
+    const size_t starts = len - p->o2;
+    const simd_splat a1 = splat_byte(p->a1), a2 = splat_byte(p->a2), b1 = splat_byte(p->b1), b2 = splat_byte(p->b2);
+    size_t i = 0;
+    for (; i + 64 <= starts; i += 64) {
+        const simd_block x = block_load(data + i + p->o1), y = block_load(data + i + p->o2);
+        const uint64_t m = (block_eq(&x, a1) | block_eq(&x, a2)) & (block_eq(&y, b1) | block_eq(&y, b2));
+        if (m)
+            return i + trailing_zeros(m);
+    }
+    for (; i < starts; i++) {
+        const uint8_t x = data[i + p->o1], y = data[i + p->o2];
+        if ((x == p->a1 || x == p->a2) && (y == p->b1 || y == p->b2))
+            return i;
+    }
+    return starts;
+}
+#endif
