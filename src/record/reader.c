@@ -242,7 +242,12 @@ void simdsv__restart_scan(simdsv_reader *r, size_t pos)
 static bool scan_more(simdsv_reader *r, bool count_mode)
 {
     const size_t avail = r->len - r->scan_pos;
-    size_t chunk = avail < SCAN_CHUNK ? avail : SCAN_CHUNK;
+    /* After a skip (skip.c) the window starts small and doubles: the
+     * records read there are few when the skip goes on after them. */
+    const size_t window = r->scan_window ? r->scan_window : SCAN_CHUNK;
+    if (window < SCAN_CHUNK)
+        r->scan_window = 2 * window;
+    size_t chunk = avail < window ? avail : window;
     const int final = r->eof && chunk == avail;
     if (!final)
         chunk &= ~(size_t)63;

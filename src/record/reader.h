@@ -40,6 +40,7 @@ struct simdsv_reader {
     uint32_t *index;
     size_t index_n, index_i, index_base;
     bool index_quoted;    /* the indexed bytes hold a quote byte (else no field is quoted) */
+    size_t scan_window;   /* bytes for the next kernel call; 0: the full 64 KiB */
     size_t fast_width;    /* fields of the last record read: the width the fast path tries first */
     uint64_t count_acc;
 

@@ -2,8 +2,8 @@
  * skip.c — simdsv_reader_skip: past the records that cannot hold a literal,
  * without cutting them into fields.
  *
- * The input is taken a piece at a time from the current record start.  The
- * kernel's pair finder (find_pair in scan_block.h: two bytes of the literal
+ * The input is taken a piece (256 KiB) at a time from the current record
+ * start.  The kernel's pair finder (find_pair in scan_block.h: two bytes of the literal
  * compared at 64 starts per step) proposes where the literal may start, and
  * each candidate is compared in full; the bytes before the first match are
  * checked for UTF-8 as the record path would check them, and the count
@@ -21,10 +21,14 @@
 
 #include <string.h>
 
-/* Bytes looked at per step: records longer than this are left to the record
- * path (which is also what keeps skipped records within the default field
- * limit, 2^20). */
-#define SKIP_PIECE ((size_t)1 << 20)
+/* Bytes looked at per step: the finder's pass brings them into the L2 cache
+ * for the UTF-8 check and the count.  Records longer than this are left to
+ * the record path (which also keeps skipped records within the field and
+ * size limits). */
+#define SKIP_PIECE ((size_t)256 << 10)
+/* The kernel window after a skip (doubling from there): a search that skips
+ * again after a hit indexes little more than the hit's record. */
+#define SKIP_WINDOW ((size_t)2 << 10)
 
 static uint8_t lower(uint8_t c)
 {
@@ -123,6 +127,7 @@ simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t si
             r->utf8_pos = to;
         r->scanned_all = false;
         simdsv__restart_scan(r, to);
+        r->scan_window = SKIP_WINDOW;
         if (stop || res.stopped || (len == avail && r->eof))
             return SIMDSV_OK;
     }

@@ -360,6 +360,7 @@ size_t SCAN_CAT(simdsv__find_pair_, SCAN_ISA)(const uint8_t *data, size_t len, c
     const simd_splat a1 = splat_byte(p->a1), a2 = splat_byte(p->a2), b1 = splat_byte(p->b1), b2 = splat_byte(p->b2);
     size_t i = 0;
     for (; i + 64 <= starts; i += 64) {
+        __builtin_prefetch(data + i + SCAN_PREFETCH_DISTANCE); /* as in scan_generic */
         const simd_block x = block_load(data + i + p->o1), y = block_load(data + i + p->o2);
         const uint64_t m = (block_eq(&x, a1) | block_eq(&x, a2)) & (block_eq(&y, b1) | block_eq(&y, b2));
         if (m)
