@@ -674,6 +674,10 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
             return st;
         }
         if (!r->scanned_all) {
+            /* Counting: the count kernel goes on from here (same state), not
+             * another index window (and another, to the end). */
+            if (r->counting)
+                return SIMDSV__AGAIN;
             if (scan_more(r, false))
                 continue;
             if ((st = simdsv__refill(r, false)) != SIMDSV_OK)
@@ -870,6 +874,8 @@ static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
     simdsv_record rec;
     while (r->index_i < r->index_n) {
         st = simdsv__read_record(r, &rec);
+        if (st == SIMDSV__AGAIN)
+            break; /* the record goes on past the index: the count kernel takes it from there */
         if (st == SIMDSV_END)
             return SIMDSV_OK;
         if (st != SIMDSV_OK)
