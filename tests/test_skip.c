@@ -16,9 +16,6 @@
  */
 #include "harness.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 typedef struct item {
     simdsv_status st;
     uint64_t index, offset, end; /* records: [offset, end] is first byte to line end */
@@ -182,10 +179,7 @@ static uint64_t rng = 0x2545F4914F6CDD1Dull;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return h_random(&rng);
 }
 
 static void compare_all(const char *name, const unsigned char *data, size_t len)
@@ -217,59 +211,11 @@ static void compare_all(const char *name, const unsigned char *data, size_t len)
     }
 }
 
-static void corpus(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        FAIL_MSG("cannot open %s", dir);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            corpus(path);
-            continue;
-        }
-        const size_t n = strlen(e->d_name);
-        if (n < 4 || strcmp(e->d_name + n - 4, ".csv") != 0)
-            continue;
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        unsigned char *data = h_xmalloc((size_t)st.st_size + 1);
-        const size_t got_bytes = fread(data, 1, (size_t)st.st_size, f);
-        fclose(f);
-        compare_all(path, data, got_bytes);
-        free(data);
-    }
-    closedir(d);
-}
-
 static void random_inputs(int n)
 {
     static const char *const atoms[] = {"a", "bc", ",", "\"", "\"\"", "\n", "\r", "\r\n", "\\", "#", "\xC3\xA9",
                                         "\xFF", " ", ",\"x\"", "\"q,\n\"", "\n\n", "A", "x\n"};
-    unsigned char buf[600];
-    for (int t = 0; t < n; t++) {
-        size_t len = 0;
-        const size_t target = (size_t)(next_random() % 500);
-        while (len < target) {
-            const char *a = atoms[next_random() % (sizeof atoms / sizeof atoms[0])];
-            const size_t k = strlen(a);
-            memcpy(buf + len, a, k);
-            len += k;
-        }
-        char name[64];
-        snprintf(name, sizeof name, "random input %d", t);
-        compare_all(name, buf, len);
-    }
+    h_random_inputs(n, atoms, sizeof atoms / sizeof atoms[0], &rng, compare_all);
 }
 
 /* Regular records (so that whole stretches are skipped, across buffer
@@ -335,7 +281,7 @@ int main(int argc, char **argv)
     (void)harness_kernel();
     api_edges();
     if (argc > 1)
-        corpus(argv[1]);
+        h_for_each_csv(argv[1], compare_all);
     random_inputs(argc > 2 ? atoi(argv[2]) : 300);
     long_inputs(argc > 3 ? atoi(argv[3]) : 10);
     printf("%llu comparisons, %llu records skipped\n", cases, total_skipped);
