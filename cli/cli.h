@@ -285,6 +285,9 @@ typedef struct cli_record_ops {
     int (*header)(void *ctx, text_buffer *tb, const simdsv_record *rec);
     int (*batch)(void *ctx, text_buffer *tb, const simdsv_batch *b);
     int (*finish)(void *ctx);
+    /* Optional, before each batch: moves the reader past records the
+     * command would pass over anyway (simdsv_reader_skip). */
+    simdsv_status (*skip)(void *ctx, simdsv_reader *r);
 } cli_record_ops;
 /* The skeleton of a command that streams records, after cli_parse returned
  * status: output and input opened (cli_begin), the header, the batches, the

@@ -139,7 +139,7 @@ int cmd_convert(int argc, char **argv)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl|parquet|arrow|arrows");
     if (status < 0 && args.to == TO_CSV) {
         csv_run s = {csv_plain_of(&c), {NULL, 0}};
-        const cli_record_ops ops = {NULL, csv_batch, NULL};
+        const cli_record_ops ops = {NULL, csv_batch, NULL, NULL};
         status = cli_run_records(&c, status, &ops, &s);
         field_views_free(&s.views);
         return status;

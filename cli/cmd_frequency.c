@@ -164,7 +164,7 @@ int cmd_frequency(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.args = &args;
     s.out_delimiter = c.out_delimiter;
-    const cli_record_ops ops = {freq_header, freq_batch, freq_finish};
+    const cli_record_ops ops = {freq_header, freq_batch, freq_finish, NULL};
     status = cli_run_records(&c, status, &ops, &s);
     if (s.tables)
         for (size_t k = 0; k < s.ncols; k++)

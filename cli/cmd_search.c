@@ -235,6 +235,18 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     return 0;
 }
 
+/* Only records holding the literal in their raw bytes can match: the
+ * library passes over the others without cutting them into fields. */
+static simdsv_status search_skip(void *ctx, simdsv_reader *r)
+{
+    search_run_t *s = ctx;
+    const search_args *a = s->a;
+    if (!s->resolved || !a->raw_prefilter || a->invert)
+        return SIMDSV_OK;
+    uint64_t skipped = 0;
+    return simdsv_reader_skip(r, a->pattern, strlen(a->pattern), a->icase ? SIMDSV_SKIP_ICASE : 0, &skipped);
+}
+
 static int search_run(cli_common *c, search_args *a, int status)
 {
     search_run_t s;
@@ -244,7 +256,7 @@ static int search_run(cli_common *c, search_args *a, int status)
         s.delimiter = (int)cli_opt(c, SIMDSV_OPT_DELIMITER);
         s.csv = csv_plain_of(c);
     }
-    const cli_record_ops ops = {search_header, search_batch, NULL};
+    const cli_record_ops ops = {search_header, search_batch, NULL, search_skip};
     status = cli_run_records(c, status, &ops, &s);
     names_free(&s.names);
     field_views_free(&s.views);

@@ -148,7 +148,7 @@ int cmd_select(int argc, char **argv)
     s.out_delimiter = c.out_delimiter;
     if (status < 0)
         s.csv = csv_plain_of(&c);
-    const cli_record_ops ops = {select_header, select_batch, NULL};
+    const cli_record_ops ops = {select_header, select_batch, NULL, NULL};
     status = cli_run_records(&c, status, &ops, &s);
     free(s.cols);
     names_free(&s.names);

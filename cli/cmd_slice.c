@@ -71,7 +71,7 @@ static int run_range(int argc, char **argv, range_args *a, const char *name, con
     range_run s = {a, 0, {',', ',', true}, {NULL, 0}};
     if (status < 0)
         s.csv = csv_plain_of(&c);
-    const cli_record_ops ops = {range_header, range_batch, NULL};
+    const cli_record_ops ops = {range_header, range_batch, NULL, NULL};
     status = cli_run_records(&c, status, &ops, &s);
     field_views_free(&s.views);
     return status;

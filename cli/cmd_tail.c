@@ -246,7 +246,7 @@ int cmd_tail(int argc, char **argv)
         cli_error("out of memory");
         status = EXIT_DATA;
     }
-    const cli_record_ops ops = {tail_header, tail_batch, tail_finish};
+    const cli_record_ops ops = {tail_header, tail_batch, tail_finish, NULL};
     status = cli_run_records(&c, status, &ops, &s);
     ring_free(&s.g);
     field_views_free(&s.views);

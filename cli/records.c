@@ -144,7 +144,8 @@ int cli_run_records(cli_common *c, int status, const cli_record_ops *ops, void *
     else if (st == SIMDSV_OK && has_header)
         run = write_all_fields(&tb, &rec, c->out_delimiter) ? 0 : -1;
     simdsv_batch b;
-    while (run == 0 && st == SIMDSV_OK && (st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK) {
+    while (run == 0 && st == SIMDSV_OK && (!ops->skip || (st = ops->skip(ctx, r)) == SIMDSV_OK) &&
+           (st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK) {
         run = ops->batch(ctx, &tb, &b);
         if (mapped && simdsv_reader_offset(r) - reported >= ((uint64_t)1 << 20)) {
             progress_add(simdsv_reader_offset(r) - reported);

@@ -236,6 +236,13 @@ static inline void fuzz_transcribe(const fuzz_config *c, simdsv_kernel kernel, c
     simdsv_reader_free(r);
 }
 
+/* A data error: reading goes on after it (what fuzz_transcribe also reads past). */
+static inline int fuzz_is_data_error(simdsv_status st)
+{
+    return st != SIMDSV_OK && st != SIMDSV_END && st != SIMDSV_ERR_RECORD_TOO_LARGE && st != SIMDSV_ERR_NOMEM &&
+           st != SIMDSV_ERR_IO;
+}
+
 /* Fails loudly: the fuzzer reports the input that got here. */
 #define FUZZ_ASSERT(cond)                                                                                        \
     do {                                                                                                         \

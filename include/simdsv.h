@@ -420,6 +420,24 @@ static inline simdsv_field simdsv_batch_field(const simdsv_batch *b, size_t k, s
     return f;
 }
 
+/* ----------------------------------------------------------------- skipping */
+
+/* Moves the reader past the data records whose bytes (from the record's
+ * first byte to its line end, as in the input: quotes, doubled quotes and
+ * separators included) do not contain the `size` bytes at `needle`, and adds
+ * their number to *skipped; a search then reads only the records that may
+ * hold it.  With SIMDSV_SKIP_ICASE, ASCII letters match in either case.
+ * Only records that simdsv_reader_next would return without an error are
+ * skipped (record indexes and offsets after them are unchanged); the skip
+ * stops at the first record holding the needle or at one it cannot vouch
+ * for cheaply (irregular quoting, a comment line, invalid UTF-8 in strict
+ * mode, a record of 256 KiB or more, the last record without a line end, ...),
+ * so the next record read may or may not hold the needle: look.  Returns
+ * SIMDSV_OK, or an I/O or memory error.  An empty needle skips nothing. */
+#define SIMDSV_SKIP_ICASE 1u
+SIMDSV_API simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t size, unsigned flags,
+                                            uint64_t *skipped);
+
 /* ------------------------------------------------------------------- helpers */
 
 /* Decodes a field into dst, which must hold field->size bytes (decoding never

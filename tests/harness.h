@@ -38,6 +38,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,6 +86,71 @@ static inline void *h_xrealloc(void *p, size_t size)
         exit(2);
     }
     return p;
+}
+
+/* Calls fn on every .csv file under dir (recursively), read whole. */
+static inline void h_for_each_csv(const char *dir, void (*fn)(const char *name, const unsigned char *data, size_t size))
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        FAIL_MSG("cannot open %s", dir);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        struct stat st;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path || stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            h_for_each_csv(path, fn);
+            continue;
+        }
+        const size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 4, ".csv") != 0)
+            continue;
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        unsigned char *data = h_xmalloc((size_t)st.st_size + 1);
+        const size_t got = fread(data, 1, (size_t)st.st_size, f);
+        fclose(f);
+        fn(path, data, got);
+        free(data);
+    }
+    closedir(d);
+}
+
+/* xorshift64: the tests' repeatable random numbers (state never 0). */
+static inline uint64_t h_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Calls fn on n random inputs of up to about 500 bytes, each a run of
+ * atoms[0..natoms) picked at random: every structural byte, often. */
+static inline void h_random_inputs(int n, const char *const *atoms, size_t natoms, uint64_t *state,
+                                   void (*fn)(const char *name, const unsigned char *data, size_t size))
+{
+    unsigned char buf[600];
+    for (int t = 0; t < n; t++) {
+        size_t len = 0;
+        const size_t target = (size_t)(h_random(state) % 500);
+        while (len < target) {
+            const char *a = atoms[h_random(state) % natoms];
+            const size_t k = strlen(a);
+            memcpy(buf + len, a, k);
+            len += k;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "random input %d", t);
+        fn(name, buf, len);
+    }
 }
 
 /* ------------------------------------------------------------------ results */

@@ -17,9 +17,6 @@
  */
 #include "harness.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 /* lines[i]: the line (1-based) of input offset i, LF, CRLF and a lone CR
  * ending a line; set by compare() for its input. */
 static uint64_t *lines;
@@ -181,49 +178,11 @@ static void compare_dialects(const char *name, const unsigned char *data, size_t
     }
 }
 
-static void corpus(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        FAIL_MSG("cannot open %s", dir);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            corpus(path);
-            continue;
-        }
-        const size_t n = strlen(e->d_name);
-        if (n < 4 || strcmp(e->d_name + n - 4, ".csv") != 0)
-            continue;
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        unsigned char *data = h_xmalloc((size_t)st.st_size + 1);
-        const size_t got = fread(data, 1, (size_t)st.st_size, f);
-        fclose(f);
-        compare_dialects(path, data, got);
-        free(data);
-    }
-    closedir(d);
-}
-
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return h_random(&rng);
 }
 
 /* Short random inputs: every structural byte, often. */
@@ -231,20 +190,7 @@ static void random_inputs(int n)
 {
     static const char *const atoms[] = {"a", "bc", ",", "\"", "\"\"", "\n", "\r", "\r\n", "\\", "#", "\xC3\xA9",
                                         "\xFF", " ", ",\"x\"", "\"q,\n\"", "\n\n"};
-    unsigned char buf[600];
-    for (int t = 0; t < n; t++) {
-        size_t len = 0;
-        const size_t target = (size_t)(next_random() % 500);
-        while (len < target) {
-            const char *a = atoms[next_random() % (sizeof atoms / sizeof atoms[0])];
-            const size_t k = strlen(a);
-            memcpy(buf + len, a, k);
-            len += k;
-        }
-        char name[64];
-        snprintf(name, sizeof name, "random input %d", t);
-        compare_dialects(name, buf, len);
-    }
+    h_random_inputs(n, atoms, sizeof atoms / sizeof atoms[0], &rng, compare_dialects);
 }
 
 /* Long inputs: regular records of varying width (quoted fields with doubled
@@ -331,7 +277,7 @@ int main(int argc, char **argv)
     (void)kernel;
     api_edges();
     if (argc > 1)
-        corpus(argv[1]);
+        h_for_each_csv(argv[1], compare_dialects);
     random_inputs(argc > 2 ? atoi(argv[2]) : 400);
     long_inputs(argc > 3 ? atoi(argv[3]) : 12);
     printf("%llu comparisons\n", cases);

@@ -191,8 +191,10 @@ static simdsv_status grow_to(simdsv_reader *r, size_t bounds, size_t records)
         }
         simdsv__free(&r->opt.alloc, r->batch_bounds, r->batch_bounds_cap * sizeof *r->batch_bounds);
         simdsv__free(&r->opt.alloc, r->batch_flags, r->batch_bounds_cap);
+        memset(f, 0, cap); /* flags are kept zero between batches */
         r->batch_bounds = b;
         r->batch_flags = f;
+        r->batch_flags_dirty = 0;
         r->batch_bounds_cap = cap;
     }
     if (records > r->batch_records_cap) {
@@ -266,6 +268,7 @@ static simdsv_status put_record(simdsv_reader *r, const simdsv_record *rec, simd
     }
     r->batch_bounds[n] = at;
     r->batch_flags[n] = 0;
+    r->batch_flags_dirty = n + 1;
     r->batch_first[0] = 0;
     r->batch_first[1] = n + 1;
     r->batch_offsets[0] = rec->byte_offset;
@@ -277,16 +280,16 @@ static simdsv_status put_record(simdsv_reader *r, const simdsv_record *rec, simd
     return SIMDSV_OK;
 }
 
-/* Flags of the walked records from bounds[from..to): a field that opens with
- * a quote is quoted (the kernel saw it close right before its separator),
- * and needs decoding if a quote or escape byte is inside.  A span without
- * any quote byte has no quoted field: one memchr decides that for all. */
-static unsigned walked_flags(const simdsv_reader *r, const char *data, const uint32_t *bounds, uint8_t *flags,
+/* Flags of the walked records from bounds[from..to), which are zero on
+ * entry: a field that opens with a quote is quoted (the kernel saw it close
+ * right before its separator), and needs decoding if a quote or escape byte
+ * is inside.  An index without any quote byte (the kernel says so) has no
+ * quoted field, and neither has a span that memchr finds none in. */
+static unsigned walked_flags(simdsv_reader *r, const char *data, const uint32_t *bounds, uint8_t *flags,
                              const size_t *first, size_t rows)
 {
     const size_t from = first[0], to = first[rows];
-    memset(flags + from, 0, to - from);
-    if (!r->dialect.has_quote || rows == 0)
+    if (!r->dialect.has_quote || !r->index_quoted || rows == 0)
         return 0;
     const char quote = (char)r->dialect.quote, escape = (char)r->dialect.escape;
     const uint32_t span_start = bounds[from], span_end = bounds[to - 1];
@@ -305,6 +308,8 @@ static unsigned walked_flags(const simdsv_reader *r, const char *data, const uin
             flags[e] = (uint8_t)f;
             any |= f;
         }
+    if (any && r->batch_flags_dirty < to)
+        r->batch_flags_dirty = to;
     return any;
 }
 
@@ -386,6 +391,9 @@ simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *b)
     /* the previous batch's views are no longer valid: its pages may go */
     if (r->buf == r->src.data)
         simdsv__source_release(&r->src, r->rec_start);
+
+    memset(r->batch_flags, 0, r->batch_flags_dirty);
+    r->batch_flags_dirty = 0;
     memset(b, 0, sizeof *b);
     b->quote = r->opt.quote;
     b->escape = r->opt.escape;

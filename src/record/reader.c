@@ -242,7 +242,12 @@ void simdsv__restart_scan(simdsv_reader *r, size_t pos)
 static bool scan_more(simdsv_reader *r, bool count_mode)
 {
     const size_t avail = r->len - r->scan_pos;
-    size_t chunk = avail < SCAN_CHUNK ? avail : SCAN_CHUNK;
+    /* After a skip (skip.c) the window starts small and doubles: the
+     * records read there are few when the skip goes on after them. */
+    const size_t window = r->scan_window ? r->scan_window : SCAN_CHUNK;
+    if (window < SCAN_CHUNK)
+        r->scan_window = 2 * window;
+    size_t chunk = avail < window ? avail : window;
     const int final = r->eof && chunk == avail;
     if (!final)
         chunk &= ~(size_t)63;
@@ -260,6 +265,7 @@ static bool scan_more(simdsv_reader *r, bool count_mode)
         const scan_result res = r->kernel->scan_index(&r->dialect, &r->ss, p, chunk, final, r->index);
         r->index_base = r->scan_pos;
         r->index_n = res.index_count;
+        r->index_quoted = res.quoted;
         r->index_i = 0;
         r->scan_pos += res.consumed;
         r->special_pending = res.stopped;
@@ -370,8 +376,9 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
 }
 
 /* Completes the record [rec_start, end) whose fields are in r->fields. */
-simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
-                                    bool fields_in_buffer)
+/* simdsv__finish_record, inlined into the record path's hot loop. */
+static inline simdsv_status finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
+                                          bool fields_in_buffer)
 {
     const size_t start = r->rec_start;
     const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
@@ -406,6 +413,12 @@ simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t
     rec->index = r->records_emitted++;
     rec->byte_offset = r->buf_origin + start;
     return SIMDSV_OK;
+}
+
+simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,
+                                    bool fields_in_buffer)
+{
+    return finish_record(r, rec, content_end, end, fields_in_buffer);
 }
 
 /* Handles BOM and skipped lines once, before the first record. */
@@ -523,6 +536,66 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
     return SIMDSV_OK;
 }
 
+/* The regular case, ahead of consume_index: the record at rec_start is the
+ * next fast_width index entries (the last record's width) and only the last
+ * of them is a line end.  Then its views are cut in one straight loop, with
+ * no test per field (and no look at the bytes when the indexed bytes hold no
+ * quote).  Returns the position after the record's line end, the fields in
+ * r->fields; or 0, the reader unchanged but for empty lines skipped, when
+ * the record is anything else (consume_index reads it). */
+static size_t fast_record(simdsv_reader *r)
+{
+    const uint32_t *index = r->index;
+    const size_t count = r->index_n, base = r->index_base, width = r->fast_width;
+    size_t i = r->index_i, start = r->rec_start;
+    /* Empty lines (and the LF of a CRLF) before the record are no records. */
+    while (i < count && (index[i] & SCAN_TERM_BIT) && base + (index[i] & SCAN_OFFSET_MASK) == start) {
+        i++;
+        start++;
+    }
+    r->index_i = i;
+    r->rec_start = r->field_start = start;
+    if (width == 0 || count - i < width || width > r->fields_cap)
+        return 0;
+    /* The views are cut first and the line ends checked after (a record
+     * that fails leaves only scratch in r->fields). */
+    const uint32_t *e = index + i;
+    const char *seps = (const char *)r->buf + base; /* entry -> its separator */
+    const char *p = (const char *)r->buf + start;
+    simdsv_field *f = r->fields;
+    uint32_t terms = 0;
+    size_t j = 0;
+    for (; j + 1 < width; j++) {
+        const char *sep = seps + (e[j] & SCAN_OFFSET_MASK);
+        terms |= e[j];
+        f[j].data = p;
+        f[j].size = (size_t)(sep - p);
+        f[j].flags = 0;
+        p = sep + 1;
+    }
+    if ((terms & SCAN_TERM_BIT) || !(e[j] & SCAN_TERM_BIT))
+        return 0;
+    const char *sep = seps + (e[j] & SCAN_OFFSET_MASK);
+    f[j].data = p;
+    f[j].size = (size_t)(sep - p);
+    f[j].flags = 0;
+    p = sep + 1;
+    if (r->index_quoted) {
+        /* The kernel guarantees that a field opening with a quote closes
+         * with one right before its separator; otherwise it would have stopped. */
+        const uint8_t quote = r->dialect.quote;
+        for (size_t k = 0; k < width; k++)
+            if (f[k].size && (uint8_t)f[k].data[0] == quote) {
+                f[k].data++;
+                f[k].size -= 2;
+                f[k].flags = quoted_flags(&r->dialect, f[k].data, f[k].size);
+            }
+    }
+    r->index_i = i + width;
+    r->nfields = width;
+    return (size_t)(p - (const char *)r->buf);
+}
+
 /* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream: drops the rest of that
  * record without holding it, then reading resumes after its line end.  The
  * record ends where the slow path's state machine would end it (the same
@@ -578,13 +651,20 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
     r->nfields = 0;
     r->fields_overflow = false;
     r->field_start = r->rec_start;
+    if (r->index_i < r->index_n && r->rec_start >= r->index_base) {
+        const size_t end = fast_record(r);
+        if (end)
+            return finish_record(r, rec, end - 1, end, true);
+    }
     for (;;) {
         if (r->index_i < r->index_n) {
             size_t end;
             if ((st = consume_index(r, &end)) != SIMDSV_OK)
                 return st;
-            if (end)
+            if (end) {
+                r->fast_width = r->nfields;
                 return simdsv__finish_record(r, rec, end - 1, end, true);
+            }
             continue;
         }
         if (r->special_pending) {
@@ -594,6 +674,10 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
             return st;
         }
         if (!r->scanned_all) {
+            /* Counting: the count kernel goes on from here (same state), not
+             * another index window (and another, to the end). */
+            if (r->counting)
+                return SIMDSV__AGAIN;
             if (scan_more(r, false))
                 continue;
             if ((st = simdsv__refill(r, false)) != SIMDSV_OK)
@@ -790,6 +874,8 @@ static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
     simdsv_record rec;
     while (r->index_i < r->index_n) {
         st = simdsv__read_record(r, &rec);
+        if (st == SIMDSV__AGAIN)
+            break; /* the record goes on past the index: the count kernel takes it from there */
         if (st == SIMDSV_END)
             return SIMDSV_OK;
         if (st != SIMDSV_OK)

@@ -39,6 +39,9 @@ struct simdsv_reader {
     bool scanned_all;     /* the final block has been scanned */
     uint32_t *index;
     size_t index_n, index_i, index_base;
+    bool index_quoted;    /* the indexed bytes hold a quote byte (else no field is quoted) */
+    size_t scan_window;   /* bytes for the next kernel call; 0: the full 64 KiB */
+    size_t fast_width;    /* fields of the last record read: the width the fast path tries first */
     uint64_t count_acc;
 
     /* the record being assembled */
@@ -76,6 +79,7 @@ struct simdsv_reader {
     /* simdsv_reader_next_batch: the arrays of the batch handed out (batch.c) */
     uint32_t *batch_bounds;
     uint8_t *batch_flags;
+    size_t batch_flags_dirty; /* batch_flags past this are zero (they are zeroed before each batch) */
     size_t batch_bounds_cap;
     size_t *batch_first;
     uint64_t *batch_offsets;

@@ -53,6 +53,7 @@ typedef struct scan_result {
     uint64_t record_ends; /* count mode: line ends that close a non-empty record */
     size_t last_term_end; /* count mode: offset just past the last line end, 0 if none */
     int stopped;          /* 1: data[consumed] is a special byte (state is then stale) */
+    int quoted;           /* index mode: 0 when data[0..consumed) holds no quote byte (no field there is quoted) */
 } scan_result;
 
 static inline void scan_state_reset(scan_state *s)
@@ -74,6 +75,13 @@ static inline void scan_state_reset(scan_state *s)
 typedef scan_result (*scan_fn)(const scan_dialect *d, scan_state *s, const uint8_t *data, size_t len,
                                int final, uint32_t *index);
 typedef size_t (*utf8_validate_fn)(const uint8_t *data, size_t size);
+/* Two bytes of a literal (anchors) at offsets o1 <= o2, each matching either
+ * of two values: where a literal can start (find_pair in scan_block.h). */
+typedef struct scan_pair {
+    size_t o1, o2;
+    uint8_t a1, a2, b1, b2;
+} scan_pair;
+typedef size_t (*find_pair_fn)(const uint8_t *data, size_t len, const scan_pair *p);
 typedef uint64_t (*count_lines_fn)(const uint8_t *data, size_t len, uint64_t *after_cr);
 
 typedef struct scan_kernel {
@@ -83,6 +91,7 @@ typedef struct scan_kernel {
     scan_fn scan_count;
     utf8_validate_fn utf8_validate;
     count_lines_fn count_lines;
+    find_pair_fn find_pair;
 } scan_kernel;
 
 /* The kernel table entry for id, or NULL if not compiled in / not supported. */
@@ -118,6 +127,12 @@ uint64_t simdsv__count_lines_sse42_nibble(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_avx2_nibble(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_avx512_nibble(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_neon_nibble(const uint8_t *, size_t, uint64_t *);
+
+size_t simdsv__find_pair_scalar(const uint8_t *, size_t, const scan_pair *);
+size_t simdsv__find_pair_sse42(const uint8_t *, size_t, const scan_pair *);
+size_t simdsv__find_pair_avx2(const uint8_t *, size_t, const scan_pair *);
+size_t simdsv__find_pair_avx512(const uint8_t *, size_t, const scan_pair *);
+size_t simdsv__find_pair_neon(const uint8_t *, size_t, const scan_pair *);
 
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);

@@ -130,6 +130,7 @@ typedef struct block_masks {
     uint64_t term;       /* record ends (LF or CR) outside quotes */
     uint64_t prev_term;  /* bit i: byte i-1 was a record end (or i starts the scan) */
     uint64_t special;    /* bytes the fast path does not handle */
+    uint64_t quote;      /* quote bytes */
 } block_masks;
 
 /* Bytes preceded by an odd-length run of escape bytes (they are escaped).
@@ -195,6 +196,7 @@ static inline block_masks classify_block(const scan_dialect *d, const classifier
     s->after_term = term >> 63;
     s->after_sep = m.sep >> 63;
     m.term = term;
+    m.quote = quote_raw;
     m.special = special & valid;
     return m;
 }
@@ -230,6 +232,7 @@ typedef struct count_acc {
     uint64_t record_ends;
     size_t last_term_block;
     uint64_t last_term_mask;
+    uint64_t quotes;     /* index mode: OR of the quote masks */
 } count_acc;
 
 /* Handles one block's masks; returns 0 to stop (a special byte was found). */
@@ -248,6 +251,7 @@ static inline int consume_block(block_masks m, size_t pos, scan_result *res, cou
     }
     if (emit_index) {
         *out = flatten_compress(*out, m.sep, m.term, (uint32_t)pos);
+        acc->quotes |= m.quote;
     } else {
         acc->record_ends += count_ones(m.term & ~m.prev_term);
         const int has_term = m.term != 0;
@@ -262,8 +266,8 @@ static inline scan_result scan_generic(const scan_dialect *d, scan_state *s, con
 {
     const classifier cls = make_classifier(d);
     scan_state state = *s; /* a local copy: stores through `out` cannot alias it */
-    scan_result res = {0, 0, 0, 0, 0};
-    count_acc acc = {0, 0, 0};
+    scan_result res = {0, 0, 0, 0, 0, 0};
+    count_acc acc = {0, 0, 0, 0};
     uint32_t *out = index;
     const size_t full = len & ~(size_t)63;
     size_t pos = 0;
@@ -298,6 +302,7 @@ done:
     if (acc.last_term_mask)
         res.last_term_end = acc.last_term_block + 64 - (size_t)count_leading_zeros_nonzero(acc.last_term_mask);
     res.index_count = emit_index ? (size_t)(out - index) : 0;
+    res.quoted = acc.quotes != 0;
     return res;
 }
 
@@ -340,3 +345,32 @@ uint64_t SCAN_CAT(simdsv__count_lines_, SCAN_ISA)(const uint8_t *data, size_t le
     *after_cr = carry;
     return lines;
 }
+
+#ifndef SCAN_NIBBLE
+/* Candidates of a literal (record/skip.c): the first start i at which both
+ * anchors of p match, each compared at its offset from i with either of its
+ * two bytes (the two cases of a letter when case is ignored), 64 starts per
+ * step; len - p->o2 when there is none (the caller compares candidates in
+ * full).  Reads nothing at or past data + len. */
+size_t SCAN_CAT(simdsv__find_pair_, SCAN_ISA)(const uint8_t *data, size_t len, const scan_pair *p)
+{
+    if (len <= p->o2)
+        return 0;
+    const size_t starts = len - p->o2;
+    const simd_splat a1 = splat_byte(p->a1), a2 = splat_byte(p->a2), b1 = splat_byte(p->b1), b2 = splat_byte(p->b2);
+    size_t i = 0;
+    for (; i + 64 <= starts; i += 64) {
+        __builtin_prefetch(data + i + SCAN_PREFETCH_DISTANCE); /* as in scan_generic */
+        const simd_block x = block_load(data + i + p->o1), y = block_load(data + i + p->o2);
+        const uint64_t m = (block_eq(&x, a1) | block_eq(&x, a2)) & (block_eq(&y, b1) | block_eq(&y, b2));
+        if (m)
+            return i + trailing_zeros(m);
+    }
+    for (; i < starts; i++) {
+        const uint8_t x = data[i + p->o1], y = data[i + p->o2];
+        if ((x == p->a1 || x == p->a2) && (y == p->b1 || y == p->b2))
+            return i;
+    }
+    return starts;
+}
+#endif
