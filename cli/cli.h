@@ -95,6 +95,9 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i);
 const char *cli_option_value(const char *name, int argc, char **argv, int *i, bool *missing);
 /* Parses a dialect byte: one character or an escape (\t \\ \xHH \0 ...). "" gives -1 (none). */
 bool cli_parse_byte(const char *text, int *out);
+/* 1 to 4 bytes, each a character or an escape as cli_parse_byte takes it
+ * (no NUL), into out NUL-terminated; returns their count, -1 if invalid. */
+int cli_parse_bytes(const char *text, char out[5]);
 bool cli_parse_u64(const char *text, unsigned long long *out);
 /* An unsigned option NAME: ARG_TAKEN with *out set, ARG_BAD, or ARG_NOT_MINE. */
 arg_result cli_u64_option(const char *name, int argc, char **argv, int *i, unsigned long long *out);

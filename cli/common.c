@@ -12,7 +12,9 @@
 
 const char cli_common_help[] =
     "Dialect and reading options:\n"
-    "  --delimiter C      field delimiter (default ,); C is a character or an escape: \\t \\\\ \\xHH\n"
+    "  --delimiter C      field delimiter (default ,); C is a character or an escape: \\t \\\\ \\xHH,\n"
+    "                     or 2 to 4 of them ('||', '::', ', ': read by the scalar parser, slower)\n"
+    "  --trim-spaces      spaces around fields are not data ('a, b , c' is a,b,c; scalar parser)\n"
     "  --quote C          quote character (default \")\n"
     "  --no-quote         no quoting: quotes are ordinary bytes\n"
     "  --escape C         escape character inside quoted fields (default: none, quotes are doubled)\n"
@@ -104,6 +106,25 @@ bool cli_parse_byte(const char *t, int *out)
     }
 }
 
+int cli_parse_bytes(const char *t, char out[5])
+{
+    int n = 0;
+    while (*t) {
+        char token[5] = {0};
+        const size_t len = t[0] != '\\' || !t[1] ? 1 : t[1] == 'x' && t[2] && t[3] ? 4 : 2;
+        if (strlen(t) < len)
+            return -1;
+        memcpy(token, t, len);
+        int byte;
+        if (n == 4 || !cli_parse_byte(token, &byte) || byte <= 0)
+            return -1;
+        out[n++] = (char)byte;
+        t += len;
+    }
+    out[n] = '\0';
+    return n;
+}
+
 bool cli_parse_u64(const char *text, unsigned long long *out)
 {
     if (!*text || *text == '-')
@@ -142,6 +163,14 @@ static long utf8_single_char(const char *s)
 static arg_result set_byte_option(cli_common *c, simdsv_option id, const char *value)
 {
     int byte;
+    if (id == SIMDSV_OPT_DELIMITER && !cli_parse_byte(value, &byte)) {
+        char bytes[5];
+        c->bad_why = "expected 1 to 4 characters or escapes (\\t, \\\\, \\xHH)";
+        if (cli_parse_bytes(value, bytes) < 2)
+            return ARG_BAD;
+        return simdsv_options_set_string(c->opt, SIMDSV_OPT_DELIMITER_STRING, bytes) == SIMDSV_OK ? ARG_TAKEN
+                                                                                                  : ARG_BAD;
+    }
     c->bad_why = "expected one character or an escape (\\t, \\\\, \\xHH)";
     if (!cli_parse_byte(value, &byte))
         return ARG_BAD;
@@ -191,6 +220,8 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
         return simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, 0) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     if (strcmp(arg, "--lenient") == 0)
         return simdsv_options_set(c->opt, SIMDSV_OPT_LENIENT, 1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+    if (strcmp(arg, "--trim-spaces") == 0 && (c->given |= 1u << SIMDSV_SNIFF_PADDING))
+        return simdsv_options_set(c->opt, SIMDSV_OPT_TRIM_SPACES, 1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     const char *v;
     static const struct {
         const char *name;

@@ -159,7 +159,8 @@ typedef struct simdsv_options simdsv_options;
 
 /* Option ids; the numbers are ABI and never reused.  Values are int64_t. */
 typedef enum simdsv_option {
-    SIMDSV_OPT_DELIMITER = 1,       /* byte 0..255, default ',' */
+    SIMDSV_OPT_DELIMITER = 1,       /* byte 0..255, default ','; a delimiter of 2 to 4 bytes ("||", ", ")
+                                       is set with SIMDSV_OPT_DELIMITER_STRING */
     SIMDSV_OPT_QUOTE = 2,           /* byte, or -1 for no quoting; default '"' */
     SIMDSV_OPT_ESCAPE = 3,          /* byte active inside quotes (ESC x -> x), or -1 (default): quotes are escaped by doubling */
     SIMDSV_OPT_COMMENT = 4,         /* byte: a record starting with it is skipped to the line end; -1 (default) for none */
@@ -197,7 +198,16 @@ typedef enum simdsv_option {
     SIMDSV_OPT_HEADER_ROWS = 25,    /* rows of the header, 1 (default) to 1000: each column's name is its
                                        non-empty cells joined with a space; an empty cell of a row above
                                        the last takes its left neighbour's (a merged cell) */
-    SIMDSV_OPT_DATE_ORDER = 26      /* simdsv_date_order: dates the typed reader also reads besides ISO */
+    SIMDSV_OPT_DATE_ORDER = 26,     /* simdsv_date_order: dates the typed reader also reads besides ISO */
+    SIMDSV_OPT_TRIM_SPACES = 27,    /* 1: spaces (0x20) before and after an unquoted field, and around a
+                                       quoted one, are not data ("a, b , c" is a,b,c); default 0.  Like a
+                                       delimiter of several bytes, it is read by the scalar record parser
+                                       only, never by the SIMD kernels (its speed: docs/SNIFF.md) */
+    SIMDSV_OPT_THOUSANDS = 28       /* the typed reader's digit-group separator: ',' '.' ' ' '\'' '_', or
+                                       -1 (default) for none.  "1,234,567" is the int64 1234567 and
+                                       "1.234,56" (with SIMDSV_OPT_DECIMAL_COMMA) the float64 1234.56:
+                                       groups of exactly three digits after a first group of one to
+                                       three; a number without the separator reads as before */
 } simdsv_option;
 
 /* Non-ISO dates (SIMDSV_OPT_DATE_ORDER): with an order other than ISO, the
@@ -535,12 +545,17 @@ typedef enum simdsv_string_option {
     SIMDSV_OPT_COLUMNS = 103,
     SIMDSV_OPT_SCHEMA = 104,
     SIMDSV_OPT_NAMES = 105,
-    SIMDSV_OPT_ENCODING = 106       /* the input's encoding; the reader sees UTF-8: "utf-8" (default),
+    SIMDSV_OPT_ENCODING = 106,      /* the input's encoding; the reader sees UTF-8: "utf-8" (default),
                                        "utf-16le", "utf-16be", "iso-8859-1" (latin1), "windows-1252"
                                        (cp1252) are converted by the library itself, any other name
                                        by the C library's iconv (SIMDSV_ERR_INVALID_ARGUMENT when it
                                        does not know the name).  Byte offsets in errors count the
                                        converted UTF-8 bytes; lines and columns are those of the file. */
+    SIMDSV_OPT_DELIMITER_STRING = 107 /* the delimiter as 1 to 4 bytes ("||", "::", ", "; "" = ","); a
+                                       byte of it may not be CR, LF, the quote or the escape.  With more
+                                       than one byte every record is read by the scalar record parser,
+                                       not the SIMD kernels (see docs/SNIFF.md for its speed).
+                                       SIMDSV_OPT_DELIMITER sets a one-byte delimiter (NUL included) */
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
@@ -548,7 +563,8 @@ typedef enum simdsv_string_option {
  * and simdsv_options_error() says what was wrong.  The value is parsed once,
  * here: the typed reader uses the parsed items. */
 SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
-/* The encoding set with SIMDSV_OPT_ENCODING ("" when unset); the list
+/* The encoding set with SIMDSV_OPT_ENCODING ("" when unset), the delimiter
+ * (SIMDSV_OPT_DELIMITER_STRING; "" for a NUL delimiter); the list
  * options are parsed when set and not kept as text: "" for them.  Valid
  * until it is set again or the options are freed. */
 SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id);
