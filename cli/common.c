@@ -348,11 +348,24 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
 {
     c->display = strcmp(c->file, "-") == 0 ? "<stdin>" : c->file;
     c->in = NULL;
+    /* Every FILE is read with its own dialect: the first was detected by
+     * cli_parse, each next one here. */
+    if (opt == c->opt && c->sniffed != c->file) {
+        input_close(c->sampled);
+        c->sampled = NULL;
+        if (cli_detect(c) >= 0)
+            return NULL;
+    }
     simdsv_reader *r = cli_new_reader(opt);
     if (!r)
         return NULL;
     simdsv_status st;
-    c->in = input_open(c->file, c->display);
+    if (c->sampled && c->sniffed == c->file) {
+        c->in = c->sampled; /* its first bytes were read by detection: served again first */
+        c->sampled = NULL;
+    } else {
+        c->in = input_open(c->file, c->display);
+    }
     if (!c->in) {
         simdsv_reader_free(r);
         return NULL;
@@ -518,6 +531,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
 
 void cli_common_free(cli_common *c)
 {
+    input_close(c->sampled);
+    c->sampled = NULL;
     simdsv_options_free(c->opt);
     free(c->files);
     free(c->positional);

@@ -35,6 +35,11 @@ struct cli_input {
     size_t zcap, zpos, zlen;
     bool zeof;               /* fd at its end */
     bool zmid;               /* inside a compressed stream (not at a member boundary) */
+    /* decoded bytes read ahead by input_sample, served again before anything else */
+    unsigned char *replay;
+    size_t replay_len, replay_pos;
+    bool sample_hit_end;     /* the sample read the whole input */
+    int sample_errno;        /* the sample ended on a read error (0: none), given again after its bytes */
 #ifdef SIMDSV_HAVE_ZLIB
     z_stream gz;
     bool gz_init;
@@ -183,6 +188,7 @@ void input_close(cli_input *in)
         ZSTD_freeDStream(in->zs);
 #endif
     free(in->zbuf);
+    free(in->replay);
     if (in->owns_fd)
         close(in->fd);
     free(in);
@@ -285,7 +291,7 @@ static long long read_zstd(cli_input *in, unsigned char *buf, size_t size, int *
 }
 #endif
 
-long long input_read(cli_input *in, void *buf, size_t size, int *os_errno)
+static long long read_decoded(cli_input *in, void *buf, size_t size, int *os_errno)
 {
     switch (in->kind) {
     case KIND_PLAIN: {
@@ -303,6 +309,49 @@ long long input_read(cli_input *in, void *buf, size_t size, int *os_errno)
     default:
         return -1;
     }
+}
+
+long long input_read(cli_input *in, void *buf, size_t size, int *os_errno)
+{
+    if (in->replay_pos < in->replay_len) {
+        size_t n = in->replay_len - in->replay_pos;
+        if (n > size)
+            n = size;
+        memcpy(buf, in->replay + in->replay_pos, n);
+        in->replay_pos += n;
+        return (long long)n;
+    }
+    if (in->sample_errno) {
+        *os_errno = in->sample_errno;
+        return -1;
+    }
+    return read_decoded(in, buf, size, os_errno);
+}
+
+long long input_sample(cli_input *in, size_t size, const void **data, bool *whole, int *os_errno)
+{
+    if (in->replay_pos || in->replay_len) {
+        *data = in->replay;
+        *whole = in->sample_hit_end;
+        return (long long)in->replay_len;
+    }
+    in->replay = malloc(size ? size : 1);
+    if (!in->replay) {
+        *os_errno = ENOMEM;
+        return -1;
+    }
+    long long n = 1;
+    while (in->replay_len < size && (n = read_decoded(in, in->replay + in->replay_len, size - in->replay_len,
+                                                      os_errno)) > 0)
+        in->replay_len += (size_t)n;
+    if (n < 0) {
+        in->sample_errno = *os_errno ? *os_errno : EIO;
+        return -1;
+    }
+    in->sample_hit_end = n == 0;
+    *data = in->replay;
+    *whole = in->sample_hit_end;
+    return (long long)in->replay_len;
 }
 
 long long input_callback(void *ctx, void *buf, size_t size, int *os_errno)

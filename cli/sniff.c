@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "typed.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,15 @@ static bool given(const cli_common *c, simdsv_sniff_setting k)
     return (c->given >> k) & 1u;
 }
 
-/* Detects the dialect of FILE: the path's start, middle and end for a plain
- * regular file, the first decoded bytes of a compressed one. */
-static simdsv_status sniff_file(const cli_common *c, const char *file, const char *display, bool quiet,
-                                simdsv_sniff **out)
+/* The bytes a stream is sniffed over: the library's start sample. */
+#define STREAM_SAMPLE ((size_t)256 << 10)
+
+/* Detects the dialect of an opened input: the start, middle and end of a
+ * plain regular file (by its path), else the first decoded bytes of the
+ * stream, which in keeps for the reader (input_sample: nothing is lost, no
+ * seek is needed). */
+static simdsv_status sniff_input(const cli_common *c, const char *file, cli_input *in, const char *display,
+                                 bool quiet, simdsv_sniff **out)
 {
     simdsv_sniff_params p;
     memset(&p, 0, sizeof p);
@@ -25,38 +31,37 @@ static simdsv_status sniff_file(const cli_common *c, const char *file, const cha
     p.given = c->given;
     p.header_rows = c->header_rows;
     p.table = c->table;
-    cli_input *in = input_open(file, display);
-    if (!in)
-        return SIMDSV_ERR_IO;
     uint64_t size = 0;
     if (strcmp(file, "-") != 0 && input_seekable_fd(in, &size) >= 0) {
-        input_close(in);
         int err = 0;
         const simdsv_status st = simdsv_sniff_path(file, &p, out, &err);
         if (st == SIMDSV_ERR_IO && !quiet)
             cli_error("%s: %s", display, strerror(err));
         return st;
     }
-    const size_t cap = (size_t)256 << 10;
-    char *buf = malloc(cap + 1);
-    size_t got = 0;
-    long long n = 1;
+    const void *data = NULL;
+    bool whole = false;
     int err = 0;
-    while (buf && got <= cap && (n = input_read(in, buf + got, cap + 1 - got, &err)) > 0)
-        got += (size_t)n;
-    if (!buf || n < 0) {
-        if (buf && !quiet)
+    const long long got = input_sample(in, STREAM_SAMPLE, &data, &whole, &err);
+    if (got < 0) {
+        if (err == ENOMEM)
+            return SIMDSV_ERR_NOMEM;
+        if (!quiet)
             cli_error("%s: %s", display, input_error(in) ? input_error(in) : strerror(err));
-        else if (!buf)
-            cli_error("out of memory");
-        free(buf);
-        input_close(in);
-        return buf ? SIMDSV_ERR_IO : SIMDSV_ERR_NOMEM;
+        return SIMDSV_ERR_IO;
     }
+    p.partial = !whole;
+    return simdsv_sniff_memory(data, (size_t)got, &p, out);
+}
+
+/* 'simdsv sniff FILE': the input opened for detection only. */
+static simdsv_status sniff_file(const cli_common *c, const char *file, const char *display, simdsv_sniff **out)
+{
+    cli_input *in = input_open(file, display);
+    if (!in)
+        return SIMDSV_ERR_IO;
+    const simdsv_status st = sniff_input(c, file, in, display, false, out);
     input_close(in);
-    p.partial = got > cap;
-    const simdsv_status st = simdsv_sniff_memory(buf, got > cap ? cap : got, &p, out);
-    free(buf);
     return st;
 }
 
@@ -86,7 +91,22 @@ static void put(strbuf *sb, const char *s)
 static void reproduce(const simdsv_sniff *s, strbuf *sb)
 {
     put(sb, "--delimiter ");
-    option_byte(sb, (unsigned char)s->delimiter[0]);
+    if (s->delimiter[1]) {
+        put(sb, "'");
+        for (const char *d = s->delimiter; *d; d++) {
+            char tmp[8];
+            if (*d == '\'' || (unsigned char)*d < 0x20 || (unsigned char)*d >= 0x7F || *d == '\\')
+                snprintf(tmp, sizeof tmp, "\\x%02X", (unsigned char)*d);
+            else
+                snprintf(tmp, sizeof tmp, "%c", *d);
+            put(sb, tmp);
+        }
+        put(sb, "'");
+    } else {
+        option_byte(sb, (unsigned char)s->delimiter[0]);
+    }
+    if (s->padding)
+        put(sb, " --trim-spaces");
     if (s->quote < 0) {
         put(sb, " --no-quote");
     } else {
@@ -126,6 +146,10 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
     }
     if (s->decimal_comma)
         put(sb, " --decimal-comma");
+    if (s->thousands) {
+        put(sb, " --thousands ");
+        option_byte(sb, s->thousands);
+    }
     if (s->date_order != SIMDSV_DATE_ISO) {
         static const char *const orders[] = {"iso", "dmy", "mdy", "ymd"};
         put(sb, " --date-order ");
@@ -136,14 +160,24 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
 
 int cli_detect(cli_common *c)
 {
-    /* Only a regular file can be read twice: a pipe or standard input keeps
-     * the defaults.  A file that cannot be read is reported by the command. */
+    /* A file that cannot be opened is reported by the command. */
     struct stat info;
-    if (c->no_sniff || strcmp(c->files[0], "-") == 0 || stat(c->files[0], &info) != 0 || !S_ISREG(info.st_mode))
+    c->sniffed = c->file;
+    if (c->no_sniff || (strcmp(c->file, "-") != 0 && (stat(c->file, &info) != 0 || S_ISDIR(info.st_mode))))
         return -1;
-    const char *file = c->files[0];
+    const char *file = c->display;
+    cli_input *in = input_open(c->file, c->display);
+    if (!in)
+        return -1;
     simdsv_sniff *s = NULL;
-    const simdsv_status st = sniff_file(c, file, file, true, &s);
+    const simdsv_status st = sniff_input(c, c->file, in, c->display, true, &s);
+    /* A stream keeps its sample for the reader, and a read error for the
+     * reader to report after it: the command's cli_open takes it. */
+    uint64_t size = 0;
+    if (strcmp(c->file, "-") != 0 && input_seekable_fd(in, &size) >= 0)
+        input_close(in); /* a plain file: the command opens it again */
+    else
+        c->sampled = in;
     if (st == SIMDSV_ERR_NOMEM) {
         cli_error("out of memory");
         return EXIT_DATA;
@@ -156,35 +190,39 @@ int cli_detect(cli_common *c)
         simdsv_sniff_free(s);
         return -1;
     }
+    /* Every setting not given is set, to the default when nothing was found:
+     * with several FILEs, nothing detected in one carries over to the next. */
     simdsv_options *o = c->opt;
     if (!given(c, SIMDSV_SNIFF_DELIMITER)) {
-        simdsv_options_set(o, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
         if (s->delimiter[1])
-            cli_error("%s: the delimiter '%s' was detected, but the reader takes one byte: reading with '%c' "
-                      "(an empty column between two); give --delimiter to choose",
-                      file, s->delimiter, s->delimiter[0]);
+            simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, s->delimiter);
+        else
+            simdsv_options_set(o, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
     }
+    if (!given(c, SIMDSV_SNIFF_PADDING))
+        simdsv_options_set(o, SIMDSV_OPT_TRIM_SPACES, s->padding != 0);
     if (!given(c, SIMDSV_SNIFF_QUOTE))
         simdsv_options_set(o, SIMDSV_OPT_QUOTE, s->quote);
     if (!given(c, SIMDSV_SNIFF_ESCAPE))
         simdsv_options_set(o, SIMDSV_OPT_ESCAPE, s->escape);
-    if (!given(c, SIMDSV_SNIFF_COMMENT) && s->comment >= 0)
+    if (!given(c, SIMDSV_SNIFF_COMMENT))
         simdsv_options_set(o, SIMDSV_OPT_COMMENT, s->comment);
     if (!given(c, SIMDSV_SNIFF_HEADER) && !given(c, SIMDSV_SNIFF_HEADER_ROWS)) {
         simdsv_options_set(o, SIMDSV_OPT_HEADER, s->header != 0);
-        if (s->header_rows > 1)
-            simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, (int64_t)s->header_rows);
+        simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1);
     }
     if (!given(c, SIMDSV_SNIFF_PREAMBLE))
         simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
     if (!given(c, SIMDSV_SNIFF_FOOTER))
         simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
-    if (!given(c, SIMDSV_SNIFF_DECIMAL) && s->decimal_comma)
-        simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, 1);
-    if (!given(c, SIMDSV_SNIFF_DATES) && s->date_order != SIMDSV_DATE_ISO)
+    if (!given(c, SIMDSV_SNIFF_DECIMAL)) {
+        simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0);
+        simdsv_options_set(o, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1);
+    }
+    if (!given(c, SIMDSV_SNIFF_DATES))
         simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, s->date_order);
-    if (!given(c, SIMDSV_SNIFF_ENCODING) && strcmp(s->encoding, "utf-8") != 0)
-        simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, s->encoding);
+    if (!given(c, SIMDSV_SNIFF_ENCODING))
+        simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") != 0 ? s->encoding : NULL);
     if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES)) {
         progress_erase();
         fprintf(stderr, "simdsv: %s: %zu tables:", file, s->table_count);
@@ -352,7 +390,7 @@ int cmd_sniff(int argc, char **argv)
         const char *file = c.files[f];
         const char *display = strcmp(file, "-") == 0 ? "<stdin>" : file;
         simdsv_sniff *s = NULL;
-        const simdsv_status st = sniff_file(&c, file, display, false, &s);
+        const simdsv_status st = sniff_file(&c, file, display, &s);
         if (st != SIMDSV_OK) {
             if (st != SIMDSV_ERR_IO)
                 cli_error("%s: %s", display, simdsv_status_message(st));

@@ -755,8 +755,8 @@ typedef enum simdsv_sniff_setting {
     SIMDSV_SNIFF_HEADER = 8,       /* SIMDSV_OPT_HEADER */
     SIMDSV_SNIFF_HEADER_ROWS = 9,  /* rows of the header (names of a column joined with a space) */
     SIMDSV_SNIFF_TABLES = 10,      /* several tables: which one is read (simdsv_sniff_params.table) */
-    SIMDSV_SNIFF_PADDING = 11,     /* spaces after each delimiter (reported; the reader keeps them) */
-    SIMDSV_SNIFF_DECIMAL = 12,     /* decimal comma: SIMDSV_OPT_DECIMAL_COMMA */
+    SIMDSV_SNIFF_PADDING = 11,     /* spaces after each delimiter: SIMDSV_OPT_TRIM_SPACES */
+    SIMDSV_SNIFF_DECIMAL = 12,     /* decimal comma and thousands: SIMDSV_OPT_DECIMAL_COMMA, SIMDSV_OPT_THOUSANDS */
     SIMDSV_SNIFF_DATES = 13        /* the order of non-ISO dates: SIMDSV_OPT_DATE_ORDER */
 } simdsv_sniff_setting;
 #define SIMDSV_SNIFF_SETTING_COUNT 14
@@ -794,7 +794,7 @@ typedef struct simdsv_sniff {
     /* The dialect, as options (simdsv_sniff_apply sets them). */
     const char *encoding;      /* "utf-8", "utf-16le", "utf-16be", "iso-8859-1", "windows-1252", or the name given */
     int bom;                   /* 1 if the input starts with a byte order mark */
-    char delimiter[5];         /* 1 to 4 bytes, NUL-terminated ("||" is reported: the reader reads one byte) */
+    char delimiter[5];         /* 1 to 4 bytes, NUL-terminated (SIMDSV_OPT_DELIMITER_STRING) */
     int quote;                 /* byte or -1 */
     int escape;                /* byte or -1 (quotes doubled) */
     const char *line_ending;   /* "LF", "CRLF", "CR" */
@@ -805,7 +805,7 @@ typedef struct simdsv_sniff {
     uint64_t end_offset;       /* input offset where the table read ends, 0 = the end */
     int header;                /* 1: the table has a header */
     uint64_t header_rows;
-    int padding;               /* 1: a space follows every delimiter */
+    int padding;               /* 1: a space follows every delimiter: SIMDSV_OPT_TRIM_SPACES */
     int decimal_comma;
     simdsv_date_order date_order; /* of the non-ISO date columns (SIMDSV_OPT_DATE_ORDER) */
     int binary;                /* 1: the sample is not text (NUL or control bytes); nothing else is reliable */
@@ -818,6 +818,8 @@ typedef struct simdsv_sniff {
     uint64_t sampled_rows;
     uint64_t sampled_bytes;
     uint64_t input_size;       /* 0 when unknown (memory: the size given) */
+    int thousands;             /* digit-group separator of the numbers (',' in 1,234.5, '.' in 1.234,5), 0: none
+                                  (SIMDSV_OPT_THOUSANDS) */
 } simdsv_sniff;
 
 /* What the caller already knows. */
@@ -837,9 +839,9 @@ SIMDSV_API simdsv_status simdsv_sniff_memory(const void *data, size_t size, cons
 /* The same over a file: its start, middle and end (IO with errno in *os_errno). */
 SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *params, simdsv_sniff **out,
                                            int *os_errno);
-/* Sets the detected options on opt: delimiter (its first byte), quote,
- * escape, comment, header and its rows, skip lines, end offset, decimal
- * comma, date order and the encoding.  Settings given to the sniff are set
+/* Sets the detected options on opt: delimiter (all its bytes), trimmed
+ * spaces, quote, escape, comment, header and its rows, skip lines, end
+ * offset, decimal comma, thousands separator, date order and the encoding.  Settings given to the sniff are set
  * to the value given. */
 SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */

@@ -126,6 +126,7 @@ typedef struct dialect {
     size_t dlen;
     int quote, escape;
     const char *comment; /* marker or NULL */
+    int trim;            /* spaces around fields are not data (SIMDSV_OPT_TRIM_SPACES) */
 } dialect;
 
 static int add_field(rows *rs, uint32_t off, uint32_t len, int quoted)
@@ -212,6 +213,8 @@ static void parse_region(const region *g, int gi, const dialect *d, size_t max_r
         }
         int cut = 0, bad = 0;
         for (;;) {
+            while (d->trim && pos < n && p[pos] == ' ')
+                pos++;
             size_t start = pos, len;
             int quoted = 0;
             if (d->quote >= 0 && pos < n && p[pos] == d->quote) {
@@ -243,6 +246,8 @@ static void parse_region(const region *g, int gi, const dialect *d, size_t max_r
                     break;
                 len = pos - start;
                 pos++; /* the closing quote */
+                while (d->trim && pos < n && p[pos] == ' ')
+                    pos++;
                 if (pos < n && !line_end_len(p, n, pos) && !at_delim(d, p, n, pos)) {
                     bad = 1; /* text after the closing quote: read on to the delimiter */
                     while (pos < n && !line_end_len(p, n, pos) &&
@@ -258,6 +263,8 @@ static void parse_region(const region *g, int gi, const dialect *d, size_t max_r
                     pos++;
                 }
                 len = pos - start;
+                while (d->trim && len && p[start + len - 1] == ' ')
+                    len--;
             }
             if (!add_field(rs, (uint32_t)start, (uint32_t)len, quoted))
                 return;
@@ -1036,8 +1043,13 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     int64_t v = 0;
     if (given & (1u << SIMDSV_SNIFF_DELIMITER)) {
         simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &v);
-        dl[nd][0] = (char)v;
-        dl[nd++][1] = '\0';
+        const char *seq = simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING);
+        if (strlen(seq) > 1)
+            memcpy(dl[nd++], seq, strlen(seq) + 1);
+        else {
+            dl[nd][0] = (char)v;
+            dl[nd++][1] = '\0';
+        }
     } else {
         static const char common[] = ",\t;|: ";
         for (const char *c = common; *c; c++) {
@@ -1116,6 +1128,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 d->quote = quotes[q];
                 d->escape = quotes[q] < 0 ? -1 : escapes[e];
                 d->comment = comment;
+                d->trim = 0; /* decided after the delimiter (padding) */
             }
     size_t best = 0;
     score best_score, second_score;
@@ -1307,11 +1320,30 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             }
         }
         out->padding = d.delim[0] != ' ' && delims >= 4 && padded * 10 >= delims * 9;
-        decide(s, SIMDSV_SNIFF_PADDING, out->padding || !delims ? 0.9 : 1,
-               out->padding ? keep(s, "a space follows %zu of %zu delimiters: the reader keeps it in the field "
-                                      "(no trimming option), so such columns read as text",
-                                   padded, delims)
-                            : keep(s, "no padding: %zu of %zu delimiters are followed by a space", padded, delims));
+        if (given & (1u << SIMDSV_SNIFF_PADDING)) {
+            simdsv_options_get(opt, SIMDSV_OPT_TRIM_SPACES, &v);
+            out->padding = v != 0;
+            decide(s, SIMDSV_SNIFF_PADDING, 1, "given");
+        } else {
+            decide(s, SIMDSV_SNIFF_PADDING, out->padding || !delims ? 0.9 : 1,
+                   out->padding ? keep(s, "a space follows %zu of %zu delimiters: spaces around fields are trimmed "
+                                          "(--trim-spaces)",
+                                       padded, delims)
+                                : keep(s, "no padding: %zu of %zu delimiters are followed by a space", padded, delims));
+        }
+        /* The rest of the decisions see the fields as the reader will. */
+        if (out->padding && d.delim[0] != ' ' && d.quote != ' ') {
+            d.trim = 1;
+            reset_rows(&rs);
+            parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
+            if (rs.nomem) {
+                st = SIMDSV_ERR_NOMEM;
+                goto done;
+            }
+            out->sampled_rows = rs.nr;
+            for (nstart = 0; nstart < rs.nr && rs.r[nstart].region == 0; nstart++) {
+            }
+        }
     }
 
     /* Decimal comma: decided per column below, allowed when ',' is not the delimiter. */
@@ -1659,7 +1691,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             st = SIMDSV_ERR_NOMEM;
             goto done;
         }
-        int any_dc = 0, any_dot = 0;
+        int any_dc = 0, any_dot = 0, any_comma_groups = 0, any_dot_groups = 0;
         for (size_t c = 0; c < kc; c++) {
             simdsv_sniff_column *col = &s->columns[c];
             memset(col, 0, sizeof *col);
@@ -1690,6 +1722,9 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             simdsv_type kind = SIMDSV_TYPE_NULL, typed_only = SIMDSV_TYPE_NULL;
             int dc_th = 0;
             size_t dc_hits = 0, dot_hits = 0;
+            /* '1,234.56': ',' groups thousands (the plain number's decimal point); decided for the
+             * column when every value reads so and one cannot be a decimal comma (two ',' or a '.'). */
+            size_t grouped = 0, grouped_sure = 0, grouped_frac = 0, not_grouped = 0;
             for (size_t i = h0; i < body_end; i++) {
                 const sn_row *r = &rs.r[i];
                 if (r->kind != ROW_DATA || r->nfields != width)
@@ -1708,6 +1743,16 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 const simdsv_type k0 = simdsv__infer_field(x.s, x.n, 0, NULL);
                 if (k0 == SIMDSV_TYPE_FLOAT64)
                     dot_hits += memchr(x.s, '.', x.n) != NULL;
+                double gv;
+                if (k0 == SIMDSV_TYPE_STRING && simdsv__parse_double_grouped(x.s, x.n, ',', false, &gv)) {
+                    const char *comma = memchr(x.s, ',', x.n);
+                    const int frac = memchr(x.s, '.', x.n) != NULL;
+                    grouped++;
+                    grouped_frac += frac;
+                    grouped_sure += frac || memchr(comma + 1, ',', x.n - (size_t)(comma + 1 - x.s)) != NULL;
+                } else if (k0 != SIMDSV_TYPE_INT64 && k0 != SIMDSV_TYPE_FLOAT64) {
+                    not_grouped++;
+                }
                 if (dc_allowed && k0 == SIMDSV_TYPE_STRING && decimal_comma_value(x.s, x.n, &dc_th)) {
                     dc_hits++;
                     kind = simdsv__kind_join(kind, SIMDSV_TYPE_FLOAT64);
@@ -1736,11 +1781,19 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                                    texts_seen == 1 ? "" : "s");
             }
             format_guess fg;
-            if (dc_hits) {
+            if (grouped && grouped_sure && !not_grouped) {
+                any_comma_groups = 1;
+                col->type = grouped_frac || dot_hits ? SIMDSV_TYPE_FLOAT64 : SIMDSV_TYPE_INT64;
+                col->format = "1,234.56";
+                col->reason = keep(s, "%s with ',' grouping thousands in %zu of %zu values", simdsv_type_name(col->type),
+                                   grouped, nv);
+                col->confidence = 0.9;
+            } else if (dc_hits) {
                 any_dc = 1;
                 col->format = dc_th ? "1.234,56" : "decimal comma";
                 col->reason = keep(s, "float64 with a decimal comma in %zu of %zu values%s", dc_hits, nv,
-                                   dc_th ? " ('.' groups thousands: the reader does not read those)" : "");
+                                   dc_th ? " ('.' groups thousands)" : "");
+                any_dot_groups |= dc_th;
                 col->confidence = 0.9;
             } else if (kind == SIMDSV_TYPE_STRING && nv && guess_date(s, vals, nv, &fg)) {
                 col->type = fg.type;
@@ -1784,16 +1837,23 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             out->date_order = (simdsv_date_order)v;
             decide(s, SIMDSV_SNIFF_DATES, 1, "given");
         }
-        out->decimal_comma = any_dc && !any_dot;
+        out->decimal_comma = any_dc && !any_dot && !any_comma_groups;
+        /* One separator for the reader: ',' with a decimal point, '.' with a decimal comma. */
+        out->thousands = out->decimal_comma ? (any_dot_groups ? '.' : 0) : any_comma_groups ? ',' : 0;
         if (given & (1u << SIMDSV_SNIFF_DECIMAL)) {
             simdsv_options_get(opt, SIMDSV_OPT_DECIMAL_COMMA, &v);
             out->decimal_comma = v != 0;
+            simdsv_options_get(opt, SIMDSV_OPT_THOUSANDS, &v);
+            out->thousands = v > 0 ? (int)v : 0;
             decide(s, SIMDSV_SNIFF_DECIMAL, 1, "given");
         } else {
-            decide(s, SIMDSV_SNIFF_DECIMAL, any_dc && any_dot ? NOT_SURE : 0.9,
-                   any_dc && any_dot ? "not sure: some columns use a decimal comma, others a decimal point"
-                   : any_dc          ? "decimal comma (numbers such as 3,14 where ',' is not the delimiter)"
-                                     : "decimal point");
+            const int mixed = any_dc && (any_dot || any_comma_groups);
+            decide(s, SIMDSV_SNIFF_DECIMAL, mixed ? NOT_SURE : 0.9,
+                   mixed ? "not sure: some columns use a decimal comma, others a decimal point"
+                   : out->thousands == '.' ? "decimal comma, '.' groups thousands (1.234,56)"
+                   : any_dc ? "decimal comma (numbers such as 3,14 where ',' is not the delimiter)"
+                   : out->thousands == ',' ? "decimal point, ',' groups thousands (1,234.56)"
+                                           : "decimal point");
         }
     } else {
         decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
@@ -2026,7 +2086,11 @@ simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
     if (!s || !opt)
         return SIMDSV_ERR_INVALID_ARGUMENT;
     simdsv_status st;
-    if ((st = simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) != SIMDSV_OK ||
+    if ((st = s->delimiter[1] ? simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, s->delimiter)
+                              : simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) !=
+            SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, s->padding != 0)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment)) != SIMDSV_OK ||
