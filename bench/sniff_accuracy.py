@@ -45,7 +45,7 @@ def duckdb_view(d, exp):
         "skip_lines": int(d.get("SkipRows") or 0), "header": d.get("HasHeader") == "true",
         "header_rows": 1 if d.get("HasHeader") == "true" else 0,
         "encoding": "utf-8", "bom": True, "tables": [{}], "footer_lines": 0, "end_offset": 0,
-        "decimal_comma": False, "columns": cols,
+        "decimal_comma": False, "columns": cols, "padding": False, "thousands": None,
     }
 
 

@@ -316,6 +316,12 @@ static void print_json(const char *file, const simdsv_sniff *s, const char *opti
          s->header ? "true" : "false", (unsigned long long)s->header_rows, s->padding ? "true" : "false",
          s->decimal_comma ? "true" : "false", (int)s->date_order, (unsigned long long)s->sampled_rows,
          (unsigned long long)s->sampled_bytes);
+    char th[2] = {(char)s->thousands, 0};
+    out_str(",\"thousands\":");
+    if (s->thousands)
+        json_str(th);
+    else
+        out_str("null");
     out_str(",\"decisions\":{");
     for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++) {
         outf("%s\"%s\":{\"confidence\":%.2f,\"given\":%s,\"reason\":", k ? "," : "",

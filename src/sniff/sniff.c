@@ -1036,7 +1036,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             (i == 0 || strchr(",;\t|: \n\r", gs[0].p[i - 1]) != NULL))
             field_start_quote[gs[0].p[i]]++;
     }
-    dialect cands[16 * 3 * 2];
+    dialect cands[16 * 3 * 2 * 2];
     size_t nc = 0;
     char dl[16][5];
     size_t nd = 0;
@@ -1113,14 +1113,30 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         if (backslash_quote)
             escapes[ne++] = '\\';
     }
+    /* Padding: a delimiter followed by a space nearly every time is also
+     * tried with the spaces trimmed ("a, \"b, c\"" splits right only so). */
+    size_t after_space[16] = {0}, occurrences[16] = {0};
+    for (size_t a = 0; a < nd; a++) {
+        const size_t dn = dl[a][0] ? strlen(dl[a]) : 1;
+        for (size_t i = 0; dl[a][0] != ' ' && i + dn < probe; i++) {
+            if (memcmp(gs[0].p + i, dl[a], dn) != 0)
+                continue;
+            occurrences[a]++;
+            after_space[a] += gs[0].p[i + dn] == ' ';
+            i += dn - 1;
+        }
+    }
     for (size_t a = 0; a < nd; a++)
         for (int q = 0; q < nq; q++)
-            for (int e = 0; e < ne; e++) {
+            for (int e = 0; e < ne; e++)
+                for (int trim = 0; trim < 2; trim++) {
                 /* Without quoting an escape has nothing to escape: one
                  * candidate, escape-free, even when an escape was given
                  * (skipping it left no candidate at all, and cands[0]
                  * unset, with --no-quote --escape C). */
                 if (quotes[q] < 0 && e > 0)
+                    continue;
+                if (trim && (occurrences[a] < 4 || after_space[a] * 10 < occurrences[a] * 9 || quotes[q] == ' '))
                     continue;
                 dialect *d = &cands[nc++];
                 memcpy(d->delim, dl[a], sizeof d->delim);
@@ -1128,7 +1144,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 d->quote = quotes[q];
                 d->escape = quotes[q] < 0 ? -1 : escapes[e];
                 d->comment = comment;
-                d->trim = 0; /* decided after the delimiter (padding) */
+                d->trim = trim;
             }
     size_t best = 0;
     score best_score, second_score;
@@ -1319,7 +1335,14 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 padded += fl->len && gs[0].p[fl->off] == ' ' && !fl->quoted;
             }
         }
-        out->padding = d.delim[0] != ' ' && delims >= 4 && padded * 10 >= delims * 9;
+        if (d.trim) { /* the candidate read trimmed: count on the bytes */
+            for (size_t a = 0; a < nd; a++)
+                if (!strcmp(dl[a], d.delim)) {
+                    delims = occurrences[a];
+                    padded = after_space[a];
+                }
+        }
+        out->padding = d.trim || (d.delim[0] != ' ' && delims >= 4 && padded * 10 >= delims * 9);
         if (given & (1u << SIMDSV_SNIFF_PADDING)) {
             simdsv_options_get(opt, SIMDSV_OPT_TRIM_SPACES, &v);
             out->padding = v != 0;
@@ -1332,8 +1355,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                                 : keep(s, "no padding: %zu of %zu delimiters are followed by a space", padded, delims));
         }
         /* The rest of the decisions see the fields as the reader will. */
-        if (out->padding && d.delim[0] != ' ' && d.quote != ' ') {
-            d.trim = 1;
+        if (out->padding != d.trim && d.delim[0] != ' ' && d.quote != ' ') {
+            d.trim = out->padding;
             reset_rows(&rs);
             parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
             if (rs.nomem) {

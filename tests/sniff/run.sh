@@ -50,7 +50,30 @@ if "$BIN" check --no-sniff "$TMP/latin1.csv" >/dev/null 2>&1; then echo "FAIL: -
 [ "$("$BIN" count --table 2 "$TMP/corpus/tables2.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: table 2"; exit 1; }
 [ "$("$BIN" headers --just-names "$TMP/corpus/header_rows2.csv")" = "$(printf 'id\nname\nprice EUR\nday\nok')" ] ||
     { echo "FAIL: header rows"; "$BIN" headers --just-names "$TMP/corpus/header_rows2.csv"; exit 1; }
-# Standard input is sniffed from its first bytes (sniff only: commands keep the defaults there).
+# Standard input is sniffed from its first bytes, which the command then reads again.
 "$BIN" sniff - <"$TMP/latin1.csv" | grep -q "options: --delimiter ';' --quote '\"' --encoding iso-8859-1" ||
     { echo "FAIL: sniff -"; exit 1; }
+[ "$(cat "$TMP/latin1.csv" | "$BIN" convert --to json -)" = "$("$BIN" convert --to json "$TMP/latin1.csv")" ] ||
+    { echo "FAIL: a pipe read with detection"; exit 1; }
+if command -v gzip >/dev/null 2>&1; then
+    gzip -c "$TMP/corpus/delim_tab.csv" >"$TMP/tab.csv.gz"
+    [ "$("$BIN" select 2 "$TMP/tab.csv.gz" | head -2)" = "$(printf 'name\nZoë A')" ] || { echo "FAIL: gzip sniffed"; exit 1; }
+    [ "$(gzip -dc "$TMP/tab.csv.gz" | "$BIN" select 2 - | head -2)" = "$(printf 'name\nZoë A')" ] ||
+        { echo "FAIL: a pipe sniffed"; exit 1; }
+fi
+# A stream longer than the sample: its first 256 KiB are read again, nothing lost.
+awk 'BEGIN { print "a;b"; for (i = 0; i < 60000; i++) print i ";x" i }' >"$TMP/long_semi.csv"
+[ "$(cat "$TMP/long_semi.csv" | "$BIN" count -)" = 60000 ] || { echo "FAIL: long pipe"; exit 1; }
+[ "$(cat "$TMP/long_semi.csv" | "$BIN" select 2 - | tail -1)" = x59999 ] || { echo "FAIL: long pipe select"; exit 1; }
+# Every FILE of a command is sniffed: a ';' file then a tab file, each read right.
+[ "$("$BIN" cat rows "$TMP/corpus/delim_semicolon.csv" "$TMP/corpus/delim_tab.csv" | grep -c '^1000,Zoë A,1.00,')" = 2 ] ||
+    { echo "FAIL: every FILE sniffed"; exit 1; }
+"$BIN" count -v "$TMP/corpus/delim_semicolon.csv" "$TMP/corpus/delim_tab.csv" 2>"$TMP/err" >/dev/null
+[ "$(grep -c 'detected --delimiter' "$TMP/err")" = 2 ] || { echo "FAIL: -v per FILE"; cat "$TMP/err"; exit 1; }
+# A delimiter of two bytes and padding after the delimiter are read as detected.
+[ "$("$BIN" select 3 "$TMP/corpus/delim_double_pipe.csv" | sed -n 2p)" = 1.00 ] || { echo "FAIL: '||' read"; exit 1; }
+[ "$("$BIN" select 2 "$TMP/corpus/padding.csv" | sed -n 2p)" = "Zoë A" ] || { echo "FAIL: padding trimmed"; exit 1; }
+"$BIN" sniff "$TMP/corpus/padding.csv" | grep -q "options: --delimiter ',' --trim-spaces" || { echo "FAIL: --trim-spaces"; exit 1; }
+"$BIN" sniff "$TMP/corpus/delim_double_pipe.csv" | grep -q "options: --delimiter '||' " || { echo "FAIL: '||' option"; exit 1; }
+[ "$("$BIN" count --delimiter '||' "$TMP/corpus/delim_double_pipe.csv")" = 24 ] || { echo "FAIL: --delimiter '||'"; exit 1; }
 echo "sniff: all passed"
