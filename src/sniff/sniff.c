@@ -554,7 +554,10 @@ static size_t complete_utf8_prefix(const uint8_t *p, size_t n)
     return n;
 }
 
-static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, encoding_result *e)
+/* nul_delimiter: NUL was given as the delimiter: zero bytes are structure,
+ * neither a UTF-16 pattern nor a sign of binary data. */
+static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
+                            encoding_result *e)
 {
     memset(e, 0, sizeof *e);
     e->kind = ENCODING_UTF8;
@@ -579,7 +582,7 @@ static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int compl
         else if (p[i] == 0)
             zero_even++;
     }
-    const size_t pairs = probe / 2;
+    const size_t pairs = nul_delimiter ? 0 : probe / 2;
     if (pairs >= 2 && zero_odd * 10 >= pairs * 4 && zero_even * 20 <= pairs) {
         e->kind = ENCODING_UTF16LE;
         e->confidence = 0.95;
@@ -595,6 +598,8 @@ static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int compl
     size_t nul_at = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const uint8_t c = p[i];
+        if (c == 0 && nul_delimiter)
+            continue;
         if (c == 0 && nul_at == SIZE_MAX)
             nul_at = i;
         if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F)
@@ -830,6 +835,25 @@ typedef struct sniff_input {
     uint64_t input_size;  /* 0: unknown */
 } sniff_input;
 
+/* The input offset of byte off of region i of a sample converted from
+ * UTF-16: the converted bytes before it (a BOM and the cut first line of a
+ * later region included) walked as code points, two input bytes each and
+ * four above U+FFFF; a byte 0xFF (an invalid unit) stood for two. */
+static uint64_t utf16_offset(const sniff_input *raw, const sniff_input *conv, uint8_t *const *bufs, size_t i,
+                             size_t off)
+{
+    const uint8_t *p = bufs[i];
+    const size_t end = (size_t)(conv->g[i].p - p) + off;
+    uint64_t at = raw->g[i].offset;
+    for (size_t j = 0; j < end;) {
+        const uint8_t c = p[j];
+        const size_t len = c < 0xC0 || c >= 0xF8 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        at += len == 4 ? 4 : 2;
+        j += len;
+    }
+    return at;
+}
+
 static void free_rows(rows *rs)
 {
     simdsv__free(rs->alloc, rs->f, rs->capf * sizeof *rs->f);
@@ -900,7 +924,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     /* 1. Encoding. */
     const region *g0 = &in->g[0];
     encoding_result enc;
-    detect_encoding(s, g0->p, g0->n, g0->complete, &enc);
+    int64_t given_delimiter = ',';
+    if (given & (1u << SIMDSV_SNIFF_DELIMITER))
+        simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &given_delimiter);
+    detect_encoding(s, g0->p, g0->n, g0->complete, given_delimiter == 0, &enc);
     const char *given_encoding = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_ENCODING) : "";
     if (given & (1u << SIMDSV_SNIFF_ENCODING)) {
         const int kind = simdsv__encoding_kind(given_encoding);
@@ -1537,9 +1564,24 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             footer_conf = NOT_SURE;
         }
     }
-    if (converted && (footer_offset || ntables > 1)) {
-        footer_reason = keep(s, "%s (not cut: offsets in UTF-16 input are not known)", footer_reason);
-        footer_offset = 0;
+    /* Where the reader cuts: input offsets.  A UTF-16 sample maps back (two
+     * or four input bytes per code point); another converted one does not. */
+    uint64_t footer_cut = footer_offset;
+    if (converted && enc.kind != ENCODING_ICONV) {
+        for (size_t t = 0; t < ntables; t++) {
+            tbl[t].byte_start = utf16_offset(in, &conv, bufs, 0, (size_t)tbl[t].byte_start);
+            if (tbl[t].byte_end)
+                tbl[t].byte_end = utf16_offset(in, &conv, bufs, 0, (size_t)tbl[t].byte_end);
+        }
+        if (footer_offset) {
+            const size_t endg = conv.ng > 1 ? conv.ng - 1 : 0;
+            footer_cut = utf16_offset(in, &conv, bufs, endg, (size_t)(footer_offset - gs[endg].offset));
+        }
+    } else if (converted && (footer_offset || ntables > 1)) {
+        footer_reason = keep(s, "%s (not cut: offsets in the input of iconv are not known)", footer_reason);
+        footer_offset = footer_cut = 0;
+        for (size_t t = 0; t < ntables; t++)
+            tbl[t].byte_end = 0;
     }
 
     /* Which table is read. */
@@ -1559,10 +1601,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     }
     const size_t ti = out->table;
     if (ntables > 1 && ti + 1 < ntables) {
-        out->end_offset = converted ? 0 : tbl[ti].byte_end;
+        out->end_offset = tbl[ti].byte_end;
         out->footer_lines = 0;
     } else {
-        out->end_offset = footer_offset;
+        out->end_offset = footer_cut;
         out->footer_lines = footer_lines;
     }
     if (given & (1u << SIMDSV_SNIFF_PREAMBLE)) {

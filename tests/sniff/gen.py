@@ -114,6 +114,10 @@ def main():
     dc = [["id", "amount", "rate"]] + [[str(i), "%d.%03d,%02d" % (i + 1, i * 37 % 1000, i), "0,%02d" % (i + 5)]
                                         for i in range(24)]
     add("decimal_comma.csv", "decimal comma", write(dc, ";"), {"delimiter": ";", "decimal_comma": True})
+    # A footer and a second table in UTF-16: found, and cut at input offsets.
+    add("footer_utf16.csv", "footer", b"\xff\xfe" + (write(body, ";") + "\nTotal: 24 rows\n").encode("utf-16-le"),
+        {"encoding": "utf-16le", "footer": True})
+    add("tables2_utf16.csv", "tables", b"\xfe\xff" + t2.encode("utf-16-be"), {"encoding": "utf-16be", "tables": 2})
     # Several bytes per delimiter, padding after it, thousands separators.
     add("delim_double_pipe.csv", "delimiter", write(body, "||"), {"delimiter": "||", "header": True})
     add("padding.csv", "padding", write(body, ", "), {"delimiter": ",", "padding": True, "header": True})

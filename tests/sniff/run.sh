@@ -76,4 +76,12 @@ awk 'BEGIN { print "a;b"; for (i = 0; i < 60000; i++) print i ";x" i }' >"$TMP/l
 "$BIN" sniff "$TMP/corpus/padding.csv" | grep -q "options: --delimiter ',' --trim-spaces" || { echo "FAIL: --trim-spaces"; exit 1; }
 "$BIN" sniff "$TMP/corpus/delim_double_pipe.csv" | grep -q "options: --delimiter '||' " || { echo "FAIL: '||' option"; exit 1; }
 [ "$("$BIN" count --delimiter '||' "$TMP/corpus/delim_double_pipe.csv")" = 24 ] || { echo "FAIL: --delimiter '||'"; exit 1; }
+# UTF-16: the footer and the tables after the one read are cut at input offsets.
+[ "$("$BIN" count "$TMP/corpus/footer_utf16.csv")" = 24 ] || { echo "FAIL: UTF-16 footer cut"; exit 1; }
+[ "$("$BIN" count "$TMP/corpus/tables2_utf16.csv" 2>/dev/null)" = 24 ] || { echo "FAIL: UTF-16 table 1"; exit 1; }
+[ "$("$BIN" count --table 2 "$TMP/corpus/tables2_utf16.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: UTF-16 table 2"; exit 1; }
+# A NUL delimiter given: the zero bytes are no UTF-16 pattern.
+printf 'a\0b\0c\n1\0x\0y\n2\0z\0w\n3\0q\0r\n' >"$TMP/nul.csv"
+[ "$("$BIN" select 2 --delimiter '\0' "$TMP/nul.csv" | tr '\n' ' ')" = "b x z q " ] || { echo "FAIL: NUL delimiter"; exit 1; }
+"$BIN" sniff --delimiter '\0' "$TMP/nul.csv" | grep -q "ASCII only" || { echo "FAIL: NUL delimiter encoding"; exit 1; }
 echo "sniff: all passed"
