@@ -51,6 +51,9 @@ typedef struct cli_common {
     bool verbose;         /* -v: say what was detected */
     uint64_t header_rows; /* --header-rows N */
     size_t table;         /* --table K, 0-based */
+    bool table_all;       /* --table all: the tables one after another (their columns must agree) */
+    uint64_t *table_ranges; /* and their byte ranges in the FILE sniffed (2 per table), or NULL */
+    size_t table_count;
     const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
     cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */
 } cli_common;
@@ -156,6 +159,11 @@ long long input_read(cli_input *in, void *buf, size_t size, int *os_errno);
  * within them.  Returns their count, -1 on error.  Once per input (a second
  * call gives the same bytes). */
 long long input_sample(cli_input *in, size_t size, const void **data, bool *whole, int *os_errno);
+/* From now on input_read gives only the decoded bytes in the n ranges
+ * [ranges[2i], ranges[2i+1]) (sorted, apart; an end of 0 is the input's
+ * end), and the input is no longer a file to seek in: --table all.  False
+ * when out of memory. */
+bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
 /* A simdsv_read_fn over input_read. */
 long long input_callback(void *ctx, void *buf, size_t size, int *os_errno);
 /* The decoder's message for the last failure, or NULL (then it was read()). */

@@ -25,7 +25,8 @@ const char cli_common_help[] =
     "  --encoding NAME    the input's encoding (utf-8, utf-16le, utf-16be, latin1, cp1252, or any\n"
     "                     name iconv knows); converted to UTF-8 as it is read\n"
     "  --header-rows N    the header is N rows (a column's names joined with a space)\n"
-    "  --table K          read the K-th table of a file holding several (1-based)\n"
+    "  --table K          read the K-th table of a file holding several (1-based); all: every\n"
+    "                     table, one after another, when their columns agree\n"
     "  --end-offset N     stop reading at byte N of the input (a footer after the table)\n"
     "  --no-sniff         do not detect the dialect: defaults for every option not given\n"
     "                     (by default the dialect is detected over a sample of the first\n"
@@ -269,6 +270,11 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
                    ? ARG_TAKEN
                    : ARG_BAD;
     }
+    if (strcmp(arg, "--table=all") == 0 || (strcmp(arg, "--table") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "all") == 0)) {
+        *i += arg[7] == '\0';
+        c->table_all = true;
+        return ARG_TAKEN;
+    }
     if ((res = cli_u64_option("--table", argc, argv, i, &n)) != ARG_NOT_MINE) {
         if (res != ARG_TAKEN || n == 0 || n > 1000)
             return ARG_BAD;
@@ -365,6 +371,11 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
         c->sampled = NULL;
     } else {
         c->in = input_open(c->file, c->display);
+    }
+    if (c->in && c->table_ranges && c->sniffed == c->file && !input_keep_ranges(c->in, c->table_ranges, c->table_count)) {
+        cli_error("out of memory");
+        cli_close(c, r);
+        return NULL;
     }
     if (!c->in) {
         simdsv_reader_free(r);
@@ -533,6 +544,8 @@ void cli_common_free(cli_common *c)
 {
     input_close(c->sampled);
     c->sampled = NULL;
+    free(c->table_ranges);
+    c->table_ranges = NULL;
     simdsv_options_free(c->opt);
     free(c->files);
     free(c->positional);

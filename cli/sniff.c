@@ -158,6 +158,81 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
     sb_put(sb, "", 1);
 }
 
+/* A table's columns, for the message: "a, b, c" (the first few). */
+static void column_list(const simdsv_sniff *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < s->column_count && n + 1 < cap; i++) {
+        const int w = snprintf(out + n, cap - n, "%s%s", i ? ", " : "", *s->columns[i].name ? s->columns[i].name : "-");
+        if (w < 0 || (size_t)w >= cap - n) {
+            snprintf(out + (cap > 4 ? cap - 4 : 0), cap > 4 ? 4 : cap, "...");
+            return;
+        }
+        n += (size_t)w;
+    }
+}
+
+/* --table all: every table sniffed as the one read, its columns compared
+ * with the first's (count and names), and the byte ranges kept in
+ * c->table_ranges: the first table from its first line, each next one from
+ * its first row below the header.  Returns -1 to go on, or the exit status
+ * after the message. */
+static int join_tables(cli_common *c, cli_input *in, const simdsv_sniff *first)
+{
+    const size_t n = first->table_count;
+    uint64_t *ranges = malloc(2 * n * sizeof *ranges);
+    if (!ranges) {
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    int status = -1;
+    for (size_t k = 0; k < n && status < 0; k++) {
+        cli_common one = *c;
+        one.table = k;
+        simdsv_sniff *t = NULL;
+        const simdsv_status st = k ? sniff_input(&one, c->file, in, c->display, true, &t) : SIMDSV_OK;
+        const simdsv_sniff *tk = k ? t : first;
+        if (st != SIMDSV_OK || tk->table != k) {
+            cli_error("%s: --table all: table %zu could not be read (%s)", c->display, k + 1,
+                      st != SIMDSV_OK ? simdsv_status_message(st) : "not found again");
+            status = EXIT_DATA;
+        } else {
+            bool same = tk->column_count == first->column_count;
+            for (size_t i = 0; same && i < first->column_count; i++)
+                same = strcmp(tk->columns[i].name, first->columns[i].name) == 0;
+            const simdsv_sniff_table *range = &tk->tables[k];
+            if (!same) {
+                char a[160], b[160];
+                column_list(first, a, sizeof a);
+                column_list(tk, b, sizeof b);
+                cli_error("%s: --table all: the columns of table %zu (line %llu: %zu, %s) differ from table 1's "
+                          "(line %llu: %zu, %s); --table K reads one of them",
+                          c->display, k + 1, (unsigned long long)range->first_line, tk->column_count, b,
+                          (unsigned long long)first->tables[0].first_line, first->column_count, a);
+                status = EXIT_DATA;
+            } else if (k && !range->data_start) {
+                cli_error("%s: --table all: where the rows of table %zu start is not known (past the sample, or "
+                          "an encoding read by iconv); --table K reads one table",
+                          c->display, k + 1);
+                status = EXIT_DATA;
+            }
+            ranges[2 * k] = k ? range->data_start : range->byte_start;
+            /* The last table ends where the footer starts (or at the end). */
+            ranges[2 * k + 1] = k + 1 < n ? range->byte_end : tk->end_offset;
+        }
+        simdsv_sniff_free(t);
+    }
+    if (status >= 0) {
+        free(ranges);
+        return status;
+    }
+    free(c->table_ranges);
+    c->table_ranges = ranges;
+    c->table_count = n;
+    return -1;
+}
+
 int cli_detect(cli_common *c)
 {
     /* A file that cannot be opened is reported by the command. */
@@ -171,6 +246,9 @@ int cli_detect(cli_common *c)
         return -1;
     simdsv_sniff *s = NULL;
     const simdsv_status st = sniff_input(c, c->file, in, c->display, true, &s);
+    free(c->table_ranges);
+    c->table_ranges = NULL;
+    const int joined = st == SIMDSV_OK && c->table_all && !s->binary && s->table_count > 1 ? join_tables(c, in, s) : -1;
     /* A stream keeps its sample for the reader, and a read error for the
      * reader to report after it: the command's cli_open takes it. */
     uint64_t size = 0;
@@ -184,6 +262,10 @@ int cli_detect(cli_common *c)
     }
     if (st != SIMDSV_OK)
         return -1;
+    if (joined >= 0) {
+        simdsv_sniff_free(s);
+        return joined;
+    }
     if (s->binary) {
         if (c->verbose)
             cli_error("%s: not detected: %s", file, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
@@ -211,10 +293,11 @@ int cli_detect(cli_common *c)
         simdsv_options_set(o, SIMDSV_OPT_HEADER, s->header != 0);
         simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1);
     }
+    /* The tables joined are cut out of the input (c->table_ranges): no line skipped, no end. */
     if (!given(c, SIMDSV_SNIFF_PREAMBLE))
-        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
+        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, c->table_ranges ? 0 : (int64_t)s->skip_lines);
     if (!given(c, SIMDSV_SNIFF_FOOTER))
-        simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
+        simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, c->table_ranges ? 0 : (int64_t)s->end_offset);
     if (!given(c, SIMDSV_SNIFF_DECIMAL)) {
         simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0);
         simdsv_options_set(o, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1);
@@ -223,7 +306,7 @@ int cli_detect(cli_common *c)
         simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, s->date_order);
     if (!given(c, SIMDSV_SNIFF_ENCODING))
         simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") != 0 ? s->encoding : NULL);
-    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES)) {
+    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES) && !c->table_ranges) {
         progress_erase();
         fprintf(stderr, "simdsv: %s: %zu tables:", file, s->table_count);
         for (size_t i = 0; i < s->table_count; i++)
@@ -235,6 +318,8 @@ int cli_detect(cli_common *c)
         reproduce(s, &sb);
         cli_error("%s: detected %s", file, sb.data ? sb.data : "");
         free(sb.data);
+        if (c->table_ranges)
+            cli_error("%s: --table all: its %zu tables read one after another", file, c->table_count);
     }
     simdsv_sniff_free(s);
     return -1;

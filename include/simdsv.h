@@ -778,6 +778,8 @@ typedef struct simdsv_sniff_table {
     size_t columns;
     uint64_t byte_start;   /* input offset of first_line */
     uint64_t byte_end;     /* input offset just past the table (0: to the end of the input) */
+    uint64_t data_start;   /* the table read: input offset of its first row below the header rows
+                              (0: not in the sample, or not known for an iconv encoding) */
 } simdsv_sniff_table;
 
 /* One column of the table read. */

@@ -1740,6 +1740,18 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         out->header = header;
         out->header_rows = header_rows;
         t->header_rows = header_rows;
+        /* Where its data starts, past the header rows (what --table all joins). */
+        size_t first_data = h0;
+        for (size_t hd = 0; first_data < rs.nr && rs.r[first_data].region == 0 && hd < header_rows; first_data++)
+            hd += rs.r[first_data].kind == ROW_DATA;
+        while (first_data < rs.nr && rs.r[first_data].region == 0 && rs.r[first_data].kind != ROW_DATA)
+            first_data++;
+        if (first_data < rs.nr && rs.r[first_data].region == 0) {
+            const size_t off = rs.r[first_data].off;
+            t->data_start = !converted                    ? gs[0].offset + skip0 + off
+                            : enc.kind != ENCODING_ICONV ? utf16_offset(in, &conv, bufs, 0, off)
+                                                         : 0;
+        }
         decide(s, SIMDSV_SNIFF_HEADER, hconf, hreason);
         decide(s, SIMDSV_SNIFF_HEADER_ROWS, header_rows > 1 ? 0.7 : hconf,
                header_rows > 1 ? keep(s, "%llu rows: each column's names joined with a space",

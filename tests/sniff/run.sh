@@ -84,4 +84,17 @@ awk 'BEGIN { print "a;b"; for (i = 0; i < 60000; i++) print i ";x" i }' >"$TMP/l
 printf 'a\0b\0c\n1\0x\0y\n2\0z\0w\n3\0q\0r\n' >"$TMP/nul.csv"
 [ "$("$BIN" select 2 --delimiter '\0' "$TMP/nul.csv" | tr '\n' ' ')" = "b x z q " ] || { echo "FAIL: NUL delimiter"; exit 1; }
 "$BIN" sniff --delimiter '\0' "$TMP/nul.csv" | grep -q "ASCII only" || { echo "FAIL: NUL delimiter encoding"; exit 1; }
+# --table all: tables with the same columns read one after another (a file, UTF-16, a pipe);
+# tables whose columns differ are an error naming both.
+printf 'Report\n\nid;name;v\n1;a;1,5\n2;b;2,5\n3;c;3,5\n\nid;name;v\n4;d;4,5\n5;e;5,5\n6;f;6,5\n\nTotal;6\n' >"$TMP/two.csv"
+python3 -c 'import sys; d = open(sys.argv[1]).read(); open(sys.argv[2], "wb").write(b"\xff\xfe" + d.encode("utf-16-le"))' \
+    "$TMP/two.csv" "$TMP/two16.csv"
+want=$(printf 'id,name,v\n1,a,"1,5"\n2,b,"2,5"\n3,c,"3,5"\n4,d,"4,5"\n5,e,"5,5"\n6,f,"6,5"')
+[ "$("$BIN" cat rows --table all "$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all"; exit 1; }
+[ "$("$BIN" cat rows --table all "$TMP/two16.csv")" = "$want" ] || { echo "FAIL: --table all UTF-16"; exit 1; }
+[ "$("$BIN" cat rows --table all - <"$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all stdin"; exit 1; }
+[ "$("$BIN" count --table all "$TMP/corpus/tables_repeated_header.csv")" = 35 ] || { echo "FAIL: --table all repeated"; exit 1; }
+if "$BIN" count --table all "$TMP/corpus/tables2.csv" >/dev/null 2>"$TMP/err"; then echo "FAIL: --table all differ"; exit 1; fi
+grep -q "columns of table 2 (line 27: 3, code, label, n) differ from table 1's (line 1: 5, id, name, price, day, ok)" "$TMP/err" ||
+    { echo "FAIL: --table all message"; cat "$TMP/err"; exit 1; }
 echo "sniff: all passed"
