@@ -179,7 +179,7 @@ typedef enum simdsv_option {
                                        the same setting as SIMDSV_OPT_COMMENT, for non-ASCII markers */
     /* Typed reader (simdsv_table_read): */
     SIMDSV_OPT_THREADS = 15,        /* worker threads, 0 (default) = all cores, 1 = the caller's thread only;
-                                       simdsv_reader_count uses them too */
+                                       at most 256 are used; simdsv_reader_count uses them too */
     SIMDSV_OPT_INFER_ROWS = 16,     /* rows sampled for inference (start, middle, end); -1 = every row; default 10000 */
     SIMDSV_OPT_ROW_LIMIT = 17,      /* read at most this many data rows; 0 (default) = all */
     SIMDSV_OPT_ON_ERROR = 18,       /* simdsv_on_error: a value that does not fit a user-given type */
@@ -885,7 +885,7 @@ typedef struct simdsv_write_options {
     int level;               /* codec level, 0 = the codec's default; at most gzip 9, zstd 22, lz4 12
                                 (snappy: 0 only) */
     int64_t row_group_rows;  /* Parquet rows per row group; 0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
-    int threads;             /* columns encoded and compressed side by side; 0 = all cores */
+    int threads;             /* columns encoded and compressed side by side; 0 = all cores; at most 256 */
     int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays
                                 under 1 MiB per row group, else PLAIN; 0: PLAIN only */
 } simdsv_write_options;

@@ -92,7 +92,9 @@ simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap,
  * start); returns when all are done.  0 (nothing ran) when memory for the
  * thread handles is lacking. */
 int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
-/* The online cores (1 when unknown, at most 256): the default thread count. */
-int simdsv__online_cores(void);
+/* The threads a request gets (SIMDSV_OPT_THREADS; 0 or less: every online
+ * core, 1 when unknown): at most 256, for the count, the typed reader and the
+ * writers alike. */
+int simdsv__thread_count(int requested);
 
 #endif

@@ -2,7 +2,7 @@
  * parallel count, the typed reader's chunks, the writers' columns): n calls
  * of fn, the first on the caller's thread, the others on threads started
  * for them (or on the caller's thread when one cannot start), all joined
- * before it returns; and the default thread count. */
+ * before it returns; and how many threads a request gets. */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
 
@@ -49,8 +49,19 @@ int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ct
     return 1;
 }
 
-int simdsv__online_cores(void)
+/* Every parallel part stops here: more threads than this only add start-up
+ * cost and buffers. */
+#define MAX_THREADS 256
+
+static int online_cores(void)
 {
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? (int)(online < 256 ? online : 256) : 1;
+    return online > 0 ? (int)(online < MAX_THREADS ? online : MAX_THREADS) : 1;
+}
+
+int simdsv__thread_count(int requested)
+{
+    if (requested > 0)
+        return requested < MAX_THREADS ? requested : MAX_THREADS;
+    return online_cores();
 }

@@ -9,7 +9,7 @@
  * unchanged.  The reader's state after a batch is exactly what the same
  * records read one by one would have left.
  */
-#include "batch.h"
+#include "reader.h"
 
 #include <string.h>
 

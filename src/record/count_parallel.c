@@ -60,8 +60,6 @@
 /* Bytes per kernel call; gaps between line ends are bounded to this
  * precision (see the record-size check). */
 #define PIECE ((size_t)64 << 10)
-/* Thread cap, as for the typed reader. */
-#define MAX_THREADS 256
 
 static atomic_ullong parallel_counts, rescanned_chunks;
 
@@ -332,14 +330,6 @@ static void run_listed(void *jobs, size_t i)
     run_job(((count_job **)jobs)[i]);
 }
 
-static int thread_count(const simdsv_reader *r)
-{
-    if (r->opt.threads > 0)
-        return r->opt.threads < MAX_THREADS ? r->opt.threads : MAX_THREADS;
-    const int online = simdsv__online_cores();
-    return online < MAX_THREADS ? online : MAX_THREADS;
-}
-
 /* SIMDSV_TEST_COUNT_CHUNK (tests only): a smaller minimum chunk. */
 static uint64_t min_chunk(void)
 {
@@ -458,7 +448,7 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     if (r->dialect.has_escape || r->dialect.has_comment || r->slow_only || r->special_pending || r->skipping || r->fatal ||
         r->field_start != r->rec_start)
         return 0;
-    const int threads = thread_count(r);
+    const int threads = simdsv__thread_count(r->opt.threads);
     if (threads < 2)
         return 0;
     count_plan plan;

@@ -17,17 +17,6 @@
  * decides), the input ending inside quotes, a failed allocation or read. */
 int simdsv__count_parallel(simdsv_reader *r, uint64_t *count);
 
-/* For the typed reader's threads: data[0..size), which starts at a record
- * start and is the whole rest of the input, cut into n chunks at record
- * starts (the same one-scan guess-and-check as the count), with each
- * chunk's records counted, on n threads.  Returns 1 with starts[0..n]
- * (starts[0] == 0, starts[n] == size; chunk i is [starts[i], starts[i+1]))
- * and records[0..n); 0 when that is not possible (an escape or comment
- * byte, a special byte anywhere, the input ending inside quotes, a chunk
- * without a record start, a failed allocation): then one thread decides. */
-int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
-                         uint64_t *records);
-
 /* The summary of the range data[0..size) = input [begin, begin + size) (see
  * simdsv_range_summarize), with r's kernel and dialect (no escape byte), by
  * the chunks' own record-start search and quote count. */

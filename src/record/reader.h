@@ -12,6 +12,7 @@
 #include "../scan/scan.h"
 #include "../source/source.h"
 #include "../utf8/utf8.h"
+#include "access.h"
 
 /* Internal status: the slow path consumed something that is not a record
  * (a comment line); the caller goes on reading. */
@@ -103,8 +104,6 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely);
 simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least);
 /* Strips the BOM and skips SIMDSV_OPT_SKIP_LINES lines (once). */
 simdsv_status simdsv__start_input(simdsv_reader *r);
-/* 1-based line of buffer position pos (positions must not go backwards). */
-uint64_t simdsv__line_at(simdsv_reader *r, size_t pos);
 void simdsv__restart_scan(simdsv_reader *r, size_t pos);
 /* content_end: where the record's bytes end (before its line end); end:
  * where the next record starts. */

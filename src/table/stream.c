@@ -8,17 +8,121 @@
  * thread-safe among themselves (the C stream interface says so); the arrays
  * and schemas they hand out are independent and may be released anywhere.
  */
-#include "table.h"
-#include "../record/reader.h"
+#include "typed.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+/* The bytes a stream holds to infer its schema: its start, middle and end
+ * are sampled (SIMDSV_OPT_INFER_ROWS rows at most), then the buffer moves on. */
+#define STREAM_WINDOW ((size_t)8 << 20)
+/* A batch ends once a string column holds this much (its offsets stay
+ * 32-bit: a record adds at most SIMDSV_OPT_MAX_RECORD_SIZE, 1 GiB by default). */
+#define STREAM_CHARS_BUDGET ((size_t)1 << 30)
+
+/* The typed reader's batches: the schema comes from the first window of the
+ * input (inferred types are then fixed: a later misfit is an error, or a
+ * null listed in the rejects). */
+typedef struct typed_stream {
+    typed_ctx x; /* x.t: the schema; it also collects every batch's rejects */
+    uint64_t rows;
+} typed_stream;
+
+static simdsv_status batches_open(simdsv_reader *r, typed_stream **out)
+{
+    *out = NULL;
+    if (!r)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const simdsv_allocator *a = &simdsv__reader_options(r)->alloc;
+    typed_stream *s = simdsv__alloc(a, sizeof *s);
+    if (!s)
+        return SIMDSV_ERR_NOMEM;
+    memset(s, 0, sizeof *s);
+    simdsv_table *t = NULL;
+    const simdsv_status st = simdsv__typed_start(r, &t, &s->x, STREAM_WINDOW);
+    if (st != SIMDSV_OK) {
+        if (s->x.t)
+            simdsv__typed_finish(&s->x);
+        simdsv_table_free(t);
+        simdsv__free(a, s, sizeof *s);
+        return st;
+    }
+    *out = s;
+    return SIMDSV_OK;
+}
+
+static const simdsv_table *batches_schema(const typed_stream *s)
+{
+    return s->x.t;
+}
+
+/* *batch: a table of the stream's columns and no rows. */
+static simdsv_status batches_empty(const typed_stream *s, simdsv_table *batch)
+{
+    return simdsv__borrow_schema(s->x.t, batch);
+}
+
+/* The next rows (SIMDSV_OPT_BATCH_ROWS at most) into *batch; no rows at the
+ * end.  On success the caller frees *batch with batches_free_batch. */
+static simdsv_status batches_next(typed_stream *s, simdsv_table *batch)
+{
+    typed_ctx *x = &s->x;
+    simdsv_reader *r = x->r;
+    simdsv_status st = simdsv__borrow_schema(x->t, batch);
+    if (st != SIMDSV_OK)
+        return st;
+    uint64_t limit = x->opt->batch_rows;
+    if (x->opt->row_limit) {
+        const uint64_t left = x->opt->row_limit - s->rows;
+        if (left == 0)
+            return SIMDSV_OK;
+        if (left < limit)
+            limit = left;
+    }
+    chunk k;
+    memset(&k, 0, sizeof k);
+    k.x = *x;
+    k.x.t = batch;
+    k.source = r;
+    k.shift = -(int64_t)simdsv__reader_origin(r);
+    k.limit = limit;
+    k.fixed_types = 1;
+    k.chars_budget = STREAM_CHARS_BUDGET;
+    st = simdsv__convert_chunk(&k);
+    x->text = k.x.text; /* the scratch may have grown */
+    x->text_cap = k.x.text_cap;
+    if (k.code != SIMDSV_OK)
+        st = simdsv__report(r, &k, s->rows);
+    if (st == SIMDSV_OK)
+        st = simdsv__move_rejects(x->t, batch, s->rows);
+    if (st != SIMDSV_OK) {
+        simdsv__free_borrowed(batch);
+        return st;
+    }
+    s->rows += batch->rows;
+    return SIMDSV_OK;
+}
+
+static void batches_free_batch(simdsv_table *batch)
+{
+    simdsv__free_borrowed(batch);
+}
+
+static void batches_close(typed_stream *s)
+{
+    if (!s)
+        return;
+    const simdsv_allocator a = s->x.t->alloc;
+    simdsv__typed_finish(&s->x);
+    simdsv_table_free(s->x.t);
+    simdsv__free(&a, s, sizeof *s);
+}
+
 typedef struct stream_private {
     simdsv_allocator alloc;
     simdsv_reader *r;
-    simdsv__typed_stream *s;
+    typed_stream *s;
     int ended;         /* the end of the stream was returned */
     int failed;        /* errno of a failed get_next: every later call repeats it */
     char message[512]; /* get_last_error */
@@ -55,11 +159,11 @@ static int get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
     if (p->failed)
         return p->failed;
     simdsv_table empty;
-    simdsv_status st = simdsv__stream_empty(p->s, &empty);
+    simdsv_status st = batches_empty(p->s, &empty);
     struct ArrowArray rows;
     if (st == SIMDSV_OK && (st = simdsv_table_move_to_arrow(&empty, out, &rows)) == SIMDSV_OK)
         rows.release(&rows);
-    simdsv__stream_free_batch(&empty); /* zeroed even when borrowing failed */
+    batches_free_batch(&empty); /* zeroed even when borrowing failed */
     return st == SIMDSV_OK ? 0 : errno_of(st); /* not sticky: the stream itself is fine */
 }
 
@@ -73,18 +177,18 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
         return 0;
     }
     simdsv_table batch;
-    simdsv_status st = simdsv__stream_next(p->s, &batch);
+    simdsv_status st = batches_next(p->s, &batch);
     if (st != SIMDSV_OK)
         return fail(p, st);
     if (batch.rows == 0) {
-        simdsv__stream_free_batch(&batch);
+        batches_free_batch(&batch);
         p->ended = 1;
         memset(out, 0, sizeof *out);
         return 0;
     }
     for (size_t j = 0; j < batch.ncols; j++) {
         if (batch.cols[j].chars_len > (size_t)INT32_MAX) { /* the schema promised 32-bit offsets */
-            simdsv__stream_free_batch(&batch);
+            batches_free_batch(&batch);
             snprintf(p->message, sizeof p->message,
                      "a record batch holds over 2 GiB of text in column `%.60s`: lower SIMDSV_OPT_BATCH_ROWS",
                      batch.cols[j].name);
@@ -94,7 +198,7 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
     }
     struct ArrowSchema schema;
     st = simdsv_table_move_to_arrow(&batch, &schema, out);
-    simdsv__stream_free_batch(&batch);
+    batches_free_batch(&batch);
     if (st != SIMDSV_OK)
         return fail(p, st);
     schema.release(&schema); /* the stream's schema says the same */
@@ -111,7 +215,7 @@ static void release(struct ArrowArrayStream *stream)
 {
     stream_private *p = stream->private_data;
     const simdsv_allocator a = p->alloc;
-    simdsv__stream_close(p->s);
+    batches_close(p->s);
     simdsv_reader_free(p->r);
     simdsv__free(&a, p, sizeof *p);
     stream->release = NULL;
@@ -121,14 +225,14 @@ simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArrayStream *out
 {
     if (!r || !out)
         return SIMDSV_ERR_INVALID_ARGUMENT;
-    const simdsv_allocator *a = &r->opt.alloc;
+    const simdsv_allocator *a = &simdsv__reader_options(r)->alloc;
     stream_private *p = simdsv__alloc(a, sizeof *p);
     if (!p)
         return SIMDSV_ERR_NOMEM;
     memset(p, 0, sizeof *p);
     p->alloc = *a;
     p->r = r;
-    const simdsv_status st = simdsv__stream_open(r, &p->s);
+    const simdsv_status st = batches_open(r, &p->s);
     if (st != SIMDSV_OK) {
         simdsv__free(a, p, sizeof *p);
         return st;
@@ -146,7 +250,7 @@ size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream)
     if (!stream || stream->release != release)
         return 0;
     const stream_private *p = stream->private_data;
-    return simdsv_table_reject_count(simdsv__stream_schema(p->s));
+    return simdsv_table_reject_count(batches_schema(p->s));
 }
 
 const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index)
@@ -154,5 +258,5 @@ const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream,
     if (!stream || stream->release != release)
         return NULL;
     const stream_private *p = stream->private_data;
-    return simdsv_table_reject(simdsv__stream_schema(p->s), index);
+    return simdsv_table_reject(batches_schema(p->s), index);
 }

@@ -122,18 +122,4 @@ void simdsv__column_free_data(const simdsv_allocator *a, column *c);
 /* No rows and no buffers, without freeing them (they belong elsewhere). */
 void simdsv__column_forget_data(column *c);
 
-/* Streams of record batches (table.c; the Arrow glue is stream.c).  The
- * schema comes from the first window of the input (inferred types are then
- * fixed: a later misfit is an error, or a null listed in the rejects). */
-typedef struct simdsv__typed_stream simdsv__typed_stream;
-simdsv_status simdsv__stream_open(simdsv_reader *r, simdsv__typed_stream **out);
-const simdsv_table *simdsv__stream_schema(const simdsv__typed_stream *s);
-/* *batch: a table of the stream's columns and no rows. */
-simdsv_status simdsv__stream_empty(const simdsv__typed_stream *s, simdsv_table *batch);
-/* The next rows (SIMDSV_OPT_BATCH_ROWS at most) into *batch; no rows at the
- * end.  On success the caller frees *batch with simdsv__stream_free_batch. */
-simdsv_status simdsv__stream_next(simdsv__typed_stream *s, simdsv_table *batch);
-void simdsv__stream_free_batch(simdsv_table *batch);
-void simdsv__stream_close(simdsv__typed_stream *s);
-
 #endif

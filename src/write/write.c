@@ -306,8 +306,7 @@ simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_writ
                    : simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "%s has no levels", codec_names[o.codec]);
     if (o.row_group_rows <= 0)
         o.row_group_rows = SIMDSV_DEFAULT_ROW_GROUP_ROWS;
-    if (o.threads <= 0)
-        o.threads = simdsv__online_cores();
+    o.threads = simdsv__thread_count(o.threads);
     simdsv_error local;
     wsink sink = {fn, ctx, 0, err ? err : &local, {writer_alloc, writer_realloc, writer_free, NULL}};
     return parquet ? simdsv__parquet_write(stream, &sink, &o) : simdsv__ipc_write(stream, &sink, &o);

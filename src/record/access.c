@@ -1,0 +1,106 @@
+/*
+ * access.c — the record reader as the typed reader sees it (access.h): the
+ * few things src/table/ needs of the reader's state, so that nothing outside
+ * src/record/ reads or writes it.
+ */
+#include "reader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct simdsv_options *simdsv__reader_options(const simdsv_reader *r)
+{
+    return &r->opt;
+}
+
+bool simdsv__reader_has_input(const simdsv_reader *r)
+{
+    return r->src.kind != SOURCE_NONE;
+}
+
+const scan_dialect *simdsv__reader_dialect(const simdsv_reader *r)
+{
+    return &r->dialect;
+}
+
+const uint8_t *simdsv__reader_buffer(const simdsv_reader *r)
+{
+    return r->buf;
+}
+
+uint64_t simdsv__reader_origin(const simdsv_reader *r)
+{
+    return r->buf_origin;
+}
+
+bool simdsv__reader_holds(const simdsv_reader *r, const void *p)
+{
+    const char *c = p;
+    return c >= (const char *)r->buf && c <= (const char *)r->buf + r->len;
+}
+
+simdsv_status simdsv__reader_hold(simdsv_reader *r, size_t window, simdsv__held *out)
+{
+    simdsv_status st = simdsv__slurp(r, window);
+    if (st != SIMDSV_OK)
+        return st;
+    if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
+        return st; /* no header was read: the BOM and skipped lines still go */
+    out->data = r->buf + r->rec_start;
+    out->size = r->len - r->rec_start;
+    out->pos = r->rec_start;
+    out->whole = r->eof;
+    return SIMDSV_OK;
+}
+
+void simdsv__reader_consume_all(simdsv_reader *r)
+{
+    r->index_i = r->index_n = 0;
+    r->special_pending = false;
+    r->scanned_all = true;
+    r->ss.in_quote = 0;
+    r->ss.after_term = 1;
+    r->nfields = 0;
+    r->scan_pos = r->rec_start = r->field_start = r->len;
+}
+
+simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, size_t size, bool validate,
+                                 simdsv_reader **out)
+{
+    simdsv_options o = r->opt;
+    o.header = false;
+    o.skip_lines = 0;
+    if (!validate && o.utf8 == SIMDSV_UTF8_STRICT)
+        o.utf8 = SIMDSV_UTF8_NONE;
+    o.kernel = r->kernel->id;
+    o.threads = 1; /* sub-readers run inside the typed reader's own threads */
+    memset(o.specs, 0, sizeof o.specs);
+    simdsv_status st = simdsv_reader_new(out, &o);
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_open_memory(*out, data, size);
+    return st;
+}
+
+uint64_t simdsv__line_peek(const simdsv_reader *r, size_t pos)
+{
+    const size_t ck = (size_t)(r->line_offset - r->buf_origin);
+    if (pos < ck)
+        return r->line_count + 1;
+    uint64_t after_cr = r->line_after_cr;
+    return r->line_count + r->kernel->count_lines(r->buf + ck, pos - ck, &after_cr) + 1;
+}
+
+simdsv_status simdsv__reader_error_at(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field,
+                                      uint64_t record, const char *detail)
+{
+    const simdsv_status st = simdsv__set_error(r, code, pos, field, detail);
+    r->err.record = record;
+    return st;
+}
+
+simdsv_status simdsv__reader_fail(simdsv_reader *r, simdsv_status code, const char *message)
+{
+    snprintf(r->err.message, sizeof r->err.message, "%s", message);
+    r->err.code = code;
+    return code;
+}

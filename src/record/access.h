@@ -1,0 +1,100 @@
+/*
+ * access.h — what the typed reader (src/table/) may do with a record reader:
+ * the seam between the two.  src/table/ includes this header and no other
+ * of src/record/, so the reader's state (reader.h) stays private to
+ * src/record/; every use of it goes through a function below.
+ *
+ * Buffer positions: offsets into the reader's input buffer, whose first byte
+ * is input offset simdsv__reader_origin().  The typed reader holds the whole
+ * input (or a stream's inference window) in that buffer, so positions it
+ * takes from its data span stay valid until it reads records on from the
+ * reader (a stream's buffer then drops consumed bytes and its origin grows).
+ */
+#ifndef SIMDSV_ACCESS_H
+#define SIMDSV_ACCESS_H
+
+#include "../common/internal.h"
+#include "../scan/scan.h"
+
+/* The reader's resolved options (its own copy: valid while it lives). */
+const struct simdsv_options *simdsv__reader_options(const simdsv_reader *r);
+
+/* Whether an input has been opened on the reader. */
+bool simdsv__reader_has_input(const simdsv_reader *r);
+
+/* The dialect the kernel scans with (quote and escape bytes, comments). */
+const scan_dialect *simdsv__reader_dialect(const simdsv_reader *r);
+
+/* The input buffer's first byte, and the input offset it stands for. */
+const uint8_t *simdsv__reader_buffer(const simdsv_reader *r);
+uint64_t simdsv__reader_origin(const simdsv_reader *r);
+/* Whether p points into the buffer's held bytes (or just past them). */
+bool simdsv__reader_holds(const simdsv_reader *r, const void *p);
+
+/* The data the typed reader works on, held in the buffer. */
+typedef struct simdsv__held {
+    const uint8_t *data; /* the unread input: the data rows after the header */
+    size_t size;
+    size_t pos;          /* buffer position of data */
+    bool whole;          /* data runs to the end of the input (else: a window of it) */
+} simdsv__held;
+
+/* Reads the input into the buffer until it holds `window` bytes of unread
+ * data, or all of it (SIZE_MAX), with no record-size limit; strips the BOM
+ * and skips SIMDSV_OPT_SKIP_LINES lines first if no record has been read.
+ * The header, if any, must have been read already. */
+simdsv_status simdsv__reader_hold(simdsv_reader *r, size_t window, simdsv__held *out);
+
+/* Marks every held byte consumed: after a typed read the reader has nothing
+ * more to give (simdsv_reader_next returns SIMDSV_END). */
+void simdsv__reader_consume_all(simdsv_reader *r);
+
+/* A new reader over data[0..size) with r's options and kernel, for reading
+ * again part of what r holds (the bytes must outlive it): no header, no
+ * skipped lines, one thread; UTF-8 is checked only when validate is set
+ * (samples and re-reads leave that to the pass over r). */
+simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, size_t size, bool validate,
+                                 simdsv_reader **out);
+
+/* 1-based line of buffer position pos; it moves the reader's line
+ * checkpoint there, so the positions asked for must not go backwards. */
+uint64_t simdsv__line_at(simdsv_reader *r, size_t pos);
+/* The same, for positions in any order: counted from the checkpoint without
+ * moving it (a position before the checkpoint: the checkpoint's line). */
+uint64_t simdsv__line_peek(const simdsv_reader *r, size_t pos);
+
+/* Sets the reader's error (what simdsv_reader_error returns) at buffer
+ * position pos, with its line and column: field `field`, physical record
+ * `record` (header = 0), message detail (NULL: the status's own).  Returns
+ * code. */
+simdsv_status simdsv__reader_error_at(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field,
+                                      uint64_t record, const char *detail);
+/* Sets the reader's error code and message only (an option that does not
+ * fit the input: no position).  Returns code. */
+simdsv_status simdsv__reader_fail(simdsv_reader *r, simdsv_status code, const char *message);
+
+/*
+ * Takes up to max_rows complete records of exactly `fields` fields that lie
+ * in the current index, and returns how many it took (0: read the next record
+ * with simdsv_reader_next).  For row k, pos[k * (fields + 1) + j] is the
+ * buffer offset, relative to *origin, where field j starts; entry `fields` is
+ * where the next record starts (after the line end).  So field j spans
+ * [*origin + pos[j], *origin + pos[j + 1] - 1) in the buffer, opening quote
+ * and closing quote included.  pos holds pos_cap entries (batch.c).
+ */
+size_t simdsv__reader_batch(simdsv_reader *r, size_t fields, size_t max_rows, uint32_t *pos, size_t pos_cap,
+                            size_t *origin);
+
+/* For the typed reader's threads: data[0..size), which starts at a record
+ * start and is the whole rest of the input, cut into n chunks at record
+ * starts (the same one-scan guess-and-check as the count), with each
+ * chunk's records counted, on n threads.  Returns 1 with starts[0..n]
+ * (starts[0] == 0, starts[n] == size; chunk i is [starts[i], starts[i+1]))
+ * and records[0..n); 0 when that is not possible (an escape or comment
+ * byte, a special byte anywhere, the input ending inside quotes, a chunk
+ * without a record start, a failed allocation): then one thread decides
+ * (count_parallel.c). */
+int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
+                         uint64_t *records);
+
+#endif
