@@ -1802,6 +1802,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             /* '1,234.56': ',' groups thousands (the plain number's decimal point); decided for the
              * column when every value reads so and one cannot be a decimal comma (two ',' or a '.'). */
             size_t grouped = 0, grouped_sure = 0, grouped_frac = 0, not_grouped = 0;
+            /* '1.234.567' with a decimal comma: '.' groups an integer's digits. */
+            size_t dot_grouped = 0, dot_grouped_sure = 0, not_dot_grouped = 0;
             for (size_t i = h0; i < body_end; i++) {
                 const sn_row *r = &rs.r[i];
                 if (r->kind != ROW_DATA || r->nfields != width)
@@ -1829,6 +1831,14 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     grouped_sure += frac || memchr(comma + 1, ',', x.n - (size_t)(comma + 1 - x.s)) != NULL;
                 } else if (k0 != SIMDSV_TYPE_INT64 && k0 != SIMDSV_TYPE_FLOAT64) {
                     not_grouped++;
+                }
+                int64_t iv;
+                if (dc_allowed && simdsv__parse_int64_grouped(x.s, x.n, '.', &iv)) {
+                    const char *dot = memchr(x.s, '.', x.n);
+                    dot_grouped++;
+                    dot_grouped_sure += memchr(dot + 1, '.', x.n - (size_t)(dot + 1 - x.s)) != NULL;
+                } else if (k0 != SIMDSV_TYPE_INT64) {
+                    not_dot_grouped++;
                 }
                 if (dc_allowed && k0 == SIMDSV_TYPE_STRING && decimal_comma_value(x.s, x.n, &dc_th)) {
                     dc_hits++;
@@ -1865,6 +1875,12 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 col->reason = keep(s, "%s with ',' grouping thousands in %zu of %zu values", simdsv_type_name(col->type),
                                    grouped, nv);
                 col->confidence = 0.9;
+            } else if (dot_grouped && dot_grouped_sure && !not_dot_grouped && !dc_hits) {
+                any_dot_groups = 1;
+                col->type = SIMDSV_TYPE_INT64;
+                col->format = "1.234.567";
+                col->reason = keep(s, "int64 with '.' grouping thousands in %zu of %zu values", dot_grouped, nv);
+                col->confidence = 0.8;
             } else if (dc_hits) {
                 any_dc = 1;
                 col->format = dc_th ? "1.234,56" : "decimal comma";
@@ -1878,7 +1894,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 col->confidence = fg.confidence;
                 col->reason = fg.reason;
             }
-            any_dot |= dot_hits > 0;
+            /* A decimal point counts where the column reads as float64 with it. */
+            any_dot |= dot_hits > 0 && col->type == SIMDSV_TYPE_FLOAT64 && !dc_hits;
         }
         simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
         out->column_count = kc;

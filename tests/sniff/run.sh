@@ -97,4 +97,15 @@ want=$(printf 'id,name,v\n1,a,"1,5"\n2,b,"2,5"\n3,c,"3,5"\n4,d,"4,5"\n5,e,"5,5"\
 if "$BIN" count --table all "$TMP/corpus/tables2.csv" >/dev/null 2>"$TMP/err"; then echo "FAIL: --table all differ"; exit 1; fi
 grep -q "columns of table 2 (line 27: 3, code, label, n) differ from table 1's (line 1: 5, id, name, price, day, ok)" "$TMP/err" ||
     { echo "FAIL: --table all message"; cat "$TMP/err"; exit 1; }
+# Thousands separators, detected and read: '.' with a decimal comma, ',' in quoted fields.
+printf 'id;amount;n\n1;1.234,56;1.000\n2;7,5;12.000\n3;12.000,00;3.000.000\n' >"$TMP/th_dot.csv"
+[ "$("$BIN" convert --to jsonl "$TMP/th_dot.csv" | tr '\n' ' ')" = \
+  '{"id":1,"amount":1234.56,"n":1000} {"id":2,"amount":7.5,"n":12000} {"id":3,"amount":12000,"n":3000000} ' ] ||
+    { echo "FAIL: thousands '.'"; "$BIN" convert --to jsonl "$TMP/th_dot.csv"; exit 1; }
+printf 'id,amount,n\n1,"1,234.50","1,000"\n2,"12,000,000.25","2,000"\n3,7.5,"3,000"\n' >"$TMP/th_comma.csv"
+[ "$("$BIN" convert --to jsonl "$TMP/th_comma.csv" | tr '\n' ' ')" = \
+  '{"id":1,"amount":1234.5,"n":1000} {"id":2,"amount":12000000.25,"n":2000} {"id":3,"amount":7.5,"n":3000} ' ] ||
+    { echo "FAIL: thousands ','"; exit 1; }
+[ "$("$BIN" convert --to jsonl --thousands , --no-sniff "$TMP/th_comma.csv" | head -1)" = '{"id":1,"amount":1234.5,"n":1000}' ] ||
+    { echo "FAIL: --thousands"; exit 1; }
 echo "sniff: all passed"
