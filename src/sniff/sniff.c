@@ -1146,7 +1146,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     for (size_t a = 0; a < nd; a++) {
         const size_t dn = dl[a][0] ? strlen(dl[a]) : 1;
         for (size_t i = 0; dl[a][0] != ' ' && i + dn < probe; i++) {
-            if (memcmp(gs[0].p + i, dl[a], dn) != 0)
+            if (gs[0].p[i] != (uint8_t)dl[a][0] || (dn > 1 && memcmp(gs[0].p + i, dl[a], dn) != 0))
                 continue;
             occurrences[a]++;
             after_space[a] += gs[0].p[i + dn] == ' ';
