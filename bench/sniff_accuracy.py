@@ -54,8 +54,11 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     cases = json.load(open(os.path.join(corpus, "expected.json"), encoding="utf-8"))
     files = [c["file"] for c in cases]
+    # node runs in the corpus folder: a relative NODE_PATH is made absolute first.
+    env = dict(os.environ, NODE_PATH=os.pathsep.join(os.path.abspath(p) for p in
+                                                     os.environ.get("NODE_PATH", "").split(os.pathsep) if p))
     res = subprocess.run(["node", os.path.join(here, "duckdb_sniff.js")] + files, cwd=corpus,
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=env)
     duck = {}
     for line in res.stdout.splitlines():
         d = json.loads(line)
