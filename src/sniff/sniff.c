@@ -601,7 +601,7 @@ static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int compl
     const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         const uint8_t c = p[i];
-        controls += ((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') & ((c != 0) | nul_delimiter)) |
+        controls += ((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') & ((c != 0) | !nul_delimiter)) |
                     (c == 0x7F);
     }
     if (nul_at != SIZE_MAX || controls * 20 > n) {
