@@ -18,7 +18,15 @@
 
 #include <string.h>
 
-typedef enum slow_outcome { SLOW_RECORD, SLOW_SKIPPED, SLOW_NEED_MORE, SLOW_NOMEM } slow_outcome;
+/* SLOW_FIELD_ENDED and SLOW_NOT_SEPARATOR: separator_at's answers inside a record. */
+typedef enum slow_outcome {
+    SLOW_RECORD,
+    SLOW_SKIPPED,
+    SLOW_NEED_MORE,
+    SLOW_NOMEM,
+    SLOW_FIELD_ENDED,
+    SLOW_NOT_SEPARATOR
+} slow_outcome;
 
 /* SPACE_AFTER_QUOTE: trimming, spaces after a closing quote (counted in
  * slow_parse.spaces, given back as text if anything but a delimiter or a
@@ -125,6 +133,31 @@ static int delimiter_at(const simdsv_reader *r, size_t p)
     return have == len ? 1 : r->eof ? 0 : -1;
 }
 
+/* At *p, outside quotes: a delimiter ends the field (*p moves to its last
+ * byte), a line end the record (*end past it); anything else is no
+ * separator.  SLOW_NEED_MORE when the buffer ends inside a possible
+ * delimiter. */
+static slow_outcome separator_at(simdsv_reader *r, slow_parse *sp, size_t *p, size_t *end)
+{
+    const uint8_t c = r->buf[*p];
+    if (c == r->dialect.delimiter) {
+        const int at = delimiter_at(r, *p);
+        if (at < 0)
+            return SLOW_NEED_MORE;
+        if (at) {
+            *p += (size_t)r->opt.delimiter_len - 1;
+            return end_field(r, sp, *p + 1) ? SLOW_FIELD_ENDED : SLOW_NOMEM;
+        }
+    }
+    if (!is_line_end(c))
+        return SLOW_NOT_SEPARATOR;
+    if (!end_field(r, sp, *p + 1))
+        return SLOW_NOMEM;
+    sp->content_end = *p;
+    *end = *p + 1;
+    return SLOW_RECORD;
+}
+
 static slow_outcome skip_comment(const simdsv_reader *r, size_t p, size_t *end)
 {
     while (p < r->len && !is_line_end(r->buf[p]))
@@ -144,6 +177,7 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
     memset(sp, 0, sizeof *sp);
     sp->raw_begin = p;
     parse_state state = START_FIELD;
+    slow_outcome sep;
     size_t quote_pos = 0;
     for (; p < n; p++) {
         const uint8_t c = b[p];
@@ -158,24 +192,11 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
                 quote_pos = p;
                 continue;
             }
-            if (c == d->delimiter) {
-                const int at = delimiter_at(r, p);
-                if (at < 0)
-                    return SLOW_NEED_MORE;
-                if (at) {
-                    p += (size_t)r->opt.delimiter_len - 1;
-                    if (!end_field(r, sp, p + 1))
-                        return SLOW_NOMEM;
-                    state = START_FIELD;
-                    continue;
-                }
-            }
-            if (is_line_end(c)) {
-                if (!end_field(r, sp, p + 1))
-                    return SLOW_NOMEM;
-                sp->content_end = p;
-                *end = p + 1;
-                return SLOW_RECORD;
+            if ((sep = separator_at(r, sp, &p, end)) != SLOW_NOT_SEPARATOR) {
+                if (sep != SLOW_FIELD_ENDED)
+                    return sep;
+                state = START_FIELD;
+                continue;
             }
             if (d->has_quote && c == d->quote)
                 note(sp, SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD, p);
@@ -205,24 +226,11 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
                 state = SPACE_AFTER_QUOTE;
                 continue;
             }
-            if (c == d->delimiter) {
-                const int at = delimiter_at(r, p);
-                if (at < 0)
-                    return SLOW_NEED_MORE;
-                if (at) {
-                    p += (size_t)r->opt.delimiter_len - 1;
-                    if (!end_field(r, sp, p + 1))
-                        return SLOW_NOMEM;
-                    state = START_FIELD;
-                    continue;
-                }
-            }
-            if (is_line_end(c)) {
-                if (!end_field(r, sp, p + 1))
-                    return SLOW_NOMEM;
-                sp->content_end = p;
-                *end = p + 1;
-                return SLOW_RECORD;
+            if ((sep = separator_at(r, sp, &p, end)) != SLOW_NOT_SEPARATOR) {
+                if (sep != SLOW_FIELD_ENDED)
+                    return sep;
+                state = START_FIELD;
+                continue;
             }
             note(sp, SIMDSV_ERR_TEXT_AFTER_QUOTE, p);
             /* The text is appended (the spaces before it too), the field

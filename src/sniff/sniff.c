@@ -867,6 +867,21 @@ static void reset_rows(rows *rs)
     rs->nf = rs->nr = 0;
 }
 
+/* The whole sample parsed again with dialect d (a comment marker dropped,
+ * spaces trimmed): the rows, their count and the rows of the start.  False
+ * when out of memory. */
+static int reparse(sniff_input *conv, const dialect *d, size_t k, rows *rs, simdsv_sniff *out, size_t *nstart)
+{
+    reset_rows(rs);
+    parse_all(conv->g, conv->ng, d, k, rs);
+    if (rs->nomem)
+        return 0;
+    out->sampled_rows = rs->nr;
+    for (*nstart = 0; *nstart < rs->nr && rs->r[*nstart].region == 0; ++*nstart) {
+    }
+    return 1;
+}
+
 static int fields_equal(const region *gs, const rows *rs, const sn_row *a, const sn_row *b)
 {
     if (a->nfields != b->nfields)
@@ -1324,14 +1339,9 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         if (!notes || data_like * 10 > notes) {
             comment = NULL;
             d.comment = NULL;
-            reset_rows(&rs);
-            parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
-            if (rs.nomem) {
+            if (!reparse(&conv, &d, best_score.k, &rs, out, &nstart)) {
                 st = SIMDSV_ERR_NOMEM;
                 goto done;
-            }
-            out->sampled_rows = rs.nr;
-            for (nstart = 0; nstart < rs.nr && rs.r[nstart].region == 0; nstart++) {
             }
         }
     }
@@ -1381,14 +1391,9 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         /* The rest of the decisions see the fields as the reader will. */
         if (out->padding != d.trim && d.delim[0] != ' ' && d.quote != ' ') {
             d.trim = out->padding;
-            reset_rows(&rs);
-            parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
-            if (rs.nomem) {
+            if (!reparse(&conv, &d, best_score.k, &rs, out, &nstart)) {
                 st = SIMDSV_ERR_NOMEM;
                 goto done;
-            }
-            out->sampled_rows = rs.nr;
-            for (nstart = 0; nstart < rs.nr && rs.r[nstart].region == 0; nstart++) {
             }
         }
     }
