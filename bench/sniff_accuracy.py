@@ -45,7 +45,7 @@ def duckdb_view(d, exp):
         "skip_lines": int(d.get("SkipRows") or 0), "header": d.get("HasHeader") == "true",
         "header_rows": 1 if d.get("HasHeader") == "true" else 0,
         "encoding": "utf-8", "bom": True, "tables": [{}], "footer_lines": 0, "end_offset": 0,
-        "decimal_comma": False, "columns": cols,
+        "decimal_comma": False, "columns": cols, "padding": False, "thousands": None,
     }
 
 
@@ -54,8 +54,11 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     cases = json.load(open(os.path.join(corpus, "expected.json"), encoding="utf-8"))
     files = [c["file"] for c in cases]
+    # node runs in the corpus folder: a relative NODE_PATH is made absolute first.
+    env = dict(os.environ, NODE_PATH=os.pathsep.join(os.path.abspath(p) for p in
+                                                     os.environ.get("NODE_PATH", "").split(os.pathsep) if p))
     res = subprocess.run(["node", os.path.join(here, "duckdb_sniff.js")] + files, cwd=corpus,
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=env)
     duck = {}
     for line in res.stdout.splitlines():
         d = json.loads(line)

@@ -51,6 +51,11 @@ typedef struct cli_common {
     bool verbose;         /* -v: say what was detected */
     uint64_t header_rows; /* --header-rows N */
     size_t table;         /* --table K, 0-based */
+    bool table_all;       /* --table all: the tables one after another (their columns must agree) */
+    uint64_t *table_ranges; /* and their byte ranges in the FILE sniffed (2 per table), or NULL */
+    size_t table_count;
+    const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
+    cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -82,9 +87,11 @@ typedef struct cli_spec {
  * by cli_common_free. */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c);
 void cli_common_free(cli_common *c);
-/* Detects the dialect of the first FILE and sets every option not given by
- * hand (sniff.c); standard input and --no-sniff keep the defaults.  Returns
- * -1 to go on, or the exit status. */
+/* Detects the dialect of c->file (cli_parse: the first FILE; cli_open: each
+ * next one) and sets every option not given by hand (sniff.c).  A stream
+ * (standard input, a pipe, compressed data) is sniffed over its first bytes,
+ * which c->sampled keeps for the reader.  --no-sniff keeps the defaults.
+ * Returns -1 to go on, or the exit status. */
 int cli_detect(cli_common *c);
 /* Starts the progress line for c->files (their total size when known). */
 void cli_start(cli_common *c);
@@ -95,6 +102,9 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i);
 const char *cli_option_value(const char *name, int argc, char **argv, int *i, bool *missing);
 /* Parses a dialect byte: one character or an escape (\t \\ \xHH \0 ...). "" gives -1 (none). */
 bool cli_parse_byte(const char *text, int *out);
+/* 1 to 4 bytes, each a character or an escape as cli_parse_byte takes it
+ * (no NUL), into out NUL-terminated; returns their count, -1 if invalid. */
+int cli_parse_bytes(const char *text, char out[5]);
 bool cli_parse_u64(const char *text, unsigned long long *out);
 /* An unsigned option NAME: ARG_TAKEN with *out set, ARG_BAD, or ARG_NOT_MINE. */
 arg_result cli_u64_option(const char *name, int argc, char **argv, int *i, unsigned long long *out);
@@ -151,6 +161,17 @@ cli_input *input_open(const char *path, const char *display);
 void input_close(cli_input *in);
 /* Decoded bytes: count, 0 at the end, -1 on error (input_error says why). */
 long long input_read(cli_input *in, void *buf, size_t size, int *os_errno);
+/* Reads up to size decoded bytes of the input's start and keeps them:
+ * input_read serves them again first, so a stream (a pipe, standard input,
+ * compressed data) is looked at without seeking.  *whole: the input ended
+ * within them.  Returns their count, -1 on error.  Once per input (a second
+ * call gives the same bytes). */
+long long input_sample(cli_input *in, size_t size, const void **data, bool *whole, int *os_errno);
+/* From now on input_read gives only the decoded bytes in the n ranges
+ * [ranges[2i], ranges[2i+1]) (sorted, apart; an end of 0 is the input's
+ * end), and the input is no longer a file to seek in: --table all.  False
+ * when out of memory. */
+bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
 /* A simdsv_read_fn over input_read. */
 long long input_callback(void *ctx, void *buf, size_t size, int *os_errno);
 /* The decoder's message for the last failure, or NULL (then it was read()). */

@@ -12,7 +12,9 @@
 
 const char cli_common_help[] =
     "Dialect and reading options:\n"
-    "  --delimiter C      field delimiter (default ,); C is a character or an escape: \\t \\\\ \\xHH\n"
+    "  --delimiter C      field delimiter (default ,); C is a character or an escape: \\t \\\\ \\xHH,\n"
+    "                     or 2 to 4 of them ('||', '::', ', ': read by the scalar parser, slower)\n"
+    "  --trim-spaces      spaces around fields are not data ('a, b , c' is a,b,c; scalar parser)\n"
     "  --quote C          quote character (default \")\n"
     "  --no-quote         no quoting: quotes are ordinary bytes\n"
     "  --escape C         escape character inside quoted fields (default: none, quotes are doubled)\n"
@@ -23,7 +25,8 @@ const char cli_common_help[] =
     "  --encoding NAME    the input's encoding (utf-8, utf-16le, utf-16be, latin1, cp1252, or any\n"
     "                     name iconv knows); converted to UTF-8 as it is read\n"
     "  --header-rows N    the header is N rows (a column's names joined with a space)\n"
-    "  --table K          read the K-th table of a file holding several (1-based)\n"
+    "  --table K          read the K-th table of a file holding several (1-based); all: every\n"
+    "                     table, one after another, when their columns agree\n"
     "  --end-offset N     stop reading at byte N of the input (a footer after the table)\n"
     "  --no-sniff         do not detect the dialect: defaults for every option not given\n"
     "                     (by default the dialect is detected over a sample of the first\n"
@@ -104,6 +107,25 @@ bool cli_parse_byte(const char *t, int *out)
     }
 }
 
+int cli_parse_bytes(const char *t, char out[5])
+{
+    int n = 0;
+    while (*t) {
+        char token[5] = {0};
+        const size_t len = t[0] != '\\' || !t[1] ? 1 : t[1] == 'x' && t[2] && t[3] ? 4 : 2;
+        if (strlen(t) < len)
+            return -1;
+        memcpy(token, t, len);
+        int byte;
+        if (n == 4 || !cli_parse_byte(token, &byte) || byte <= 0)
+            return -1;
+        out[n++] = (char)byte;
+        t += len;
+    }
+    out[n] = '\0';
+    return n;
+}
+
 bool cli_parse_u64(const char *text, unsigned long long *out)
 {
     if (!*text || *text == '-')
@@ -142,6 +164,14 @@ static long utf8_single_char(const char *s)
 static arg_result set_byte_option(cli_common *c, simdsv_option id, const char *value)
 {
     int byte;
+    if (id == SIMDSV_OPT_DELIMITER && !cli_parse_byte(value, &byte)) {
+        char bytes[5];
+        c->bad_why = "expected 1 to 4 characters or escapes (\\t, \\\\, \\xHH)";
+        if (cli_parse_bytes(value, bytes) < 2)
+            return ARG_BAD;
+        return simdsv_options_set_string(c->opt, SIMDSV_OPT_DELIMITER_STRING, bytes) == SIMDSV_OK ? ARG_TAKEN
+                                                                                                  : ARG_BAD;
+    }
     c->bad_why = "expected one character or an escape (\\t, \\\\, \\xHH)";
     if (!cli_parse_byte(value, &byte))
         return ARG_BAD;
@@ -191,6 +221,8 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
         return simdsv_options_set(c->opt, SIMDSV_OPT_HEADER, 0) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     if (strcmp(arg, "--lenient") == 0)
         return simdsv_options_set(c->opt, SIMDSV_OPT_LENIENT, 1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+    if (strcmp(arg, "--trim-spaces") == 0 && (c->given |= 1u << SIMDSV_SNIFF_PADDING))
+        return simdsv_options_set(c->opt, SIMDSV_OPT_TRIM_SPACES, 1) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     const char *v;
     static const struct {
         const char *name;
@@ -237,6 +269,11 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
                        simdsv_options_set(c->opt, SIMDSV_OPT_HEADER_ROWS, n ? (int64_t)n : 1) == SIMDSV_OK
                    ? ARG_TAKEN
                    : ARG_BAD;
+    }
+    if (strcmp(arg, "--table=all") == 0 || (strcmp(arg, "--table") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "all") == 0)) {
+        *i += arg[7] == '\0';
+        c->table_all = true;
+        return ARG_TAKEN;
     }
     if ((res = cli_u64_option("--table", argc, argv, i, &n)) != ARG_NOT_MINE) {
         if (res != ARG_TAKEN || n == 0 || n > 1000)
@@ -317,11 +354,29 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
 {
     c->display = strcmp(c->file, "-") == 0 ? "<stdin>" : c->file;
     c->in = NULL;
+    /* Every FILE is read with its own dialect: the first was detected by
+     * cli_parse, each next one here. */
+    if (opt == c->opt && c->sniffed != c->file) {
+        input_close(c->sampled);
+        c->sampled = NULL;
+        if (cli_detect(c) >= 0)
+            return NULL;
+    }
     simdsv_reader *r = cli_new_reader(opt);
     if (!r)
         return NULL;
     simdsv_status st;
-    c->in = input_open(c->file, c->display);
+    if (c->sampled && c->sniffed == c->file) {
+        c->in = c->sampled; /* its first bytes were read by detection: served again first */
+        c->sampled = NULL;
+    } else {
+        c->in = input_open(c->file, c->display);
+    }
+    if (c->in && c->table_ranges && c->sniffed == c->file && !input_keep_ranges(c->in, c->table_ranges, c->table_count)) {
+        cli_error("out of memory");
+        cli_close(c, r);
+        return NULL;
+    }
     if (!c->in) {
         simdsv_reader_free(r);
         return NULL;
@@ -491,6 +546,10 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
 
 void cli_common_free(cli_common *c)
 {
+    input_close(c->sampled);
+    c->sampled = NULL;
+    free(c->table_ranges);
+    c->table_ranges = NULL;
     simdsv_options_free(c->opt);
     free(c->files);
     free(c->positional);

@@ -35,6 +35,15 @@ struct cli_input {
     size_t zcap, zpos, zlen;
     bool zeof;               /* fd at its end */
     bool zmid;               /* inside a compressed stream (not at a member boundary) */
+    /* decoded bytes read ahead by input_sample, served again before anything else */
+    unsigned char *replay;
+    size_t replay_len, replay_pos;
+    bool sample_hit_end;     /* the sample read the whole input */
+    int sample_errno;        /* the sample ended on a read error (0: none), given again after its bytes */
+    /* --table all: only the decoded bytes in these [from, to) ranges are served (to 0: the end) */
+    uint64_t *keep;
+    size_t nkeep, keep_i;
+    uint64_t pos;            /* decoded offset of the next byte read */
 #ifdef SIMDSV_HAVE_ZLIB
     z_stream gz;
     bool gz_init;
@@ -183,6 +192,8 @@ void input_close(cli_input *in)
         ZSTD_freeDStream(in->zs);
 #endif
     free(in->zbuf);
+    free(in->replay);
+    free(in->keep);
     if (in->owns_fd)
         close(in->fd);
     free(in);
@@ -195,7 +206,7 @@ const char *input_error(const cli_input *in)
 
 int input_seekable_fd(const cli_input *in, uint64_t *size)
 {
-    if (!in || in->kind != KIND_PLAIN || !in->regular)
+    if (!in || in->kind != KIND_PLAIN || !in->regular || in->nkeep)
         return -1;
     *size = in->size;
     return in->fd;
@@ -285,7 +296,7 @@ static long long read_zstd(cli_input *in, unsigned char *buf, size_t size, int *
 }
 #endif
 
-long long input_read(cli_input *in, void *buf, size_t size, int *os_errno)
+static long long read_decoded(cli_input *in, void *buf, size_t size, int *os_errno)
 {
     switch (in->kind) {
     case KIND_PLAIN: {
@@ -303,6 +314,93 @@ long long input_read(cli_input *in, void *buf, size_t size, int *os_errno)
     default:
         return -1;
     }
+}
+
+static long long read_replayed(cli_input *in, void *buf, size_t size, int *os_errno)
+{
+    if (in->replay_pos < in->replay_len) {
+        size_t n = in->replay_len - in->replay_pos;
+        if (n > size)
+            n = size;
+        memcpy(buf, in->replay + in->replay_pos, n);
+        in->replay_pos += n;
+        return (long long)n;
+    }
+    if (in->sample_errno) {
+        *os_errno = in->sample_errno;
+        return -1;
+    }
+    return read_decoded(in, buf, size, os_errno);
+}
+
+/* The kept ranges' bytes of what read_replayed gives, moved down in buf. */
+static long long read_kept(cli_input *in, unsigned char *buf, size_t size, int *os_errno)
+{
+    while (in->keep_i < in->nkeep) {
+        const long long n = read_replayed(in, buf, size, os_errno);
+        if (n <= 0)
+            return n;
+        const uint64_t start = in->pos, end = start + (uint64_t)n;
+        in->pos = end;
+        size_t out = 0;
+        for (; in->keep_i < in->nkeep; in->keep_i++) {
+            const uint64_t from = in->keep[2 * in->keep_i];
+            const uint64_t to = in->keep[2 * in->keep_i + 1] ? in->keep[2 * in->keep_i + 1] : UINT64_MAX;
+            const uint64_t a = from > start ? from : start, b = to < end ? to : end;
+            if (a < b) {
+                memmove(buf + out, buf + (a - start), (size_t)(b - a));
+                out += (size_t)(b - a);
+            }
+            if (to > end)
+                break; /* the range goes on in the next bytes */
+        }
+        if (out)
+            return (long long)out;
+    }
+    return 0;
+}
+
+long long input_read(cli_input *in, void *buf, size_t size, int *os_errno)
+{
+    if (in->nkeep)
+        return read_kept(in, buf, size, os_errno);
+    return read_replayed(in, buf, size, os_errno);
+}
+
+bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n)
+{
+    in->keep = malloc(2 * n * sizeof *in->keep);
+    if (!in->keep)
+        return false;
+    memcpy(in->keep, ranges, 2 * n * sizeof *in->keep);
+    in->nkeep = n;
+    return true;
+}
+
+long long input_sample(cli_input *in, size_t size, const void **data, bool *whole, int *os_errno)
+{
+    if (in->replay_pos || in->replay_len) {
+        *data = in->replay;
+        *whole = in->sample_hit_end;
+        return (long long)in->replay_len;
+    }
+    in->replay = malloc(size ? size : 1);
+    if (!in->replay) {
+        *os_errno = ENOMEM;
+        return -1;
+    }
+    long long n = 1;
+    while (in->replay_len < size && (n = read_decoded(in, in->replay + in->replay_len, size - in->replay_len,
+                                                      os_errno)) > 0)
+        in->replay_len += (size_t)n;
+    if (n < 0) {
+        in->sample_errno = *os_errno ? *os_errno : EIO;
+        return -1;
+    }
+    in->sample_hit_end = n == 0;
+    *data = in->replay;
+    *whole = in->sample_hit_end;
+    return (long long)in->replay_len;
 }
 
 long long input_callback(void *ctx, void *buf, size_t size, int *os_errno)

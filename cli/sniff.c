@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "typed.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,15 @@ static bool given(const cli_common *c, simdsv_sniff_setting k)
     return (c->given >> k) & 1u;
 }
 
-/* Detects the dialect of FILE: the path's start, middle and end for a plain
- * regular file, the first decoded bytes of a compressed one. */
-static simdsv_status sniff_file(const cli_common *c, const char *file, const char *display, bool quiet,
-                                simdsv_sniff **out)
+/* The bytes a stream is sniffed over: the library's start sample. */
+#define STREAM_SAMPLE ((size_t)256 << 10)
+
+/* Detects the dialect of an opened input: the start, middle and end of a
+ * plain regular file (by its path), else the first decoded bytes of the
+ * stream, which in keeps for the reader (input_sample: nothing is lost, no
+ * seek is needed). */
+static simdsv_status sniff_input(const cli_common *c, const char *file, cli_input *in, const char *display,
+                                 bool quiet, simdsv_sniff **out)
 {
     simdsv_sniff_params p;
     memset(&p, 0, sizeof p);
@@ -25,38 +31,37 @@ static simdsv_status sniff_file(const cli_common *c, const char *file, const cha
     p.given = c->given;
     p.header_rows = c->header_rows;
     p.table = c->table;
-    cli_input *in = input_open(file, display);
-    if (!in)
-        return SIMDSV_ERR_IO;
     uint64_t size = 0;
     if (strcmp(file, "-") != 0 && input_seekable_fd(in, &size) >= 0) {
-        input_close(in);
         int err = 0;
         const simdsv_status st = simdsv_sniff_path(file, &p, out, &err);
         if (st == SIMDSV_ERR_IO && !quiet)
             cli_error("%s: %s", display, strerror(err));
         return st;
     }
-    const size_t cap = (size_t)256 << 10;
-    char *buf = malloc(cap + 1);
-    size_t got = 0;
-    long long n = 1;
+    const void *data = NULL;
+    bool whole = false;
     int err = 0;
-    while (buf && got <= cap && (n = input_read(in, buf + got, cap + 1 - got, &err)) > 0)
-        got += (size_t)n;
-    if (!buf || n < 0) {
-        if (buf && !quiet)
+    const long long got = input_sample(in, STREAM_SAMPLE, &data, &whole, &err);
+    if (got < 0) {
+        if (err == ENOMEM)
+            return SIMDSV_ERR_NOMEM;
+        if (!quiet)
             cli_error("%s: %s", display, input_error(in) ? input_error(in) : strerror(err));
-        else if (!buf)
-            cli_error("out of memory");
-        free(buf);
-        input_close(in);
-        return buf ? SIMDSV_ERR_IO : SIMDSV_ERR_NOMEM;
+        return SIMDSV_ERR_IO;
     }
+    p.partial = !whole;
+    return simdsv_sniff_memory(data, (size_t)got, &p, out);
+}
+
+/* 'simdsv sniff FILE': the input opened for detection only. */
+static simdsv_status sniff_file(const cli_common *c, const char *file, const char *display, simdsv_sniff **out)
+{
+    cli_input *in = input_open(file, display);
+    if (!in)
+        return SIMDSV_ERR_IO;
+    const simdsv_status st = sniff_input(c, file, in, display, false, out);
     input_close(in);
-    p.partial = got > cap;
-    const simdsv_status st = simdsv_sniff_memory(buf, got > cap ? cap : got, &p, out);
-    free(buf);
     return st;
 }
 
@@ -86,7 +91,22 @@ static void put(strbuf *sb, const char *s)
 static void reproduce(const simdsv_sniff *s, strbuf *sb)
 {
     put(sb, "--delimiter ");
-    option_byte(sb, (unsigned char)s->delimiter[0]);
+    if (s->delimiter[1]) {
+        put(sb, "'");
+        for (const char *d = s->delimiter; *d; d++) {
+            char tmp[8];
+            if (*d == '\'' || (unsigned char)*d < 0x20 || (unsigned char)*d >= 0x7F || *d == '\\')
+                snprintf(tmp, sizeof tmp, "\\x%02X", (unsigned char)*d);
+            else
+                snprintf(tmp, sizeof tmp, "%c", *d);
+            put(sb, tmp);
+        }
+        put(sb, "'");
+    } else {
+        option_byte(sb, (unsigned char)s->delimiter[0]);
+    }
+    if (s->padding)
+        put(sb, " --trim-spaces");
     if (s->quote < 0) {
         put(sb, " --no-quote");
     } else {
@@ -126,6 +146,10 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
     }
     if (s->decimal_comma)
         put(sb, " --decimal-comma");
+    if (s->thousands) {
+        put(sb, " --thousands ");
+        option_byte(sb, s->thousands);
+    }
     if (s->date_order != SIMDSV_DATE_ISO) {
         static const char *const orders[] = {"iso", "dmy", "mdy", "ymd"};
         put(sb, " --date-order ");
@@ -134,58 +158,155 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
     sb_put(sb, "", 1);
 }
 
+/* A table's columns, for the message: "a, b, c" (the first few). */
+static void column_list(const simdsv_sniff *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < s->column_count && n + 1 < cap; i++) {
+        const int w = snprintf(out + n, cap - n, "%s%s", i ? ", " : "", *s->columns[i].name ? s->columns[i].name : "-");
+        if (w < 0 || (size_t)w >= cap - n) {
+            snprintf(out + (cap > 4 ? cap - 4 : 0), cap > 4 ? 4 : cap, "...");
+            return;
+        }
+        n += (size_t)w;
+    }
+}
+
+/* --table all: every table sniffed as the one read, its columns compared
+ * with the first's (count and names), and the byte ranges kept in
+ * c->table_ranges: the first table from its first line, each next one from
+ * its first row below the header.  Returns -1 to go on, or the exit status
+ * after the message. */
+static int join_tables(cli_common *c, cli_input *in, const simdsv_sniff *first)
+{
+    const size_t n = first->table_count;
+    uint64_t *ranges = malloc(2 * n * sizeof *ranges);
+    if (!ranges) {
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    int status = -1;
+    for (size_t k = 0; k < n && status < 0; k++) {
+        cli_common one = *c;
+        one.table = k;
+        simdsv_sniff *t = NULL;
+        const simdsv_status st = k ? sniff_input(&one, c->file, in, c->display, true, &t) : SIMDSV_OK;
+        const simdsv_sniff *tk = k ? t : first;
+        if (st != SIMDSV_OK || tk->table != k) {
+            cli_error("%s: --table all: table %zu could not be read (%s)", c->display, k + 1,
+                      st != SIMDSV_OK ? simdsv_status_message(st) : "not found again");
+            status = EXIT_DATA;
+        } else {
+            bool same = tk->column_count == first->column_count;
+            for (size_t i = 0; same && i < first->column_count; i++)
+                same = strcmp(tk->columns[i].name, first->columns[i].name) == 0;
+            const simdsv_sniff_table *range = &tk->tables[k];
+            if (!same) {
+                char a[160], b[160];
+                column_list(first, a, sizeof a);
+                column_list(tk, b, sizeof b);
+                cli_error("%s: --table all: the columns of table %zu (line %llu: %zu, %s) differ from table 1's "
+                          "(line %llu: %zu, %s); --table K reads one of them",
+                          c->display, k + 1, (unsigned long long)range->first_line, tk->column_count, b,
+                          (unsigned long long)first->tables[0].first_line, first->column_count, a);
+                status = EXIT_DATA;
+            } else if (k && !range->data_start) {
+                cli_error("%s: --table all: where the rows of table %zu start is not known (past the sample, or "
+                          "an encoding read by iconv); --table K reads one table",
+                          c->display, k + 1);
+                status = EXIT_DATA;
+            }
+            ranges[2 * k] = k ? range->data_start : range->byte_start;
+            /* The last table ends where the footer starts (or at the end). */
+            ranges[2 * k + 1] = k + 1 < n ? range->byte_end : tk->end_offset;
+        }
+        simdsv_sniff_free(t);
+    }
+    if (status >= 0) {
+        free(ranges);
+        return status;
+    }
+    free(c->table_ranges);
+    c->table_ranges = ranges;
+    c->table_count = n;
+    return -1;
+}
+
 int cli_detect(cli_common *c)
 {
-    /* Only a regular file can be read twice: a pipe or standard input keeps
-     * the defaults.  A file that cannot be read is reported by the command. */
+    /* A file that cannot be opened is reported by the command. */
     struct stat info;
-    if (c->no_sniff || strcmp(c->files[0], "-") == 0 || stat(c->files[0], &info) != 0 || !S_ISREG(info.st_mode))
+    c->sniffed = c->file;
+    if (c->no_sniff || (strcmp(c->file, "-") != 0 && (stat(c->file, &info) != 0 || S_ISDIR(info.st_mode))))
         return -1;
-    const char *file = c->files[0];
+    const char *file = c->display;
+    cli_input *in = input_open(c->file, c->display);
+    if (!in)
+        return -1;
     simdsv_sniff *s = NULL;
-    const simdsv_status st = sniff_file(c, file, file, true, &s);
+    const simdsv_status st = sniff_input(c, c->file, in, c->display, true, &s);
+    free(c->table_ranges);
+    c->table_ranges = NULL;
+    const int joined = st == SIMDSV_OK && c->table_all && !s->binary && s->table_count > 1 ? join_tables(c, in, s) : -1;
+    /* A stream keeps its sample for the reader, and a read error for the
+     * reader to report after it: the command's cli_open takes it. */
+    uint64_t size = 0;
+    if (strcmp(c->file, "-") != 0 && input_seekable_fd(in, &size) >= 0)
+        input_close(in); /* a plain file: the command opens it again */
+    else
+        c->sampled = in;
     if (st == SIMDSV_ERR_NOMEM) {
         cli_error("out of memory");
         return EXIT_DATA;
     }
     if (st != SIMDSV_OK)
         return -1;
+    if (joined >= 0) {
+        simdsv_sniff_free(s);
+        return joined;
+    }
     if (s->binary) {
         if (c->verbose)
             cli_error("%s: not detected: %s", file, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
         simdsv_sniff_free(s);
         return -1;
     }
+    /* Every setting not given is set, to the default when nothing was found:
+     * with several FILEs, nothing detected in one carries over to the next. */
     simdsv_options *o = c->opt;
     if (!given(c, SIMDSV_SNIFF_DELIMITER)) {
-        simdsv_options_set(o, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
         if (s->delimiter[1])
-            cli_error("%s: the delimiter '%s' was detected, but the reader takes one byte: reading with '%c' "
-                      "(an empty column between two); give --delimiter to choose",
-                      file, s->delimiter, s->delimiter[0]);
+            simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, s->delimiter);
+        else
+            simdsv_options_set(o, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
     }
+    if (!given(c, SIMDSV_SNIFF_PADDING))
+        simdsv_options_set(o, SIMDSV_OPT_TRIM_SPACES, s->padding != 0);
     if (!given(c, SIMDSV_SNIFF_QUOTE))
         simdsv_options_set(o, SIMDSV_OPT_QUOTE, s->quote);
     if (!given(c, SIMDSV_SNIFF_ESCAPE))
         simdsv_options_set(o, SIMDSV_OPT_ESCAPE, s->escape);
-    if (!given(c, SIMDSV_SNIFF_COMMENT) && s->comment >= 0)
+    if (!given(c, SIMDSV_SNIFF_COMMENT))
         simdsv_options_set(o, SIMDSV_OPT_COMMENT, s->comment);
     if (!given(c, SIMDSV_SNIFF_HEADER) && !given(c, SIMDSV_SNIFF_HEADER_ROWS)) {
         simdsv_options_set(o, SIMDSV_OPT_HEADER, s->header != 0);
-        if (s->header_rows > 1)
-            simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, (int64_t)s->header_rows);
+        simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1);
     }
+    /* The tables joined are cut out of the input (c->table_ranges): no line skipped, no end. */
     if (!given(c, SIMDSV_SNIFF_PREAMBLE))
-        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
+        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, c->table_ranges ? 0 : (int64_t)s->skip_lines);
     if (!given(c, SIMDSV_SNIFF_FOOTER))
-        simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
-    if (!given(c, SIMDSV_SNIFF_DECIMAL) && s->decimal_comma)
-        simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, 1);
-    if (!given(c, SIMDSV_SNIFF_DATES) && s->date_order != SIMDSV_DATE_ISO)
+        simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, c->table_ranges ? 0 : (int64_t)s->end_offset);
+    if (!given(c, SIMDSV_SNIFF_DECIMAL)) {
+        simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0);
+        simdsv_options_set(o, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1);
+    }
+    if (!given(c, SIMDSV_SNIFF_DATES))
         simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, s->date_order);
-    if (!given(c, SIMDSV_SNIFF_ENCODING) && strcmp(s->encoding, "utf-8") != 0)
-        simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, s->encoding);
-    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES)) {
+    if (!given(c, SIMDSV_SNIFF_ENCODING))
+        simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") != 0 ? s->encoding : NULL);
+    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES) && !c->table_ranges) {
         progress_erase();
         fprintf(stderr, "simdsv: %s: %zu tables:", file, s->table_count);
         for (size_t i = 0; i < s->table_count; i++)
@@ -197,6 +318,8 @@ int cli_detect(cli_common *c)
         reproduce(s, &sb);
         cli_error("%s: detected %s", file, sb.data ? sb.data : "");
         free(sb.data);
+        if (c->table_ranges)
+            cli_error("%s: --table all: its %zu tables read one after another", file, c->table_count);
     }
     simdsv_sniff_free(s);
     return -1;
@@ -278,6 +401,12 @@ static void print_json(const char *file, const simdsv_sniff *s, const char *opti
          s->header ? "true" : "false", (unsigned long long)s->header_rows, s->padding ? "true" : "false",
          s->decimal_comma ? "true" : "false", (int)s->date_order, (unsigned long long)s->sampled_rows,
          (unsigned long long)s->sampled_bytes);
+    char th[2] = {(char)s->thousands, 0};
+    out_str(",\"thousands\":");
+    if (s->thousands)
+        json_str(th);
+    else
+        out_str("null");
     out_str(",\"decisions\":{");
     for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++) {
         outf("%s\"%s\":{\"confidence\":%.2f,\"given\":%s,\"reason\":", k ? "," : "",
@@ -352,7 +481,7 @@ int cmd_sniff(int argc, char **argv)
         const char *file = c.files[f];
         const char *display = strcmp(file, "-") == 0 ? "<stdin>" : file;
         simdsv_sniff *s = NULL;
-        const simdsv_status st = sniff_file(&c, file, display, false, &s);
+        const simdsv_status st = sniff_file(&c, file, display, &s);
         if (st != SIMDSV_OK) {
             if (st != SIMDSV_ERR_IO)
                 cli_error("%s: %s", display, simdsv_status_message(st));

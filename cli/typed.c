@@ -92,6 +92,14 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
             }
         return ARG_BAD;
     }
+    if ((v = cli_option_value("--thousands", argc, argv, i, &missing)) || missing) {
+        int sep;
+        c->bad_why = "expected one of , . ' _ or \\s (a space)";
+        if (missing || !cli_parse_byte(v, &sep))
+            return ARG_BAD;
+        c->given |= 1u << SIMDSV_SNIFF_DECIMAL;
+        return set_value(c, SIMDSV_OPT_THOUSANDS, sep);
+    }
     if (strcmp(argv[*i], "--quotes-are-text") == 0)
         return set_value(c, SIMDSV_OPT_TYPED_QUOTES, 0);
     return ARG_NOT_MINE;

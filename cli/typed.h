@@ -4,7 +4,7 @@
  * --threads N, --columns a,b,c, --schema name:type,..., --null-values LIST,
  * --true-values LIST, --false-values LIST, --infer-rows N|all,
  * --on-error fail|null, --short-rows pad|error, --long-rows error|truncate,
- * --decimal-comma, --row-limit N.
+ * --decimal-comma, --thousands C, --row-limit N.
  */
 #ifndef SIMDSV_CLI_TYPED_H
 #define SIMDSV_CLI_TYPED_H
@@ -24,6 +24,8 @@
     "  --short-rows pad|error   rows with fewer fields than the header (default pad)\n"                     \
     "  --long-rows error|truncate   rows with more fields (default error)\n"                                \
     "  --decimal-comma      floats use , as the decimal separator\n"                                        \
+    "  --thousands C        numbers group digits with C (, . ' _ or \\s): 1,234.5 or 1.234,5 with\n"      \
+    "                       --decimal-comma (detected with the dialect; default none)\n"                   \
     "  --quotes-are-text    a quoted field is a string (by default \"42\" is typed like 42)\n"                 \
     "  --date-order iso|dmy|mdy|ymd   also read dates such as 31/12/2024, 12/31/24 4:01 PM, 2024/12/31\n"      \
     "                       (detected with the dialect; default iso: YYYY-MM-DD only)\n"                       \

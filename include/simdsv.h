@@ -159,7 +159,8 @@ typedef struct simdsv_options simdsv_options;
 
 /* Option ids; the numbers are ABI and never reused.  Values are int64_t. */
 typedef enum simdsv_option {
-    SIMDSV_OPT_DELIMITER = 1,       /* byte 0..255, default ',' */
+    SIMDSV_OPT_DELIMITER = 1,       /* byte 0..255, default ','; a delimiter of 2 to 4 bytes ("||", ", ")
+                                       is set with SIMDSV_OPT_DELIMITER_STRING */
     SIMDSV_OPT_QUOTE = 2,           /* byte, or -1 for no quoting; default '"' */
     SIMDSV_OPT_ESCAPE = 3,          /* byte active inside quotes (ESC x -> x), or -1 (default): quotes are escaped by doubling */
     SIMDSV_OPT_COMMENT = 4,         /* byte: a record starting with it is skipped to the line end; -1 (default) for none */
@@ -197,7 +198,16 @@ typedef enum simdsv_option {
     SIMDSV_OPT_HEADER_ROWS = 25,    /* rows of the header, 1 (default) to 1000: each column's name is its
                                        non-empty cells joined with a space; an empty cell of a row above
                                        the last takes its left neighbour's (a merged cell) */
-    SIMDSV_OPT_DATE_ORDER = 26      /* simdsv_date_order: dates the typed reader also reads besides ISO */
+    SIMDSV_OPT_DATE_ORDER = 26,     /* simdsv_date_order: dates the typed reader also reads besides ISO */
+    SIMDSV_OPT_TRIM_SPACES = 27,    /* 1: spaces (0x20) before and after an unquoted field, and around a
+                                       quoted one, are not data ("a, b , c" is a,b,c); default 0.  Like a
+                                       delimiter of several bytes, it is read by the scalar record parser
+                                       only, never by the SIMD kernels (its speed: docs/SNIFF.md) */
+    SIMDSV_OPT_THOUSANDS = 28       /* the typed reader's digit-group separator: ',' '.' ' ' '\'' '_', or
+                                       -1 (default) for none.  "1,234,567" is the int64 1234567 and
+                                       "1.234,56" (with SIMDSV_OPT_DECIMAL_COMMA) the float64 1234.56:
+                                       groups of exactly three digits after a first group of one to
+                                       three; a number without the separator reads as before */
 } simdsv_option;
 
 /* Non-ISO dates (SIMDSV_OPT_DATE_ORDER): with an order other than ISO, the
@@ -553,12 +563,17 @@ typedef enum simdsv_string_option {
     SIMDSV_OPT_COLUMNS = 103,
     SIMDSV_OPT_SCHEMA = 104,
     SIMDSV_OPT_NAMES = 105,
-    SIMDSV_OPT_ENCODING = 106       /* the input's encoding; the reader sees UTF-8: "utf-8" (default),
+    SIMDSV_OPT_ENCODING = 106,      /* the input's encoding; the reader sees UTF-8: "utf-8" (default),
                                        "utf-16le", "utf-16be", "iso-8859-1" (latin1), "windows-1252"
                                        (cp1252) are converted by the library itself, any other name
                                        by the C library's iconv (SIMDSV_ERR_INVALID_ARGUMENT when it
                                        does not know the name).  Byte offsets in errors count the
                                        converted UTF-8 bytes; lines and columns are those of the file. */
+    SIMDSV_OPT_DELIMITER_STRING = 107 /* the delimiter as 1 to 4 bytes ("||", "::", ", "; "" = ","); a
+                                       byte of it may not be CR, LF, the quote or the escape.  With more
+                                       than one byte every record is read by the scalar record parser,
+                                       not the SIMD kernels (see docs/SNIFF.md for its speed).
+                                       SIMDSV_OPT_DELIMITER sets a one-byte delimiter (NUL included) */
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
@@ -566,7 +581,8 @@ typedef enum simdsv_string_option {
  * and simdsv_options_error() says what was wrong.  The value is parsed once,
  * here: the typed reader uses the parsed items. */
 SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
-/* The encoding set with SIMDSV_OPT_ENCODING ("" when unset); the list
+/* The encoding set with SIMDSV_OPT_ENCODING ("" when unset), the delimiter
+ * (SIMDSV_OPT_DELIMITER_STRING; "" for a NUL delimiter); the list
  * options are parsed when set and not kept as text: "" for them.  Valid
  * until it is set again or the options are freed. */
 SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id);
@@ -774,8 +790,8 @@ typedef enum simdsv_sniff_setting {
     SIMDSV_SNIFF_HEADER = 8,       /* SIMDSV_OPT_HEADER */
     SIMDSV_SNIFF_HEADER_ROWS = 9,  /* rows of the header (names of a column joined with a space) */
     SIMDSV_SNIFF_TABLES = 10,      /* several tables: which one is read (simdsv_sniff_params.table) */
-    SIMDSV_SNIFF_PADDING = 11,     /* spaces after each delimiter (reported; the reader keeps them) */
-    SIMDSV_SNIFF_DECIMAL = 12,     /* decimal comma: SIMDSV_OPT_DECIMAL_COMMA */
+    SIMDSV_SNIFF_PADDING = 11,     /* spaces after each delimiter: SIMDSV_OPT_TRIM_SPACES */
+    SIMDSV_SNIFF_DECIMAL = 12,     /* decimal comma and thousands: SIMDSV_OPT_DECIMAL_COMMA, SIMDSV_OPT_THOUSANDS */
     SIMDSV_SNIFF_DATES = 13        /* the order of non-ISO dates: SIMDSV_OPT_DATE_ORDER */
 } simdsv_sniff_setting;
 #define SIMDSV_SNIFF_SETTING_COUNT 14
@@ -797,6 +813,8 @@ typedef struct simdsv_sniff_table {
     size_t columns;
     uint64_t byte_start;   /* input offset of first_line */
     uint64_t byte_end;     /* input offset just past the table (0: to the end of the input) */
+    uint64_t data_start;   /* the table read: input offset of its first row below the header rows
+                              (0: not in the sample, or not known for an iconv encoding) */
 } simdsv_sniff_table;
 
 /* One column of the table read. */
@@ -813,7 +831,7 @@ typedef struct simdsv_sniff {
     /* The dialect, as options (simdsv_sniff_apply sets them). */
     const char *encoding;      /* "utf-8", "utf-16le", "utf-16be", "iso-8859-1", "windows-1252", or the name given */
     int bom;                   /* 1 if the input starts with a byte order mark */
-    char delimiter[5];         /* 1 to 4 bytes, NUL-terminated ("||" is reported: the reader reads one byte) */
+    char delimiter[5];         /* 1 to 4 bytes, NUL-terminated (SIMDSV_OPT_DELIMITER_STRING) */
     int quote;                 /* byte or -1 */
     int escape;                /* byte or -1 (quotes doubled) */
     const char *line_ending;   /* "LF", "CRLF", "CR" */
@@ -824,7 +842,7 @@ typedef struct simdsv_sniff {
     uint64_t end_offset;       /* input offset where the table read ends, 0 = the end */
     int header;                /* 1: the table has a header */
     uint64_t header_rows;
-    int padding;               /* 1: a space follows every delimiter */
+    int padding;               /* 1: a space follows every delimiter: SIMDSV_OPT_TRIM_SPACES */
     int decimal_comma;
     simdsv_date_order date_order; /* of the non-ISO date columns (SIMDSV_OPT_DATE_ORDER) */
     int binary;                /* 1: the sample is not text (NUL or control bytes); nothing else is reliable */
@@ -837,6 +855,8 @@ typedef struct simdsv_sniff {
     uint64_t sampled_rows;
     uint64_t sampled_bytes;
     uint64_t input_size;       /* 0 when unknown (memory: the size given) */
+    int thousands;             /* digit-group separator of the numbers (',' in 1,234.5, '.' in 1.234,5), 0: none
+                                  (SIMDSV_OPT_THOUSANDS) */
 } simdsv_sniff;
 
 /* What the caller already knows. */
@@ -856,9 +876,9 @@ SIMDSV_API simdsv_status simdsv_sniff_memory(const void *data, size_t size, cons
 /* The same over a file: its start, middle and end (IO with errno in *os_errno). */
 SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *params, simdsv_sniff **out,
                                            int *os_errno);
-/* Sets the detected options on opt: delimiter (its first byte), quote,
- * escape, comment, header and its rows, skip lines, end offset, decimal
- * comma, date order and the encoding.  Settings given to the sniff are set
+/* Sets the detected options on opt: delimiter (all its bytes), trimmed
+ * spaces, quote, escape, comment, header and its rows, skip lines, end
+ * offset, decimal comma, thousands separator, date order and the encoding.  Settings given to the sniff are set
  * to the value given. */
 SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */

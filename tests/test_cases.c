@@ -14,6 +14,8 @@
  *   d=C q=C e=C c=C   delimiter, quote, escape, comment (C: a character,
  *                     \t, \0, \\, \xHH, or "none")
  *   cc=N              comment character by code point (SIMDSV_OPT_COMMENT_CHAR)
+ *   ds=S              delimiter of several bytes (SIMDSV_OPT_DELIMITER_STRING; \s is a space)
+ *   trim              SIMDSV_OPT_TRIM_SPACES
  *   h=1 skip=N lenient utf8=strict|lossy|none maxf=N maxr=N
  *   count=STATUS:N:OFFSET  what simdsv_reader_count returns, when it cannot
  *                     be derived from the expected items
@@ -85,6 +87,15 @@ static simdsv_options *make_opts(const char *spec, spec_info *info)
             st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, c);
         else if (strcmp(tok, "cc") == 0)
             st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT_CHAR, strtol(v, NULL, 0));
+        else if (strcmp(tok, "ds") == 0) {
+            char seq[8];
+            size_t n = 0;
+            for (const char *p = v; *p && n < sizeof seq - 1; p++)
+                seq[n++] = p[0] == '\\' && p[1] == 's' ? (p++, ' ') : *p;
+            seq[n] = '\0';
+            st = simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, seq);
+        } else if (strcmp(tok, "trim") == 0)
+            st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, 1);
         else if (strcmp(tok, "h") == 0) {
             info->header = atoi(v);
             st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, info->header);
@@ -257,6 +268,24 @@ static const tcase cases[] = {
     {"letter delimiter", "d=x", IN("axb\n\"x\"x\"y\"\n"), "[['a','b'],['x','y']]"},
     {"space delimiter", "d=\\x20", IN("a b  c\n"), "[['a','b','','c']]"},
     {"semicolon", "d=;", IN("a;b,c\n"), "[['a','b,c']]"},
+
+    /* delimiters of several bytes and trimmed spaces: the slow path reads every record */
+    {"two-byte delimiter", "ds=||", IN("a||b|c||\nd|||e\n"), "[['a','b|c',''],['d','|e']]"},
+    {"two-byte delimiter, quoted", "ds=||", IN("\"a||b\"||\"c\"\"\"\n"), "[{'fields':['a||b','c\"'],'flags':[1,1]}]"},
+    {"two-byte delimiter, text after quote", "ds=||", IN("\"a\"|b||c\nx\n"), "[" TAQ "[3,1,4,0,0]},['x']]"},
+    {"two-byte delimiter at the end", "ds=::", IN("a::b::"), "[['a','b','']]"},
+    {"two-byte delimiter cut at the end", "ds=::", IN("a::b:"), "[['a','b:']]"},
+    {"comma space", "ds=,\\s", IN("a, b,c, \"d, e\"\n"), "[['a','b,c','d, e']]"},
+    {"four-byte delimiter", "ds=<#>|", IN("1<#>|2<#>3\n"), "[['1','2<#>3']]"},
+    {"multi-byte delimiter with a header", "ds=|| h=1", IN("x||y\n1||2\n"), "[{'header':['x','y']},['1','2']]"},
+    {"multi-byte delimiter with comments", "ds=|| c=#", IN("#x||y\n1||2\n"), "[['1','2']]"},
+    {"trim spaces", "trim", IN("a, b ,  c\n d ,e\n"), "[['a','b','c'],['d','e']]"},
+    {"trim spaces around quotes", "trim", IN(" \"a b\" , \" c\"\n"), "[{'fields':['a b',' c'],'flags':[1,1]}]"},
+    {"trim keeps inner spaces", "trim", IN("a  b,  ,\n"), "[['a  b','','']]"},
+    {"trim: text after the spaces after a quote", "trim lenient", IN("\"a\"  b,c\n"), "[['a  b','c']]"},
+    {"trim: text after quote is an error", "trim", IN("\"a\" b,c\nd\n"), "[" TAQ "[4,1,5,0,0]},['d']]"},
+    {"trim with a tab delimiter", "trim d=\\t", IN(" a \t b\n"), "[['a','b']]"},
+    {"trim with comma space", "trim ds=,\\s", IN("a,  b , c\n"), "[['a','b','c']]"},
     {"high byte delimiter", "d=\\xa7 utf8=none", IN("a\xA7" "b\n"), "[['a','b']]"},
     {"NUL bytes in fields", "", IN("a\0b,c\0\n\"\0\"\n"), "[['a\\0b','c\\0'],{'fields':['\\0'],'flags':[1]}]"},
     {"single-quote quote", "q='", IN("'a,b',\"c\"\n'it''s'\n"), "[{'fields':['a,b','\"c\"'],'flags':[1,0]},{'fields':['it\\'s'],'flags':[3]}]"},
@@ -865,6 +894,24 @@ static void test_options(void)
     CHECK_STATUS(simdsv_options_get(NULL, SIMDSV_OPT_DELIMITER, &v), SIMDSV_ERR_INVALID_ARGUMENT);
     simdsv_options_free(opt);
     simdsv_options_free(NULL);
+    /* the delimiter as a string: 1 to 4 bytes, no line end; the byte option resets it */
+    opt = simdsv_options_new(NULL);
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, "||"), SIMDSV_OK);
+    CHECK(strcmp(simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING), "||") == 0);
+    int64_t first = 0;
+    CHECK(simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &first) == SIMDSV_OK && first == '|');
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, "abcde"), SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, "|\n"), SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING), "||") == 0);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, ';'), SIMDSV_OK);
+    CHECK(strcmp(simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING), ";") == 0);
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, NULL), SIMDSV_OK);
+    CHECK(strcmp(simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING), ",") == 0);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, 2), SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, 'x'), SIMDSV_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, '.'), SIMDSV_OK);
+    CHECK(simdsv_options_get(opt, SIMDSV_OPT_THOUSANDS, &first) == SIMDSV_OK && first == '.');
+    simdsv_options_free(opt);
     /* an allocator missing a function is refused */
     simdsv_allocator partial = {NULL, NULL, NULL, NULL};
     CHECK(simdsv_options_new(&partial) == NULL);
@@ -895,6 +942,14 @@ static void test_dialects(void)
         {"q=none e=\\\\ c=#", SIMDSV_OK},
         {"d=\\xce cc=0x3b8", SIMDSV_ERR_BAD_DIALECT}, /* the comment's first byte */
         {"d=\\t q=' e=\\\\ c=#", SIMDSV_OK},
+        {"ds=|\"", SIMDSV_ERR_BAD_DIALECT},  /* a later byte of the delimiter is the quote */
+        {"ds=|\\ e=\\\\", SIMDSV_ERR_BAD_DIALECT},
+        {"ds=\"|", SIMDSV_ERR_BAD_DIALECT},
+        {"ds=#| c=#", SIMDSV_ERR_BAD_DIALECT},
+        {"ds=|# c=#", SIMDSV_OK},            /* a comment starts a record, the delimiter's '#' follows '|' */
+        {"trim d=\\x20", SIMDSV_ERR_BAD_DIALECT},
+        {"trim q=\\x20", SIMDSV_ERR_BAD_DIALECT},
+        {"trim ds=,\\s", SIMDSV_OK},
     };
     for (size_t i = 0; i < sizeof dialects / sizeof dialects[0]; i++) {
         h_context("dialect '%s'", dialects[i].spec);

@@ -229,40 +229,26 @@ static void test_formats(void)
     s = sniff("id,t\n1,2023/12/25\n2,2024/01/01\n");
     CHECK(!strcmp(s->columns[1].format, "%Y/%m/%d"));
     simdsv_sniff_free(s);
+    /* Thousands: '.' with a decimal comma, ',' with a decimal point (quoted where ',' delimits);
+     * "1,234" alone could be a decimal comma: it takes a second group or a decimal point to decide. */
+    s = sniff("id;amount\n1;1.234,56\n2;7,5\n3;12.000,00\n");
+    CHECK(s->thousands == '.' && strstr(why(s, SIMDSV_SNIFF_DECIMAL), "1.234,56") != NULL);
+    simdsv_sniff_free(s);
+    s = sniff("id,amount,n\n1,\"1,234.50\",\"1,000\"\n2,\"12,000,000.25\",\"2,000\"\n3,7.5,\"3,000\"\n");
+    CHECK(s->thousands == ',' && s->decimal_comma == 0 && s->columns[1].type == SIMDSV_TYPE_FLOAT64 &&
+          !strcmp(s->columns[1].format, "1,234.56"));
+    CHECK(s->columns[2].type == SIMDSV_TYPE_STRING); /* "1,000" alone: not decided for that column */
+    simdsv_sniff_free(s);
+    s = sniff("id;n\n1;1,234\n2;2,500\n");
+    CHECK(s->thousands == 0 && s->decimal_comma == 1);
+    simdsv_sniff_free(s);
+    s = sniff("id;n\n1;1,234,567\n2;2,500,000\n");
+    CHECK(s->thousands == ',' && s->decimal_comma == 0 && s->columns[1].type == SIMDSV_TYPE_INT64);
+    simdsv_sniff_free(s);
     /* Quoted values type like unquoted ones. */
     s = sniff("\"ts\",\"n\"\n\"2017-08-27 00:05:34\",\"42\"\n\"2017-08-27 00:05:35\",\"7\"\n");
     CHECK(s->columns[0].type == SIMDSV_TYPE_TIMESTAMP && s->columns[1].type == SIMDSV_TYPE_INT64);
     simdsv_sniff_free(s);
-}
-
-static void test_given_and_apply(void)
-{
-    simdsv_options *o = simdsv_options_new(NULL);
-    simdsv_options_set(o, SIMDSV_OPT_DELIMITER, ';');
-    simdsv_sniff_params p;
-    memset(&p, 0, sizeof p);
-    p.opt = o;
-    p.given = 1u << SIMDSV_SNIFF_DELIMITER;
-    simdsv_sniff *s = sniff_n("a,b;c\n1,2;3\n", 12, &p);
-    CHECK(!strcmp(s->delimiter, ";") && s->decisions[SIMDSV_SNIFF_DELIMITER].given == 1 &&
-          !strcmp(why(s, SIMDSV_SNIFF_DELIMITER), "given"));
-    simdsv_sniff_free(s);
-    s = sniff("Title\n\nid;n;s\n1;2,5;x\n2;3,5;y\n3;4,5;z\n");
-    CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);
-    int64_t v;
-    simdsv_options_get(o, SIMDSV_OPT_DELIMITER, &v);
-    CHECK(v == ';');
-    simdsv_options_get(o, SIMDSV_OPT_SKIP_LINES, &v);
-    CHECK(v == 2);
-    simdsv_options_get(o, SIMDSV_OPT_DECIMAL_COMMA, &v);
-    CHECK(v == 1);
-    simdsv_sniff_free(s);
-    simdsv_options_free(o);
-    CHECK(simdsv_sniff_memory(NULL, 3, NULL, &s) == SIMDSV_ERR_INVALID_ARGUMENT);
-    int err = 0;
-    CHECK(simdsv_sniff_path("/nonexistent/x.csv", NULL, &s, &err) == SIMDSV_ERR_IO && err != 0);
-    CHECK(!strcmp(simdsv_sniff_setting_name(SIMDSV_SNIFF_HEADER_ROWS), "header_rows") &&
-          simdsv_sniff_setting_name((simdsv_sniff_setting)99) == NULL);
 }
 
 /* Reads data with the options; returns the records' fields joined by | and / in out. */
@@ -297,6 +283,63 @@ static simdsv_status read_all(const char *data, size_t n, simdsv_options *o, cha
     simdsv_reader_free(r);
     return st;
 }
+
+static void test_given_and_apply(void)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    simdsv_options_set(o, SIMDSV_OPT_DELIMITER, ';');
+    simdsv_sniff_params p;
+    memset(&p, 0, sizeof p);
+    p.opt = o;
+    p.given = 1u << SIMDSV_SNIFF_DELIMITER;
+    simdsv_sniff *s = sniff_n("a,b;c\n1,2;3\n", 12, &p);
+    CHECK(!strcmp(s->delimiter, ";") && s->decisions[SIMDSV_SNIFF_DELIMITER].given == 1 &&
+          !strcmp(why(s, SIMDSV_SNIFF_DELIMITER), "given"));
+    simdsv_sniff_free(s);
+    s = sniff("Title\n\nid;n;s\n1;2,5;x\n2;3,5;y\n3;4,5;z\n");
+    CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);
+    int64_t v;
+    simdsv_options_get(o, SIMDSV_OPT_DELIMITER, &v);
+    CHECK(v == ';');
+    simdsv_options_get(o, SIMDSV_OPT_SKIP_LINES, &v);
+    CHECK(v == 2);
+    simdsv_options_get(o, SIMDSV_OPT_DECIMAL_COMMA, &v);
+    CHECK(v == 1);
+    simdsv_sniff_free(s);
+    /* A delimiter of two bytes, padding and thousands are applied as the reader takes them. */
+    s = sniff("a||b\n1||x y\n2||z\n3||w\n");
+    CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);
+    CHECK(!strcmp(simdsv_options_get_string(o, SIMDSV_OPT_DELIMITER_STRING), "||"));
+    simdsv_sniff_free(s);
+    s = sniff("a, b, c\n1, \"x, y\", 3\n4, z, 6\n7, w, 9\n");
+    CHECK(s->padding == 1 && s->columns[0].type == SIMDSV_TYPE_INT64 && !strcmp(s->columns[1].name, "b"));
+    CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);
+    simdsv_options_get(o, SIMDSV_OPT_TRIM_SPACES, &v);
+    CHECK(v == 1 && !strcmp(simdsv_options_get_string(o, SIMDSV_OPT_DELIMITER_STRING), ","));
+    char got[256];
+    CHECK(read_all("a, b, c\n1, \"x, y\", 3\n", 21, o, got, sizeof got, NULL) == SIMDSV_END);
+    CHECK(!strcmp(got, "a|b|c/1|x, y|3/"));
+    simdsv_sniff_free(s);
+    s = sniff("id;amount\n1;1.234,56\n2;7,5\n3;12.000,00\n");
+    CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);
+    simdsv_options_get(o, SIMDSV_OPT_THOUSANDS, &v);
+    CHECK(v == '.');
+    simdsv_sniff_free(s);
+    /* Given by hand: a delimiter of several bytes and trimming. */
+    simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, "::");
+    simdsv_options_set(o, SIMDSV_OPT_TRIM_SPACES, 1);
+    p.given = 1u << SIMDSV_SNIFF_DELIMITER | 1u << SIMDSV_SNIFF_PADDING;
+    s = sniff_n("a::b\n1:: 2\n", 11, &p);
+    CHECK(!strcmp(s->delimiter, "::") && s->padding == 1 && s->columns[1].type == SIMDSV_TYPE_INT64);
+    simdsv_sniff_free(s);
+    simdsv_options_free(o);
+    CHECK(simdsv_sniff_memory(NULL, 3, NULL, &s) == SIMDSV_ERR_INVALID_ARGUMENT);
+    int err = 0;
+    CHECK(simdsv_sniff_path("/nonexistent/x.csv", NULL, &s, &err) == SIMDSV_ERR_IO && err != 0);
+    CHECK(!strcmp(simdsv_sniff_setting_name(SIMDSV_SNIFF_HEADER_ROWS), "header_rows") &&
+          simdsv_sniff_setting_name((simdsv_sniff_setting)99) == NULL);
+}
+
 
 static void test_reader_options(void)
 {

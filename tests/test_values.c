@@ -1385,6 +1385,52 @@ static void bench(void)
 
 /* ---------------------------------------------------------------- main */
 
+/* Digit groups (grouped.c): exact values, and the shapes refused. */
+static void test_grouped(void)
+{
+    static const struct {
+        const char *s;
+        char sep;
+        int64_t want;
+    } ints[] = {{"1,234", ',', 1234},           {"-12,345,678", ',', -12345678},
+                {"+999,999", ',', 999999},      {"1.000.000", '.', 1000000},
+                {"9 223 372 036 854 775 807", ' ', INT64_MAX}, {"1'000", '\'', 1000}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        int64_t v = 0;
+        CHECK_MSG(simdsv__parse_int64_grouped(ints[i].s, strlen(ints[i].s), ints[i].sep, &v) && v == ints[i].want,
+                  "int64_grouped(\"%s\") = %lld", ints[i].s, (long long)v);
+    }
+    static const char *const bad_ints[] = {"1234", "1,23", "1,2345", "12345,678", ",123", "1,234,", "0,123",
+                                           "1,234.5", "-", "1,,234", "9,223,372,036,854,775,808", ""};
+    for (size_t i = 0; i < sizeof bad_ints / sizeof bad_ints[0]; i++) {
+        int64_t v = 42;
+        CHECK_MSG(!simdsv__parse_int64_grouped(bad_ints[i], strlen(bad_ints[i]), ',', &v) && v == 42,
+                  "int64_grouped accepted \"%s\"", bad_ints[i]);
+    }
+    static const struct {
+        const char *s;
+        char sep;
+        bool comma;
+        double want;
+    } floats[] = {{"1,234.56", ',', false, 1234.56}, {"-1.234,56", '.', true, -1234.56},
+                  {"12,345,678.9", ',', false, 12345678.9}, {"1.234", '.', true, 1234.0},
+                  {"1 234,5", ' ', true, 1234.5},    {"999,999.999999", ',', false, 999999.999999}};
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++) {
+        double v = 0;
+        CHECK_MSG(simdsv__parse_double_grouped(floats[i].s, strlen(floats[i].s), floats[i].sep, floats[i].comma, &v) &&
+                      v == floats[i].want,
+                  "double_grouped(\"%s\") = %.17g", floats[i].s, v);
+    }
+    static const char *const bad_floats[] = {"1234.5", "1,234.", "1,234.5e3", "1,234,5", "1,23.4", "nan", "1,234.5x"};
+    for (size_t i = 0; i < sizeof bad_floats / sizeof bad_floats[0]; i++) {
+        double v = 42;
+        CHECK_MSG(!simdsv__parse_double_grouped(bad_floats[i], strlen(bad_floats[i]), ',', false, &v) && v == 42,
+                  "double_grouped accepted \"%s\"", bad_floats[i]);
+    }
+    double v = 42;
+    CHECK(!simdsv__parse_double_grouped("1,234", 5, ',', true, &v) && v == 42); /* the separator is the decimal mark */
+}
+
 int main(int argc, char **argv)
 {
     long floats = 10000000;
@@ -1410,6 +1456,7 @@ int main(int argc, char **argv)
     test_dates();
     test_timestamps();
     test_infer();
+    test_grouped();
     test_float_random(floats);
     exact_copy("", 0);
     free(day_year);

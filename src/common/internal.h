@@ -33,7 +33,12 @@ typedef struct spec_list {
 /* Resolved options; the reader keeps its own copy. */
 struct simdsv_options {
     simdsv_allocator alloc;
-    int delimiter;          /* 0..255 */
+    int delimiter;          /* 0..255: the delimiter's first byte (the one the kernels look for) */
+    uint8_t delimiter_seq[4]; /* the whole delimiter (SIMDSV_OPT_DELIMITER_STRING) */
+    int delimiter_len;        /* 1..4; above 1 every record goes through the slow path (slow.c) */
+    char delimiter_text[5];   /* delimiter_seq NUL-terminated, for simdsv_options_get_string */
+    bool trim_spaces;         /* SIMDSV_OPT_TRIM_SPACES: also read by the slow path only */
+    int thousands;            /* SIMDSV_OPT_THOUSANDS: the digit-group separator, -1 = none */
     int quote;              /* -1 = none */
     int escape;             /* -1 = none */
     int comment;            /* first byte of the comment marker, -1 = none */

@@ -54,6 +54,33 @@ static void default_free(void *ctx, void *ptr, size_t size)
     free(ptr);
 }
 
+static void set_delimiter_bytes(struct simdsv_options *opt, const uint8_t *bytes, int len)
+{
+    opt->delimiter = bytes[0];
+    memcpy(opt->delimiter_seq, bytes, (size_t)len);
+    opt->delimiter_len = len;
+    memcpy(opt->delimiter_text, bytes, (size_t)len);
+    opt->delimiter_text[len] = '\0';
+}
+
+/* 1 to 4 bytes, none of them a line end (the reader checks the quote and
+ * escape against them when it is created). */
+static simdsv_status set_delimiter_string(simdsv_options *opt, const char *value)
+{
+    opt->error[0] = '\0';
+    if (!value || !*value) {
+        set_delimiter_bytes(opt, (const uint8_t *)",", 1);
+        return SIMDSV_OK;
+    }
+    const size_t n = strlen(value);
+    if (n > 4 || strpbrk(value, "\r\n")) {
+        snprintf(opt->error, sizeof opt->error, "a delimiter is 1 to 4 bytes, without CR or LF: '%.20s'", value);
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    }
+    set_delimiter_bytes(opt, (const uint8_t *)value, (int)n);
+    return SIMDSV_OK;
+}
+
 void simdsv__options_defaults(struct simdsv_options *opt)
 {
     opt->alloc.alloc = default_alloc;
@@ -61,6 +88,9 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->alloc.free = default_free;
     opt->alloc.ctx = NULL;
     opt->delimiter = ',';
+    set_delimiter_bytes(opt, (const uint8_t *)",", 1);
+    opt->trim_spaces = false;
+    opt->thousands = -1;
     opt->quote = '"';
     opt->escape = -1;
     opt->comment = -1;
@@ -154,6 +184,8 @@ static simdsv_status set_encoding(simdsv_options *opt, const char *value)
 
 const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id)
 {
+    if (opt && id == SIMDSV_OPT_DELIMITER_STRING)
+        return opt->delimiter_text;
     return opt && id == SIMDSV_OPT_ENCODING ? opt->encoding : "";
 }
 
@@ -161,6 +193,8 @@ simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_optio
 {
     if (opt && id == SIMDSV_OPT_ENCODING)
         return set_encoding(opt, value);
+    if (opt && id == SIMDSV_OPT_DELIMITER_STRING)
+        return set_delimiter_string(opt, value);
     if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
         return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
     spec_list parsed;
@@ -264,7 +298,20 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
     case SIMDSV_OPT_DELIMITER:
         if (!is_byte(value))
             return SIMDSV_ERR_INVALID_ARGUMENT;
-        opt->delimiter = (int)value;
+        {
+            const uint8_t byte = (uint8_t)value;
+            set_delimiter_bytes(opt, &byte, 1);
+        }
+        return SIMDSV_OK;
+    case SIMDSV_OPT_TRIM_SPACES:
+        if (value != 0 && value != 1)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->trim_spaces = value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_THOUSANDS:
+        if (value != -1 && value != ',' && value != '.' && value != ' ' && value != '\'' && value != '_')
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->thousands = (int)value;
         return SIMDSV_OK;
     case SIMDSV_OPT_QUOTE:
     case SIMDSV_OPT_ESCAPE:
@@ -418,6 +465,8 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_SHORT_ROWS: *value = opt->short_rows; return SIMDSV_OK;
     case SIMDSV_OPT_LONG_ROWS: *value = opt->long_rows; return SIMDSV_OK;
     case SIMDSV_OPT_DECIMAL_COMMA: *value = opt->decimal_comma; return SIMDSV_OK;
+    case SIMDSV_OPT_TRIM_SPACES: *value = opt->trim_spaces; return SIMDSV_OK;
+    case SIMDSV_OPT_THOUSANDS: *value = opt->thousands; return SIMDSV_OK;
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;

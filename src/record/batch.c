@@ -391,7 +391,6 @@ simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *b)
     /* the previous batch's views are no longer valid: its pages may go */
     if (r->buf == r->src.data)
         simdsv__source_release(&r->src, r->rec_start);
-
     memset(r->batch_flags, 0, r->batch_flags_dirty);
     r->batch_flags_dirty = 0;
     memset(b, 0, sizeof *b);

@@ -445,7 +445,7 @@ static int work_start(count_work *w, count_plan *plan, uint64_t base, uint64_t e
 
 int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
 {
-    if (r->dialect.has_escape || r->dialect.has_comment || r->special_pending || r->skipping || r->fatal ||
+    if (r->dialect.has_escape || r->dialect.has_comment || r->slow_only || r->special_pending || r->skipping || r->fatal ||
         r->field_start != r->rec_start)
         return 0;
     const int threads = simdsv__thread_count(r->opt.threads);
@@ -556,7 +556,7 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
 int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
                          uint64_t *records)
 {
-    if (n < 2 || r->dialect.has_escape || r->dialect.has_comment || size < n)
+    if (n < 2 || r->dialect.has_escape || r->dialect.has_comment || r->slow_only || size < n)
         return 0;
     count_plan plan;
     plan_init(&plan, r, WINDOW);

@@ -241,6 +241,13 @@ void simdsv__restart_scan(simdsv_reader *r, size_t pos)
  * scanned without more input. */
 static bool scan_more(simdsv_reader *r, bool count_mode)
 {
+    if (r->slow_only) {
+        if (r->scan_pos < r->len)
+            r->special_pending = true;
+        else if (r->eof)
+            r->scanned_all = true;
+        return r->scan_pos < r->len || r->eof;
+    }
     const size_t avail = r->len - r->scan_pos;
     /* After a skip (skip.c) the window starts small and doubles: the
      * records read there are few when the skip goes on after them. */
@@ -990,6 +997,13 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
             if (collide(bytes[i], bytes[j]))
                 return SIMDSV_ERR_BAD_DIALECT;
     }
+    /* The later bytes of a longer delimiter: not the quote or the escape
+     * (where would a field end?); with trimming, no delimiter of spaces. */
+    for (int i = 1; i < o.delimiter_len; i++)
+        if (collide(o.delimiter_seq[i], q) || collide(o.delimiter_seq[i], e))
+            return SIMDSV_ERR_BAD_DIALECT;
+    if (o.trim_spaces && (d == ' ' || q == ' ' || e == ' '))
+        return SIMDSV_ERR_BAD_DIALECT;
     const scan_kernel *kernel = NULL;
     simdsv_status st = simdsv__kernel_resolve(o.kernel, &kernel);
     if (st != SIMDSV_OK)
@@ -1004,6 +1018,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
         return SIMDSV_ERR_NOMEM;
     }
     r->kernel = kernel;
+    r->slow_only = o.delimiter_len > 1 || o.trim_spaces;
     r->dialect.delimiter = (uint8_t)d;
     r->dialect.has_quote = q >= 0;
     r->dialect.quote = (uint8_t)(q >= 0 ? q : 0);

@@ -36,6 +36,8 @@ struct simdsv_reader {
     size_t scan_pos;      /* next byte for the kernel */
     scan_state ss;
     bool special_pending; /* the kernel stopped at scan_pos: slow path next */
+    bool slow_only;       /* a delimiter of several bytes or SIMDSV_OPT_TRIM_SPACES: no kernel scan,
+                             every record is read by slow.c (scan_more hands each one to it) */
     bool scanned_all;     /* the final block has been scanned */
     uint32_t *index;
     size_t index_n, index_i, index_base;

@@ -8,14 +8,37 @@
  * inside quotes ends the field); strict mode turns the first departure from
  * RFC 4180 into an error whose position is that byte, and the record is
  * skipped so that reading can continue after it.
+ *
+ * It is also the whole parser of two dialects the kernels do not know
+ * (reader.h, slow_only): a delimiter of 2 to 4 bytes, matched here byte for
+ * byte, and SIMDSV_OPT_TRIM_SPACES, which drops the spaces before a field,
+ * after an unquoted one and between a closing quote and the delimiter.
  */
 #include "reader.h"
 
 #include <string.h>
 
-typedef enum slow_outcome { SLOW_RECORD, SLOW_SKIPPED, SLOW_NEED_MORE, SLOW_NOMEM } slow_outcome;
+/* SLOW_FIELD_ENDED and SLOW_NOT_SEPARATOR: separator_at's answers inside a record. */
+typedef enum slow_outcome {
+    SLOW_RECORD,
+    SLOW_SKIPPED,
+    SLOW_NEED_MORE,
+    SLOW_NOMEM,
+    SLOW_FIELD_ENDED,
+    SLOW_NOT_SEPARATOR
+} slow_outcome;
 
-typedef enum parse_state { START_FIELD, IN_FIELD, IN_QUOTED, ESCAPE_IN_QUOTED, QUOTE_IN_QUOTED } parse_state;
+/* SPACE_AFTER_QUOTE: trimming, spaces after a closing quote (counted in
+ * slow_parse.spaces, given back as text if anything but a delimiter or a
+ * line end follows). */
+typedef enum parse_state {
+    START_FIELD,
+    IN_FIELD,
+    IN_QUOTED,
+    ESCAPE_IN_QUOTED,
+    QUOTE_IN_QUOTED,
+    SPACE_AFTER_QUOTE
+} parse_state;
 
 typedef struct violation {
     simdsv_status code; /* SIMDSV_OK when none */
@@ -30,6 +53,7 @@ typedef struct slow_parse {
     size_t raw_begin;  /* buffer position where the field starts */
     size_t content_end;
     unsigned field_flags;
+    size_t spaces;     /* SPACE_AFTER_QUOTE: the spaces skipped */
     bool fields_dropped;
     violation first;
 } slow_parse;
@@ -58,6 +82,9 @@ static bool add_byte(simdsv_reader *r, slow_parse *sp, uint8_t c)
 /* Ends the current field; next_raw is where the next one starts. */
 static bool end_field(simdsv_reader *r, slow_parse *sp, size_t next_raw)
 {
+    if (r->opt.trim_spaces && !(sp->field_flags & SIMDSV_FIELD_QUOTED))
+        while (sp->scratch_len > sp->field_begin && r->scratch[sp->scratch_len - 1] == ' ')
+            sp->scratch_len--;
     const uint64_t max = r->counting ? 0 : r->opt.max_fields;
     if (max && sp->nfields > max) {
         sp->fields_dropped = true; /* counted, not stored: see grow_fields */
@@ -90,6 +117,47 @@ static bool is_line_end(uint8_t c)
     return c == '\n' || c == '\r';
 }
 
+/* Whether the delimiter starts at p: 1 yes, 0 no, -1 when the buffer ends
+ * inside what may be one (more input decides). */
+static int delimiter_at(const simdsv_reader *r, size_t p)
+{
+    const uint8_t *b = r->buf;
+    if (b[p] != r->dialect.delimiter)
+        return 0;
+    const size_t len = (size_t)r->opt.delimiter_len;
+    if (len == 1)
+        return 1;
+    const size_t have = r->len - p < len ? r->len - p : len;
+    if (memcmp(b + p, r->opt.delimiter_seq, have) != 0)
+        return 0;
+    return have == len ? 1 : r->eof ? 0 : -1;
+}
+
+/* At *p, outside quotes: a delimiter ends the field (*p moves to its last
+ * byte), a line end the record (*end past it); anything else is no
+ * separator.  SLOW_NEED_MORE when the buffer ends inside a possible
+ * delimiter. */
+static slow_outcome separator_at(simdsv_reader *r, slow_parse *sp, size_t *p, size_t *end)
+{
+    const uint8_t c = r->buf[*p];
+    if (c == r->dialect.delimiter) {
+        const int at = delimiter_at(r, *p);
+        if (at < 0)
+            return SLOW_NEED_MORE;
+        if (at) {
+            *p += (size_t)r->opt.delimiter_len - 1;
+            return end_field(r, sp, *p + 1) ? SLOW_FIELD_ENDED : SLOW_NOMEM;
+        }
+    }
+    if (!is_line_end(c))
+        return SLOW_NOT_SEPARATOR;
+    if (!end_field(r, sp, *p + 1))
+        return SLOW_NOMEM;
+    sp->content_end = *p;
+    *end = *p + 1;
+    return SLOW_RECORD;
+}
+
 static slow_outcome skip_comment(const simdsv_reader *r, size_t p, size_t *end)
 {
     while (p < r->len && !is_line_end(r->buf[p]))
@@ -109,30 +177,26 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
     memset(sp, 0, sizeof *sp);
     sp->raw_begin = p;
     parse_state state = START_FIELD;
+    slow_outcome sep;
     size_t quote_pos = 0;
     for (; p < n; p++) {
         const uint8_t c = b[p];
         switch (state) {
         case START_FIELD:
         case IN_FIELD:
+            if (state == START_FIELD && c == ' ' && r->opt.trim_spaces)
+                continue;
             if (state == START_FIELD && d->has_quote && c == d->quote) {
                 state = IN_QUOTED;
                 sp->field_flags = SIMDSV_FIELD_QUOTED;
                 quote_pos = p;
                 continue;
             }
-            if (c == d->delimiter) {
-                if (!end_field(r, sp, p + 1))
-                    return SLOW_NOMEM;
+            if ((sep = separator_at(r, sp, &p, end)) != SLOW_NOT_SEPARATOR) {
+                if (sep != SLOW_FIELD_ENDED)
+                    return sep;
                 state = START_FIELD;
                 continue;
-            }
-            if (is_line_end(c)) {
-                if (!end_field(r, sp, p + 1))
-                    return SLOW_NOMEM;
-                sp->content_end = p;
-                *end = p + 1;
-                return SLOW_RECORD;
             }
             if (d->has_quote && c == d->quote)
                 note(sp, SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD, p);
@@ -152,25 +216,29 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
             state = IN_QUOTED;
             break;
         case QUOTE_IN_QUOTED:
-            if (c == d->quote) { /* a doubled quote is one literal quote */
+        case SPACE_AFTER_QUOTE:
+            if (c == d->quote && state == QUOTE_IN_QUOTED) { /* a doubled quote is one literal quote */
                 state = IN_QUOTED;
                 break;
             }
-            if (c == d->delimiter) {
-                if (!end_field(r, sp, p + 1))
-                    return SLOW_NOMEM;
+            if (c == ' ' && r->opt.trim_spaces) {
+                sp->spaces = state == QUOTE_IN_QUOTED ? 1 : sp->spaces + 1;
+                state = SPACE_AFTER_QUOTE;
+                continue;
+            }
+            if ((sep = separator_at(r, sp, &p, end)) != SLOW_NOT_SEPARATOR) {
+                if (sep != SLOW_FIELD_ENDED)
+                    return sep;
                 state = START_FIELD;
                 continue;
             }
-            if (is_line_end(c)) {
-                if (!end_field(r, sp, p + 1))
-                    return SLOW_NOMEM;
-                sp->content_end = p;
-                *end = p + 1;
-                return SLOW_RECORD;
-            }
             note(sp, SIMDSV_ERR_TEXT_AFTER_QUOTE, p);
-            state = IN_FIELD; /* the text is appended, the field goes on unquoted */
+            /* The text is appended (the spaces before it too), the field
+             * goes on unquoted. */
+            for (; state == SPACE_AFTER_QUOTE && sp->spaces; sp->spaces--)
+                if (!add_byte(r, sp, ' '))
+                    return SLOW_NOMEM;
+            state = IN_FIELD;
             break;
         }
         if (!add_byte(r, sp, c))

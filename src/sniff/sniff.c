@@ -22,6 +22,7 @@
 #include "../common/internal.h"
 #include "../source/transcode.h"
 #include "../values/values.h"
+#include "sniff.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,38 +33,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define START_SAMPLE ((size_t)256 << 10)
-#define PART_SAMPLE ((size_t)64 << 10)
-#define SCORE_ROWS 200   /* rows parsed per candidate dialect */
-#define START_ROWS 1000  /* rows of the start kept for the decisions (tables are found among them) */
-#define PART_ROWS 250    /* rows of the middle and of the end */
-#define MAX_HEADER_ROWS 4
-#define NOT_SURE 0.5
-
-/* ------------------------------------------------------------ the result */
-
-typedef struct text_node {
-    struct text_node *next;
-    size_t size;
-} text_node;
-
-typedef struct sniff_impl {
-    simdsv_sniff pub;            /* first: the public pointer is this one */
-    simdsv_allocator alloc;
-    text_node *texts;            /* every string handed out */
-    simdsv_sniff_table *tables;
-    size_t tables_cap;
-    simdsv_sniff_column *columns;
-} sniff_impl;
-
-/* A formatted copy owned by the result ("" when out of memory). */
-static const char *keep(sniff_impl *s, const char *fmt, ...)
+const char *simdsv__sniff_vkeep(sniff_impl *s, const char *fmt, va_list ap)
 {
     char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
     if (n < 0)
         return "";
     if ((size_t)n >= sizeof tmp)
@@ -84,757 +57,6 @@ static void decide(sniff_impl *s, simdsv_sniff_setting k, double confidence, con
 {
     s->pub.decisions[k].confidence = confidence < 0 ? 0 : confidence > 1 ? 1 : confidence;
     s->pub.decisions[k].reason = reason;
-}
-
-/* ---------------------------------------------------------- the samples */
-
-/* A part of the input: the start (line numbers known), the middle or the end. */
-typedef struct region {
-    const uint8_t *p;
-    size_t n;
-    uint64_t offset;   /* input offset of p[0]; valid when offsets_exact */
-    int is_start;
-    int complete;      /* p ends where the input ends */
-} region;
-
-typedef struct sn_field {
-    uint32_t off, len;
-    uint8_t quoted;
-} sn_field;
-
-enum { ROW_DATA, ROW_BLANK, ROW_COMMENT };
-
-typedef struct sn_row {
-    size_t field0;
-    uint32_t nfields;
-    uint32_t off, end;  /* bytes of the row in its region, end after the line end */
-    uint32_t line;      /* 1-based physical line (start region only) */
-    uint8_t kind, bad, region;
-} sn_row;
-
-typedef struct rows {
-    const simdsv_allocator *alloc;
-    sn_field *f;
-    size_t nf, capf;
-    sn_row *r;
-    size_t nr, capr;
-    int nomem;
-} rows;
-
-typedef struct dialect {
-    char delim[5];
-    size_t dlen;
-    int quote, escape;
-    const char *comment; /* marker or NULL */
-} dialect;
-
-static int add_field(rows *rs, uint32_t off, uint32_t len, int quoted)
-{
-    if (rs->nf == rs->capf &&
-        simdsv__grow(rs->alloc, (void **)&rs->f, &rs->capf, rs->nf + 1, sizeof *rs->f) != SIMDSV_OK) {
-        rs->nomem = 1;
-        return 0;
-    }
-    rs->f[rs->nf].off = off;
-    rs->f[rs->nf].len = len;
-    rs->f[rs->nf].quoted = (uint8_t)quoted;
-    rs->nf++;
-    return 1;
-}
-
-static sn_row *add_row(rows *rs)
-{
-    if (rs->nr == rs->capr &&
-        simdsv__grow(rs->alloc, (void **)&rs->r, &rs->capr, rs->nr + 1, sizeof *rs->r) != SIMDSV_OK) {
-        rs->nomem = 1;
-        return NULL;
-    }
-    sn_row *row = &rs->r[rs->nr++];
-    memset(row, 0, sizeof *row);
-    row->field0 = rs->nf;
-    return row;
-}
-
-static int at_delim(const dialect *d, const uint8_t *p, size_t n, size_t i)
-{
-    return p[i] == (uint8_t)d->delim[0] && (d->dlen == 1 || (n - i >= d->dlen && !memcmp(p + i, d->delim, d->dlen)));
-}
-
-static size_t line_end_len(const uint8_t *p, size_t n, size_t i)
-{
-    if (p[i] == '\n')
-        return 1;
-    if (p[i] == '\r')
-        return i + 1 < n && p[i + 1] == '\n' ? 2 : 1;
-    return 0;
-}
-
-/* Parses up to max_rows rows of a region with dialect d, appending to rs.
- * A row cut by the end of an incomplete region is dropped. */
-static void parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
-{
-    const uint8_t *p = g->p;
-    const size_t n = g->n < UINT32_MAX ? g->n : UINT32_MAX;
-    size_t pos = 0, added = 0;
-    uint32_t line = 1;
-    const size_t clen = d->comment ? strlen(d->comment) : 0;
-    while (pos < n && added < max_rows && !rs->nomem) {
-        const size_t rows_before = rs->nr, fields_before = rs->nf;
-        sn_row *row = add_row(rs);
-        if (!row)
-            return;
-        row->off = (uint32_t)pos;
-        row->line = g->is_start ? line : 0;
-        row->region = (uint8_t)gi;
-        size_t el = line_end_len(p, n, pos);
-        if (el) {
-            row->kind = ROW_BLANK;
-            pos += el;
-            line++;
-            row->end = (uint32_t)pos;
-            added++;
-            continue;
-        }
-        if (clen && n - pos >= clen && memcmp(p + pos, d->comment, clen) == 0) {
-            row->kind = ROW_COMMENT;
-            while (pos < n && !line_end_len(p, n, pos))
-                pos++;
-            if (pos >= n && !g->complete) {
-                rs->nr = rows_before;
-                return;
-            }
-            if (pos < n)
-                pos += line_end_len(p, n, pos);
-            line++;
-            row->end = (uint32_t)pos;
-            added++;
-            continue;
-        }
-        int cut = 0, bad = 0;
-        for (;;) {
-            size_t start = pos, len;
-            int quoted = 0;
-            if (d->quote >= 0 && pos < n && p[pos] == d->quote) {
-                quoted = 1;
-                pos++;
-                start = pos;
-                for (;;) {
-                    if (pos >= n) {
-                        cut = 1;
-                        break;
-                    }
-                    const uint8_t c = p[pos];
-                    if (d->escape >= 0 && c == d->escape && pos + 1 < n) {
-                        pos += 2;
-                        continue;
-                    }
-                    if (c == d->quote) {
-                        if (d->escape < 0 && pos + 1 < n && p[pos + 1] == d->quote) {
-                            pos += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    if (c == '\n' || (c == '\r' && !(pos + 1 < n && p[pos + 1] == '\n')))
-                        line++;
-                    pos++;
-                }
-                if (cut)
-                    break;
-                len = pos - start;
-                pos++; /* the closing quote */
-                if (pos < n && !line_end_len(p, n, pos) && !at_delim(d, p, n, pos)) {
-                    bad = 1; /* text after the closing quote: read on to the delimiter */
-                    while (pos < n && !line_end_len(p, n, pos) &&
-                           !at_delim(d, p, n, pos))
-                        pos++;
-                    len = pos - start;
-                }
-            } else {
-                while (pos < n && !line_end_len(p, n, pos) &&
-                       !at_delim(d, p, n, pos)) {
-                    if (d->quote >= 0 && p[pos] == d->quote)
-                        bad = 1; /* a quote inside an unquoted field */
-                    pos++;
-                }
-                len = pos - start;
-            }
-            if (!add_field(rs, (uint32_t)start, (uint32_t)len, quoted))
-                return;
-            if (pos < n && !line_end_len(p, n, pos)) {
-                pos += d->dlen; /* a delimiter: another field follows */
-                continue;
-            }
-            if (pos >= n && !g->complete)
-                cut = 1;
-            break;
-        }
-        if (cut) {
-            /* The end of the sample cuts this row: it is not counted. */
-            rs->nr = rows_before;
-            rs->nf = fields_before;
-            return;
-        }
-        row = &rs->r[rs->nr - 1];
-        row->kind = ROW_DATA;
-        row->bad = (uint8_t)bad;
-        row->nfields = (uint32_t)(rs->nf - row->field0);
-        if (pos < n) {
-            pos += line_end_len(p, n, pos);
-        }
-        line++;
-        row->end = (uint32_t)pos;
-        added++;
-    }
-}
-
-/* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
-static uint64_t count_lines(const uint8_t *p, size_t n)
-{
-    uint64_t lines = 0;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] == '\n' || (p[i] == '\r' && !(i + 1 < n && p[i + 1] == '\n')))
-            lines++;
-    return lines + (n && p[n - 1] != '\n' && p[n - 1] != '\r');
-}
-
-/* ------------------------------------------------------------ typing */
-
-/* Text of a field with doubled quotes or escapes left in: only type tests
- * use it, and those never accept a quote or a backslash anyway. */
-typedef struct field_text {
-    const char *s;
-    size_t n;
-} field_text;
-
-static field_text text_of(const region *gs, const rows *rs, const sn_row *row, size_t i)
-{
-    const sn_field *f = &rs->f[row->field0 + i];
-    field_text t = {(const char *)gs[row->region].p + f->off, f->len};
-    return t;
-}
-
-static int is_digit(int c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* 1.234,56 / 1234,5 / -0,25: a decimal comma, optionally '.' thousands. */
-static int decimal_comma_value(const char *s, size_t n, int *thousands)
-{
-    size_t i = 0;
-    if (i < n && (s[i] == '-' || s[i] == '+'))
-        i++;
-    const size_t int_start = i;
-    size_t group = 0, groups = 0;
-    while (i < n && (is_digit(s[i]) || s[i] == '.')) {
-        if (s[i] == '.') {
-            if ((groups == 0 && (group == 0 || group > 3)) || (groups > 0 && group != 3))
-                return 0;
-            groups++;
-            group = 0;
-        } else {
-            group++;
-        }
-        i++;
-    }
-    if (i == int_start || (groups && group != 3))
-        return 0;
-    if (i >= n || s[i] != ',')
-        return 0;
-    i++;
-    const size_t frac = i;
-    while (i < n && is_digit(s[i]))
-        i++;
-    if (i != n || i == frac)
-        return 0;
-    *thousands |= groups > 0;
-    return 1;
-}
-
-/* The kind of a field as the typed reader infers it, quotes or not. */
-static simdsv_type kind_of(field_text t, int decimal_comma)
-{
-    if (t.n == 0)
-        return SIMDSV_TYPE_NULL;
-    const simdsv_type k = simdsv__infer_field(t.s, t.n, 0, NULL);
-    if (k == SIMDSV_TYPE_STRING && decimal_comma) {
-        int th = 0;
-        if (decimal_comma_value(t.s, t.n, &th))
-            return SIMDSV_TYPE_FLOAT64;
-    }
-    return k;
-}
-
-static int typed_kind(simdsv_type k)
-{
-    return k != SIMDSV_TYPE_NULL && k != SIMDSV_TYPE_STRING;
-}
-
-/* ------------------------------------------------------ non-ISO dates */
-
-typedef struct date_shape {
-    int a, b, c;        /* the three numbers */
-    int alen, blen, clen;
-    char sep;
-    int time;           /* 0 none, 1 HH:MM, 2 HH:MM:SS */
-    int ampm;           /* 12-hour clock with AM/PM */
-    int hour;
-} date_shape;
-
-static int read_num(const char *s, size_t n, size_t *i, int max_digits, int *v, int *len)
-{
-    int k = 0, x = 0;
-    while (*i < n && is_digit(s[*i]) && k < max_digits) {
-        x = x * 10 + (s[*i] - '0');
-        (*i)++;
-        k++;
-    }
-    if (k == 0 || (*i < n && is_digit(s[*i])))
-        return 0;
-    *v = x;
-    *len = k;
-    return 1;
-}
-
-/* N/N/N, N.N.N or N-N-N (not ISO YYYY-MM-DD, which the reader reads),
- * optionally followed by H:MM[:SS] and AM/PM. */
-static int date_shape_of(const char *s, size_t n, date_shape *d)
-{
-    size_t i = 0;
-    memset(d, 0, sizeof *d);
-    if (!read_num(s, n, &i, 4, &d->a, &d->alen) || i >= n)
-        return 0;
-    d->sep = s[i];
-    if (d->sep != '/' && d->sep != '.' && d->sep != '-')
-        return 0;
-    i++;
-    if (!read_num(s, n, &i, 2, &d->b, &d->blen) || i >= n || s[i] != d->sep)
-        return 0;
-    i++;
-    if (!read_num(s, n, &i, 4, &d->c, &d->clen))
-        return 0;
-    if (d->alen == 3 || d->clen == 3 || (d->alen == 4 && d->clen == 4) || (d->alen == 4 && d->sep == '-'))
-        return 0;
-    if (i == n)
-        return 1;
-    if (s[i] != ' ' && s[i] != 'T')
-        return 0;
-    i++;
-    int mm, len;
-    if (!read_num(s, n, &i, 2, &d->hour, &len) || i >= n || s[i] != ':')
-        return 0;
-    i++;
-    if (!read_num(s, n, &i, 2, &mm, &len) || len != 2 || mm > 59)
-        return 0;
-    d->time = 1;
-    if (i < n && s[i] == ':') {
-        int ss;
-        i++;
-        if (!read_num(s, n, &i, 2, &ss, &len) || len != 2 || ss > 59)
-            return 0;
-        d->time = 2;
-    }
-    if (i < n && s[i] == ' ')
-        i++;
-    if (i + 2 == n && (s[i] == 'A' || s[i] == 'P' || s[i] == 'a' || s[i] == 'p') && (s[i + 1] == 'M' || s[i + 1] == 'm')) {
-        if (d->hour < 1 || d->hour > 12)
-            return 0;
-        d->ampm = 1;
-        return 1;
-    }
-    return i == n && d->hour <= 23;
-}
-
-typedef struct format_guess {
-    simdsv_type type;
-    const char *format;
-    double confidence;
-    const char *reason;
-} format_guess;
-
-/* A date format shared by every non-null value of a column, or 0. */
-static int guess_date(sniff_impl *s, const field_text *vals, size_t nv, format_guess *g)
-{
-    size_t matched = 0, a_over_12 = 0, b_over_12 = 0;
-    date_shape first = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, d;
-    int have = 0, time = 0, ampm = 0, seconds = 0, year_first = 0, two_digit = 0;
-    for (size_t i = 0; i < nv; i++) {
-        if (!date_shape_of(vals[i].s, vals[i].n, &d))
-            return 0;
-        if (!have) {
-            first = d;
-            have = 1;
-            year_first = d.alen == 4;
-            two_digit = !year_first && d.clen == 2;
-        } else if (d.sep != first.sep || (d.alen == 4) != year_first) {
-            return 0;
-        }
-        time |= d.time > 0;
-        seconds |= d.time == 2;
-        ampm |= d.ampm;
-        if (!year_first) {
-            a_over_12 += d.a > 12;
-            b_over_12 += d.b > 12;
-            if (d.a > 31 || d.b > 31 || d.a == 0 || d.b == 0)
-                return 0;
-        } else if (d.b > 12 || d.c > 31 || d.b == 0 || d.c == 0) {
-            return 0;
-        }
-        matched++;
-    }
-    if (!matched)
-        return 0;
-    const char sep = first.sep;
-    const char *y = two_digit ? "%y" : "%Y";
-    char date[32];
-    const char *why;
-    double conf = 0.95;
-    if (year_first) {
-        snprintf(date, sizeof date, "%%Y%c%%m%c%%d", sep, sep);
-        why = keep(s, "year first in all %zu values", matched);
-    } else if (a_over_12 && b_over_12) {
-        return 0; /* both parts above 12 somewhere: not one day/month order */
-    } else if (a_over_12) {
-        snprintf(date, sizeof date, "%%d%c%%m%c%s", sep, sep, y);
-        why = keep(s, "day first: %zu of %zu values have a first part above 12", a_over_12, matched);
-    } else if (b_over_12) {
-        snprintf(date, sizeof date, "%%m%c%%d%c%s", sep, sep, y);
-        why = keep(s, "month first: %zu of %zu values have a second part above 12", b_over_12, matched);
-    } else if (sep == '/') {
-        snprintf(date, sizeof date, "%%m%c%%d%c%s", sep, sep, y);
-        why = keep(s, "not sure of the day/month order: no part above 12 in %zu values; month first (US) "
-                      "assumed for '/'", matched);
-        conf = NOT_SURE;
-    } else {
-        snprintf(date, sizeof date, "%%d%c%%m%c%s", sep, sep, y);
-        why = keep(s, "not sure of the day/month order: no part above 12 in %zu values; day first assumed for '%c'",
-                   matched, sep);
-        conf = NOT_SURE;
-    }
-    const char *clock = !time ? "" : ampm ? (seconds ? " %I:%M:%S %p" : " %I:%M %p")
-                                        : (seconds ? " %H:%M:%S" : " %H:%M");
-    g->type = time ? SIMDSV_TYPE_TIMESTAMP : SIMDSV_TYPE_DATE;
-    g->format = keep(s, "%s%s", date, clock);
-    g->confidence = conf;
-    g->reason = keep(s, "%s %s: %s%s", time ? "timestamp" : "date", g->format, why,
-                     two_digit ? "; two-digit years" : "");
-    return 1;
-}
-
-/* ------------------------------------------------------- encoding */
-
-typedef struct encoding_result {
-    encoding_kind kind;
-    int bom, binary;
-    double confidence;
-    const char *reason;
-} encoding_result;
-
-static size_t complete_utf8_prefix(const uint8_t *p, size_t n)
-{
-    /* Drops a multi-byte sequence cut by the end of the sample. */
-    size_t k = n, back = 0;
-    while (k > 0 && back < 4 && (p[k - 1] & 0xC0) == 0x80) {
-        k--;
-        back++;
-    }
-    if (k > 0 && p[k - 1] >= 0xC0) {
-        const size_t need = p[k - 1] >= 0xF0 ? 4 : p[k - 1] >= 0xE0 ? 3 : 2;
-        if (back + 1 < need)
-            return k - 1;
-    }
-    return n;
-}
-
-static void detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, encoding_result *e)
-{
-    memset(e, 0, sizeof *e);
-    e->kind = ENCODING_UTF8;
-    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
-        e->bom = 1;
-        e->confidence = 1;
-        e->reason = "UTF-8 byte order mark";
-        return;
-    }
-    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
-        e->bom = 1;
-        e->kind = p[0] == 0xFF ? ENCODING_UTF16LE : ENCODING_UTF16BE;
-        e->confidence = 1;
-        e->reason = p[0] == 0xFF ? "UTF-16 little-endian byte order mark" : "UTF-16 big-endian byte order mark";
-        return;
-    }
-    size_t zero_even = 0, zero_odd = 0, controls = 0;
-    const size_t probe = n < 8192 ? n & ~(size_t)1 : 8192;
-    for (size_t i = 0; i < probe; i++) {
-        if (p[i] == 0 && (i & 1))
-            zero_odd++;
-        else if (p[i] == 0)
-            zero_even++;
-    }
-    const size_t pairs = probe / 2;
-    if (pairs >= 2 && zero_odd * 10 >= pairs * 4 && zero_even * 20 <= pairs) {
-        e->kind = ENCODING_UTF16LE;
-        e->confidence = 0.95;
-        e->reason = keep(s, "UTF-16 little-endian: %zu of %zu code units have a zero high byte", zero_odd, pairs);
-        return;
-    }
-    if (pairs >= 2 && zero_even * 10 >= pairs * 4 && zero_odd * 20 <= pairs) {
-        e->kind = ENCODING_UTF16BE;
-        e->confidence = 0.95;
-        e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
-        return;
-    }
-    size_t nul_at = SIZE_MAX;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t c = p[i];
-        if (c == 0 && nul_at == SIZE_MAX)
-            nul_at = i;
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7F)
-            controls++;
-    }
-    if (nul_at != SIZE_MAX || controls * 20 > n) {
-        e->binary = 1;
-        e->confidence = 0.9;
-        e->reason = nul_at != SIZE_MAX
-                        ? keep(s, "not text: a NUL byte at offset %zu (and no UTF-16 pattern)", nul_at)
-                        : keep(s, "not text: %zu control bytes in %zu", controls, n);
-        return;
-    }
-    const size_t check = complete ? n : complete_utf8_prefix(p, n);
-    size_t bad = 0;
-    size_t high = 0, c1 = 0;
-    for (size_t i = 0; i < check; i++) {
-        high += p[i] >= 0x80;
-        c1 += p[i] >= 0x80 && p[i] < 0xA0;
-    }
-    size_t multi = 0; /* valid multi-byte UTF-8 sequences: 2-byte ones suffice as evidence */
-    for (size_t i = 0; i + 1 < check; i++)
-        multi += p[i] >= 0xC2 && p[i] <= 0xDF && (p[i + 1] & 0xC0) == 0x80;
-    if (simdsv_utf8_valid(p, check, &bad)) {
-        e->confidence = 1;
-        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
-                         : "ASCII only (valid UTF-8)";
-        return;
-    }
-    /* Latin-1 and Windows-1252 text puts its high bytes inside words. */
-    size_t in_words = 0;
-    for (size_t i = 0; i < check; i++) {
-        if (p[i] < 0x80)
-            continue;
-        const int before = i > 0 && ((p[i - 1] | 0x20) >= 'a' && (p[i - 1] | 0x20) <= 'z');
-        const int after = i + 1 < check && ((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z');
-        in_words += before || after;
-    }
-    if ((multi * 2 >= high / 2 && multi) || in_words * 2 < high) {
-        /* Mostly UTF-8 with some bad bytes: broken UTF-8, not Latin-1 (the
-         * reader then reports or replaces the bad bytes as --utf8 says). */
-        e->confidence = NOT_SURE;
-        e->reason = keep(s, "not sure: UTF-8 with invalid bytes (%zu valid 2-byte characters, %zu of %zu high bytes "
-                            "inside words; byte 0x%02X at offset %zu is invalid)",
-                         multi, in_words, high, p[bad], bad);
-        return;
-    }
-    e->kind = c1 ? ENCODING_CP1252 : ENCODING_LATIN1;
-    e->confidence = 0.8;
-    e->reason = keep(s, "not UTF-8 (byte 0x%02X at offset %zu starts no valid sequence); %zu bytes above 0x7F read as "
-                        "%s%s",
-                     p[bad], bad, high, c1 ? "Windows-1252" : "ISO-8859-1",
-                     c1 ? " (bytes 0x80-0x9F are its letters and signs)" : " letters");
-}
-
-/* A header name as UTF-8 in out (room for 3 n + 1 bytes): 8-bit text
- * converted, invalid bytes replaced (the name is shown, never read back). */
-static const char *utf8_name(const encoding_result *e, const char *raw, size_t n, char *out)
-{
-    size_t o;
-    if (e->kind == ENCODING_LATIN1 || e->kind == ENCODING_CP1252) {
-        transcoder tc = {e->kind, NULL};
-        size_t used = 0;
-        o = simdsv__transcode(&tc, (const uint8_t *)raw, n, &used, (uint8_t *)out, 3 * 256, 1);
-    } else {
-        o = simdsv_utf8_lossy(raw, n, out);
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* ------------------------------------------------------ candidates */
-
-typedef struct score {
-    double value;
-    size_t rows, mode_rows, k, kmin, kmax, bad_rows;
-    double typed;
-} score;
-
-static int compare_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The most common field count among the data rows (ties: the larger) and
- * how many rows have it; 0 when there is no row or no memory. */
-static size_t mode_fields(const rows *rs, size_t *mode_rows)
-{
-    *mode_rows = 0;
-    uint32_t *n = simdsv__alloc(rs->alloc, (rs->nr ? rs->nr : 1) * sizeof *n);
-    if (!n)
-        return 0;
-    size_t m = 0;
-    for (size_t i = 0; i < rs->nr; i++)
-        if (rs->r[i].kind == ROW_DATA)
-            n[m++] = rs->r[i].nfields;
-    qsort(n, m, sizeof *n, compare_u32);
-    size_t k = 0;
-    for (size_t i = 0; i < m;) {
-        size_t j = i;
-        while (j < m && n[j] == n[i])
-            j++;
-        if (j - i >= *mode_rows) {
-            *mode_rows = j - i;
-            k = n[i];
-        }
-        i = j;
-    }
-    simdsv__free(rs->alloc, n, (rs->nr ? rs->nr : 1) * sizeof *n);
-    return k;
-}
-
-static void score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc)
-{
-    memset(sc, 0, sizeof sc[0]);
-    size_t rows_seen = 0, bad = 0;
-    sc->kmin = SIZE_MAX;
-    for (size_t i = 0; i < rs->nr; i++) {
-        const sn_row *r = &rs->r[i];
-        if (r->kind != ROW_DATA)
-            continue;
-        rows_seen++;
-        bad += r->bad;
-        if (r->nfields < sc->kmin)
-            sc->kmin = r->nfields;
-        if (r->nfields > sc->kmax)
-            sc->kmax = r->nfields;
-    }
-    size_t mode_rows = 0;
-    const size_t k = rows_seen ? mode_fields(rs, &mode_rows) : 0;
-    if (!rows_seen || !k) {
-        sc->kmin = 0;
-        return;
-    }
-    size_t typed = 0, values = 0, skipped_first = 0;
-    for (size_t i = 0; i < rs->nr; i++) {
-        const sn_row *r = &rs->r[i];
-        if (r->kind != ROW_DATA || r->nfields != k)
-            continue;
-        if (!skipped_first++)
-            continue; /* likely the header */
-        for (size_t f = 0; f < r->nfields; f++) {
-            const simdsv_type kind = kind_of(text_of(gs, rs, r, f), decimal_comma);
-            if (kind == SIMDSV_TYPE_NULL)
-                continue;
-            values++;
-            typed += typed_kind(kind);
-        }
-    }
-    sc->rows = rows_seen;
-    sc->mode_rows = mode_rows;
-    sc->k = k;
-    sc->bad_rows = bad;
-    sc->typed = values ? (double)typed / (double)values : 0;
-    const double consistency = (double)mode_rows / (double)rows_seen;
-    const double clean = 1.0 - (double)bad / (double)rows_seen;
-    /* More fields is likelier the structure than a coincidence (a ',' inside
-     * one column of a ';' file is as regular as the ';' but splits less). */
-    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
-    sc->value = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean * (0.6 + 0.4 * sc->typed) * width;
-}
-
-static double delimiter_preference(const char *d)
-{
-    if (d[1])
-        return 0.97; /* a multi-byte delimiter only when clearly better */
-    switch (d[0]) {
-    case ',': case '\t': case ';': return 1.0;
-    case '|': return 0.98;
-    case ':': return 0.9;
-    case ' ': return 0.85;
-    default: return 0.8;
-    }
-}
-
-static const char *show_delim(sniff_impl *s, const char *d)
-{
-    if (!strcmp(d, "\t"))
-        return "tab";
-    if (!strcmp(d, " "))
-        return "space";
-    return keep(s, "'%s'", d);
-}
-
-/* Parses every region.  The middle and the end begin at a line start that
- * may lie inside a quoted field (a text with line breaks): a region whose
- * rows do not mostly have k fields is parsed again from just after the
- * first quote that ends a line (the other parity), and left out when that
- * is no better. */
-static void parse_all(region *g, size_t ng, const dialect *d, size_t k, rows *rs)
-{
-    for (size_t i = 0; i < ng && !rs->nomem; i++) {
-        for (int attempt = 0; attempt < 2; attempt++) {
-            const size_t r0 = rs->nr, f0 = rs->nf;
-            parse_region(&g[i], (int)i, d, i == 0 ? START_ROWS : PART_ROWS, rs);
-            if (i == 0 || k < 2 || d->quote < 0)
-                break;
-            size_t data = 0, fit = 0, bad = 0;
-            for (size_t j = r0; j < rs->nr; j++) {
-                if (rs->r[j].kind != ROW_DATA)
-                    continue;
-                data++;
-                fit += rs->r[j].nfields == k;
-                bad += rs->r[j].bad;
-            }
-            if (fit * 10 >= data * 9 && bad * 50 <= data)
-                break;
-            rs->nr = r0;
-            rs->nf = f0;
-            if (attempt == 1)
-                break;
-            size_t at = 0;
-            while (at + 1 < g[i].n && !(g[i].p[at] == (uint8_t)d->quote && (g[i].p[at + 1] == '\n' || g[i].p[at + 1] == '\r')))
-                at++;
-            at += 1;
-            while (at < g[i].n && (g[i].p[at] == '\n' || g[i].p[at] == '\r'))
-                at++;
-            if (at >= g[i].n)
-                break;
-            g[i].p += at;
-            g[i].n -= at;
-            g[i].offset += at;
-        }
-    }
-}
-
-/* ----------------------------------------------------------- driver */
-
-typedef struct sniff_input {
-    region g[3];
-    size_t ng;
-    uint64_t input_size;  /* 0: unknown */
-} sniff_input;
-
-static void free_rows(rows *rs)
-{
-    simdsv__free(rs->alloc, rs->f, rs->capf * sizeof *rs->f);
-    simdsv__free(rs->alloc, rs->r, rs->capr * sizeof *rs->r);
-    rs->f = NULL;
-    rs->r = NULL;
-    rs->nf = rs->capf = rs->nr = rs->capr = 0;
-}
-
-static void reset_rows(rows *rs)
-{
-    rs->nf = rs->nr = 0;
 }
 
 static int fields_equal(const region *gs, const rows *rs, const sn_row *a, const sn_row *b)
@@ -870,7 +92,7 @@ static size_t contrast(const region *gs, const rows *rs, const sn_row *h, const 
         if (!typed_kind(body[i]))
             continue;
         ++*typed_cols;
-        const simdsv_type hk = kind_of(text_of(gs, rs, h, i), dc);
+        const simdsv_type hk = simdsv__sniff_kind_of(text_of(gs, rs, h, i), dc);
         if (hk == SIMDSV_TYPE_STRING)
             c++;
         else if (hk != SIMDSV_TYPE_NULL && simdsv__kind_join(hk, body[i]) == body[i])
@@ -893,7 +115,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     /* 1. Encoding. */
     const region *g0 = &in->g[0];
     encoding_result enc;
-    detect_encoding(s, g0->p, g0->n, g0->complete, &enc);
+    int64_t given_delimiter = ',';
+    if (given & (1u << SIMDSV_SNIFF_DELIMITER))
+        simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &given_delimiter);
+    simdsv__sniff_detect_encoding(s, g0->p, g0->n, g0->complete, given_delimiter == 0, &enc);
     const char *given_encoding = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_ENCODING) : "";
     if (given & (1u << SIMDSV_SNIFF_ENCODING)) {
         const int kind = simdsv__encoding_kind(given_encoding);
@@ -961,20 +186,16 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     for (size_t i = 0; i < conv.ng; i++)
         out->sampled_bytes += in->g[i].n;
 
-    /* 2. Line endings over the start. */
-    size_t lf = 0, crlf = 0, cr = 0;
+    /* 2. Line endings over the start: counts without branches (the
+     * compiler vectorizes them; this loop runs over all 256 KiB). */
+    size_t lf_all = 0, cr_all = 0, crlf = 0;
     for (size_t i = 0; i < gs[0].n; i++) {
-        if (gs[0].p[i] == '\n')
-            lf++;
-        else if (gs[0].p[i] == '\r') {
-            if (i + 1 < gs[0].n && gs[0].p[i + 1] == '\n') {
-                crlf++;
-                i++;
-            } else {
-                cr++;
-            }
-        }
+        lf_all += gs[0].p[i] == '\n';
+        cr_all += gs[0].p[i] == '\r';
     }
+    for (size_t i = 0; i + 1 < gs[0].n; i++)
+        crlf += (gs[0].p[i] == '\r') & (gs[0].p[i + 1] == '\n');
+    const size_t lf = lf_all - crlf, cr = cr_all - crlf;
     const size_t ends = lf + crlf + cr;
     out->line_ending = crlf >= lf && crlf >= cr && crlf ? "CRLF" : cr > lf && cr > crlf ? "CR" : "LF";
     if (!ends)
@@ -994,20 +215,22 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         comment = c < 0 ? NULL : c == '#' ? "#" : c == '%' ? "%" : c == '/' ? "//" : keep(s, "%c", (int)c);
         decide(s, SIMDSV_SNIFF_COMMENT, 1, "given");
     } else {
+        /* One walk over the first 2000 lines, every marker tried at each start. */
+        size_t hits_of[3] = {0, 0, 0};
+        for (size_t i = 0; i < gs[0].n && lines < 2000;) {
+            for (size_t m = 0; m < 3; m++) {
+                const size_t ml = strlen(markers[m]);
+                hits_of[m] += gs[0].n - i >= ml && !memcmp(gs[0].p + i, markers[m], ml);
+            }
+            while (i < gs[0].n && gs[0].p[i] != '\n' && gs[0].p[i] != '\r')
+                i++;
+            while (i < gs[0].n && (gs[0].p[i] == '\n' || gs[0].p[i] == '\r'))
+                i++;
+            lines++;
+        }
         size_t best = 0;
         for (size_t m = 0; m < 3; m++) {
-            size_t hits = 0;
-            lines = 0;
-            const size_t ml = strlen(markers[m]);
-            for (size_t i = 0; i < gs[0].n && lines < 2000;) {
-                if (gs[0].n - i >= ml && !memcmp(gs[0].p + i, markers[m], ml))
-                    hits++;
-                while (i < gs[0].n && gs[0].p[i] != '\n' && gs[0].p[i] != '\r')
-                    i++;
-                while (i < gs[0].n && (gs[0].p[i] == '\n' || gs[0].p[i] == '\r'))
-                    i++;
-                lines++;
-            }
+            const size_t hits = hits_of[m];
             if (hits > best && hits * 2 < lines) {
                 best = hits;
                 comment = markers[m];
@@ -1029,15 +252,20 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             (i == 0 || strchr(",;\t|: \n\r", gs[0].p[i - 1]) != NULL))
             field_start_quote[gs[0].p[i]]++;
     }
-    dialect cands[16 * 3 * 2];
+    dialect cands[16 * 3 * 2 * 2];
     size_t nc = 0;
     char dl[16][5];
     size_t nd = 0;
     int64_t v = 0;
     if (given & (1u << SIMDSV_SNIFF_DELIMITER)) {
         simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &v);
-        dl[nd][0] = (char)v;
-        dl[nd++][1] = '\0';
+        const char *seq = simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING);
+        if (strlen(seq) > 1)
+            memcpy(dl[nd++], seq, strlen(seq) + 1);
+        else {
+            dl[nd][0] = (char)v;
+            dl[nd++][1] = '\0';
+        }
     } else {
         static const char common[] = ",\t;|: ";
         for (const char *c = common; *c; c++) {
@@ -1101,14 +329,30 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         if (backslash_quote)
             escapes[ne++] = '\\';
     }
+    /* Padding: a delimiter followed by a space nearly every time is also
+     * tried with the spaces trimmed ("a, \"b, c\"" splits right only so). */
+    size_t after_space[16] = {0}, occurrences[16] = {0};
+    for (size_t a = 0; a < nd; a++) {
+        const size_t dn = dl[a][0] ? strlen(dl[a]) : 1;
+        for (size_t i = 0; dl[a][0] != ' ' && i + dn < probe; i++) {
+            if (gs[0].p[i] != (uint8_t)dl[a][0] || (dn > 1 && memcmp(gs[0].p + i, dl[a], dn) != 0))
+                continue;
+            occurrences[a]++;
+            after_space[a] += gs[0].p[i + dn] == ' ';
+            i += dn - 1;
+        }
+    }
     for (size_t a = 0; a < nd; a++)
         for (int q = 0; q < nq; q++)
-            for (int e = 0; e < ne; e++) {
+            for (int e = 0; e < ne; e++)
+                for (int trim = 0; trim < 2; trim++) {
                 /* Without quoting an escape has nothing to escape: one
                  * candidate, escape-free, even when an escape was given
                  * (skipping it left no candidate at all, and cands[0]
                  * unset, with --no-quote --escape C). */
                 if (quotes[q] < 0 && e > 0)
+                    continue;
+                if (trim && (occurrences[a] < 4 || after_space[a] * 10 < occurrences[a] * 9 || quotes[q] == ' '))
                     continue;
                 dialect *d = &cands[nc++];
                 memcpy(d->delim, dl[a], sizeof d->delim);
@@ -1116,6 +360,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 d->quote = quotes[q];
                 d->escape = quotes[q] < 0 ? -1 : escapes[e];
                 d->comment = comment;
+                d->trim = trim;
             }
     size_t best = 0;
     score best_score, second_score;
@@ -1124,15 +369,15 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     best_score.value = -1;
     size_t second = SIZE_MAX;
     for (size_t c = 0; c < nc; c++) {
-        reset_rows(&rs);
-        parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
+        simdsv__sniff_reset_rows(&rs);
+        simdsv__sniff_parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
         if (rs.nomem) {
             st = SIMDSV_ERR_NOMEM;
             goto done;
         }
         score sc;
-        score_rows(gs, &rs, cands[c].delim[0] != ',', &sc);
-        sc.value *= delimiter_preference(cands[c].delim);
+        simdsv__sniff_score_rows(gs, &rs, cands[c].delim[0] != ',', &sc);
+        sc.value *= simdsv__sniff_delimiter_preference(cands[c].delim);
         if (sc.value > best_score.value + 1e-9) {
             if (best_score.value >= 0 && strcmp(cands[best].delim, cands[c].delim)) {
                 second = best;
@@ -1154,10 +399,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             if (cands[c].delim[1] != cands[best].delim[0] || cands[c].delim[0] != cands[best].delim[0] ||
                 cands[c].quote != cands[best].quote || cands[c].escape != cands[best].escape)
                 continue;
-            reset_rows(&rs);
-            parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
+            simdsv__sniff_reset_rows(&rs);
+            simdsv__sniff_parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
             score sc;
-            score_rows(gs, &rs, 1, &sc);
+            simdsv__sniff_score_rows(gs, &rs, 1, &sc);
             if (sc.k >= 2 && sc.mode_rows == sc.rows && !sc.bad_rows && best_score.mode_rows == best_score.rows) {
                 second = best;
                 second_score = best_score;
@@ -1190,7 +435,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         const char *other = "";
         double margin = 1;
         if (second != SIZE_MAX) {
-            other = keep(s, "; %s gives %zu-%zu", show_delim(s, cands[second].delim), second_score.kmin,
+            other = keep(s, "; %s gives %zu-%zu", simdsv__sniff_show_delim(s, cands[second].delim), second_score.kmin,
                          second_score.kmax);
             margin = best_score.value > 0 ? (best_score.value - second_score.value) / best_score.value : 0;
         }
@@ -1200,12 +445,12 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             conf = conf < NOT_SURE ? conf : NOT_SURE;
         decide(s, SIMDSV_SNIFF_DELIMITER, conf,
                keep(s, "%sdelimiter %s: %zu fields in %zu of %zu sampled rows%s", conf < 0.6 ? "not sure: " : "",
-                    show_delim(s, d.delim), k, best_score.mode_rows, best_score.rows, other));
+                    simdsv__sniff_show_delim(s, d.delim), k, best_score.mode_rows, best_score.rows, other));
     }
 
     /* 4. The whole sample with that dialect. */
-    reset_rows(&rs);
-    parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
+    simdsv__sniff_reset_rows(&rs);
+    simdsv__sniff_parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
     if (rs.nomem) {
         st = SIMDSV_ERR_NOMEM;
         goto done;
@@ -1255,7 +500,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         dialect plain = d;
         plain.comment = NULL;
         rows marked = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
-        parse_region(&gs[0], 0, &plain, START_ROWS, &marked);
+        simdsv__sniff_parse_region(&gs[0], 0, &plain, START_ROWS, &marked);
         size_t notes = 0, data_like = 0;
         const size_t ml = strlen(comment);
         for (size_t i = 0; i < marked.nr; i++) {
@@ -1267,18 +512,13 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             else
                 notes++;
         }
-        free_rows(&marked);
+        simdsv__sniff_free_rows(&marked);
         if (!notes || data_like * 10 > notes) {
             comment = NULL;
             d.comment = NULL;
-            reset_rows(&rs);
-            parse_all(conv.g, conv.ng, &d, best_score.k, &rs);
-            if (rs.nomem) {
+            if (!simdsv__sniff_reparse(&conv, &d, best_score.k, &rs, out, &nstart)) {
                 st = SIMDSV_ERR_NOMEM;
                 goto done;
-            }
-            out->sampled_rows = rs.nr;
-            for (nstart = 0; nstart < rs.nr && rs.r[nstart].region == 0; nstart++) {
             }
         }
     }
@@ -1306,12 +546,33 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 padded += fl->len && gs[0].p[fl->off] == ' ' && !fl->quoted;
             }
         }
-        out->padding = d.delim[0] != ' ' && delims >= 4 && padded * 10 >= delims * 9;
-        decide(s, SIMDSV_SNIFF_PADDING, out->padding || !delims ? 0.9 : 1,
-               out->padding ? keep(s, "a space follows %zu of %zu delimiters: the reader keeps it in the field "
-                                      "(no trimming option), so such columns read as text",
-                                   padded, delims)
-                            : keep(s, "no padding: %zu of %zu delimiters are followed by a space", padded, delims));
+        if (d.trim) { /* the candidate read trimmed: count on the bytes */
+            for (size_t a = 0; a < nd; a++)
+                if (!strcmp(dl[a], d.delim)) {
+                    delims = occurrences[a];
+                    padded = after_space[a];
+                }
+        }
+        out->padding = d.trim || (d.delim[0] != ' ' && delims >= 4 && padded * 10 >= delims * 9);
+        if (given & (1u << SIMDSV_SNIFF_PADDING)) {
+            simdsv_options_get(opt, SIMDSV_OPT_TRIM_SPACES, &v);
+            out->padding = v != 0;
+            decide(s, SIMDSV_SNIFF_PADDING, 1, "given");
+        } else {
+            decide(s, SIMDSV_SNIFF_PADDING, out->padding || !delims ? 0.9 : 1,
+                   out->padding ? keep(s, "a space follows %zu of %zu delimiters: spaces around fields are trimmed "
+                                          "(--trim-spaces)",
+                                       padded, delims)
+                                : keep(s, "no padding: %zu of %zu delimiters are followed by a space", padded, delims));
+        }
+        /* The rest of the decisions see the fields as the reader will. */
+        if (out->padding != d.trim && d.delim[0] != ' ' && d.quote != ' ') {
+            d.trim = out->padding;
+            if (!simdsv__sniff_reparse(&conv, &d, best_score.k, &rs, out, &nstart)) {
+                st = SIMDSV_ERR_NOMEM;
+                goto done;
+            }
+        }
     }
 
     /* Decimal comma: decided per column below, allowed when ',' is not the delimiter. */
@@ -1387,11 +648,12 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     /* Same width after a blank line: a new table only if this row is a header again. */
                     size_t text_here = 0, typed_below = 0;
                     for (size_t f = 0; f < r->nfields; f++) {
-                        const simdsv_type hk = kind_of(text_of(gs, &rs, r, f), dc_allowed);
-                        const simdsv_type bk = i + 1 < nstart && rs.r[i + 1].kind == ROW_DATA &&
-                                                             rs.r[i + 1].nfields == r->nfields
-                                                         ? kind_of(text_of(gs, &rs, &rs.r[i + 1], f), dc_allowed)
-                                                         : SIMDSV_TYPE_NULL;
+                        const simdsv_type hk = simdsv__sniff_kind_of(text_of(gs, &rs, r, f), dc_allowed);
+                        const sn_row *below = i + 1 < nstart ? &rs.r[i + 1] : NULL;
+                        const simdsv_type bk =
+                            below && below->kind == ROW_DATA && below->nfields == r->nfields
+                                ? simdsv__sniff_kind_of(text_of(gs, &rs, below, f), dc_allowed)
+                                : SIMDSV_TYPE_NULL;
                         if (typed_kind(bk)) {
                             typed_below++;
                             text_here += hk == SIMDSV_TYPE_STRING;
@@ -1459,7 +721,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && (apart || narrow == notes)) {
                 const sn_row *f = &rs.r[tail];
                 footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + f->off;
-                footer_lines = count_lines(gs[endg].p + f->off, gs[endg].n - f->off);
+                footer_lines = simdsv__sniff_count_lines(gs[endg].p + f->off, gs[endg].n - f->off);
                 footer_reason = keep(s, "%zu row%s after the table with other than %zu fields (totals or notes)",
                                      notes, notes == 1 ? "" : "s", width);
                 footer_conf = 0.8;
@@ -1482,9 +744,24 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             footer_conf = NOT_SURE;
         }
     }
-    if (converted && (footer_offset || ntables > 1)) {
-        footer_reason = keep(s, "%s (not cut: offsets in UTF-16 input are not known)", footer_reason);
-        footer_offset = 0;
+    /* Where the reader cuts: input offsets.  A UTF-16 sample maps back (two
+     * or four input bytes per code point); another converted one does not. */
+    uint64_t footer_cut = footer_offset;
+    if (converted && enc.kind != ENCODING_ICONV) {
+        for (size_t t = 0; t < ntables; t++) {
+            tbl[t].byte_start = simdsv__sniff_utf16_offset(in, &conv, bufs, 0, (size_t)tbl[t].byte_start);
+            if (tbl[t].byte_end)
+                tbl[t].byte_end = simdsv__sniff_utf16_offset(in, &conv, bufs, 0, (size_t)tbl[t].byte_end);
+        }
+        if (footer_offset) {
+            const size_t endg = conv.ng > 1 ? conv.ng - 1 : 0;
+            footer_cut = simdsv__sniff_utf16_offset(in, &conv, bufs, endg, (size_t)(footer_offset - gs[endg].offset));
+        }
+    } else if (converted && (footer_offset || ntables > 1)) {
+        footer_reason = keep(s, "%s (not cut: offsets in the input of iconv are not known)", footer_reason);
+        footer_offset = footer_cut = 0;
+        for (size_t t = 0; t < ntables; t++)
+            tbl[t].byte_end = 0;
     }
 
     /* Which table is read. */
@@ -1504,10 +781,10 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     }
     const size_t ti = out->table;
     if (ntables > 1 && ti + 1 < ntables) {
-        out->end_offset = converted ? 0 : tbl[ti].byte_end;
+        out->end_offset = tbl[ti].byte_end;
         out->footer_lines = 0;
     } else {
-        out->end_offset = footer_offset;
+        out->end_offset = footer_cut;
         out->footer_lines = footer_lines;
     }
     if (given & (1u << SIMDSV_SNIFF_PREAMBLE)) {
@@ -1559,7 +836,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             if (footer_offset && r->region == conv.ng - 1 && gs[r->region].offset + r->off >= footer_offset)
                 continue;
             for (size_t c = 0; c < kc; c++) {
-                const simdsv_type kd = kind_of(text_of(gs, &rs, r, c), dc_allowed);
+                const simdsv_type kd = simdsv__sniff_kind_of(text_of(gs, &rs, r, c), dc_allowed);
                 body[c] = simdsv__kind_join(body[c], kd);
                 if (kd == SIMDSV_TYPE_NULL)
                     continue;
@@ -1643,6 +920,18 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         out->header = header;
         out->header_rows = header_rows;
         t->header_rows = header_rows;
+        /* Where its data starts, past the header rows (what --table all joins). */
+        size_t first_data = h0;
+        for (size_t hd = 0; first_data < rs.nr && rs.r[first_data].region == 0 && hd < header_rows; first_data++)
+            hd += rs.r[first_data].kind == ROW_DATA;
+        while (first_data < rs.nr && rs.r[first_data].region == 0 && rs.r[first_data].kind != ROW_DATA)
+            first_data++;
+        if (first_data < rs.nr && rs.r[first_data].region == 0) {
+            const size_t off = rs.r[first_data].off;
+            t->data_start = !converted                    ? gs[0].offset + skip0 + off
+                            : enc.kind != ENCODING_ICONV ? simdsv__sniff_utf16_offset(in, &conv, bufs, 0, off)
+                                                         : 0;
+        }
         decide(s, SIMDSV_SNIFF_HEADER, hconf, hreason);
         decide(s, SIMDSV_SNIFF_HEADER_ROWS, header_rows > 1 ? 0.7 : hconf,
                header_rows > 1 ? keep(s, "%llu rows: each column's names joined with a space",
@@ -1659,7 +948,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             st = SIMDSV_ERR_NOMEM;
             goto done;
         }
-        int any_dc = 0, any_dot = 0;
+        int any_dc = 0, any_dot = 0, any_comma_groups = 0, any_dot_groups = 0;
         for (size_t c = 0; c < kc; c++) {
             simdsv_sniff_column *col = &s->columns[c];
             memset(col, 0, sizeof *col);
@@ -1685,11 +974,16 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 if (wrote > 0)
                     nl = nl + (size_t)wrote < sizeof name ? nl + (size_t)wrote : sizeof name - 1;
             }
-            col->name = header ? keep(s, "%s", utf8_name(&enc, name, nl, shown)) : "";
+            col->name = header ? keep(s, "%s", simdsv__sniff_utf8_name(&enc, name, nl, shown)) : "";
             size_t nv = 0, nulls = 0, rowi = 0, texts_seen = 0;
             simdsv_type kind = SIMDSV_TYPE_NULL, typed_only = SIMDSV_TYPE_NULL;
             int dc_th = 0;
             size_t dc_hits = 0, dot_hits = 0;
+            /* '1,234.56': ',' groups thousands (the plain number's decimal point); decided for the
+             * column when every value reads so and one cannot be a decimal comma (two ',' or a '.'). */
+            size_t grouped = 0, grouped_sure = 0, grouped_frac = 0, not_grouped = 0;
+            /* '1.234.567' with a decimal comma: '.' groups an integer's digits. */
+            size_t dot_grouped = 0, dot_grouped_sure = 0, not_dot_grouped = 0;
             for (size_t i = h0; i < body_end; i++) {
                 const sn_row *r = &rs.r[i];
                 if (r->kind != ROW_DATA || r->nfields != width)
@@ -1708,7 +1002,25 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 const simdsv_type k0 = simdsv__infer_field(x.s, x.n, 0, NULL);
                 if (k0 == SIMDSV_TYPE_FLOAT64)
                     dot_hits += memchr(x.s, '.', x.n) != NULL;
-                if (dc_allowed && k0 == SIMDSV_TYPE_STRING && decimal_comma_value(x.s, x.n, &dc_th)) {
+                double gv;
+                if (k0 == SIMDSV_TYPE_STRING && simdsv__parse_double_grouped(x.s, x.n, ',', false, &gv)) {
+                    const char *comma = memchr(x.s, ',', x.n);
+                    const int frac = memchr(x.s, '.', x.n) != NULL;
+                    grouped++;
+                    grouped_frac += frac;
+                    grouped_sure += frac || memchr(comma + 1, ',', x.n - (size_t)(comma + 1 - x.s)) != NULL;
+                } else if (k0 != SIMDSV_TYPE_INT64 && k0 != SIMDSV_TYPE_FLOAT64) {
+                    not_grouped++;
+                }
+                int64_t iv;
+                if (dc_allowed && simdsv__parse_int64_grouped(x.s, x.n, '.', &iv)) {
+                    const char *dot = memchr(x.s, '.', x.n);
+                    dot_grouped++;
+                    dot_grouped_sure += memchr(dot + 1, '.', x.n - (size_t)(dot + 1 - x.s)) != NULL;
+                } else if (k0 != SIMDSV_TYPE_INT64) {
+                    not_dot_grouped++;
+                }
+                if (dc_allowed && k0 == SIMDSV_TYPE_STRING && simdsv__sniff_decimal_comma_value(x.s, x.n, &dc_th)) {
                     dc_hits++;
                     kind = simdsv__kind_join(kind, SIMDSV_TYPE_FLOAT64);
                 } else {
@@ -1736,19 +1048,34 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                                    texts_seen == 1 ? "" : "s");
             }
             format_guess fg;
-            if (dc_hits) {
+            if (grouped && grouped_sure && !not_grouped) {
+                any_comma_groups = 1;
+                col->type = grouped_frac || dot_hits ? SIMDSV_TYPE_FLOAT64 : SIMDSV_TYPE_INT64;
+                col->format = "1,234.56";
+                col->reason = keep(s, "%s with ',' grouping thousands in %zu of %zu values",
+                                   simdsv_type_name(col->type), grouped, nv);
+                col->confidence = 0.9;
+            } else if (dot_grouped && dot_grouped_sure && !not_dot_grouped && !dc_hits) {
+                any_dot_groups = 1;
+                col->type = SIMDSV_TYPE_INT64;
+                col->format = "1.234.567";
+                col->reason = keep(s, "int64 with '.' grouping thousands in %zu of %zu values", dot_grouped, nv);
+                col->confidence = 0.8;
+            } else if (dc_hits) {
                 any_dc = 1;
                 col->format = dc_th ? "1.234,56" : "decimal comma";
                 col->reason = keep(s, "float64 with a decimal comma in %zu of %zu values%s", dc_hits, nv,
-                                   dc_th ? " ('.' groups thousands: the reader does not read those)" : "");
+                                   dc_th ? " ('.' groups thousands)" : "");
+                any_dot_groups |= dc_th;
                 col->confidence = 0.9;
-            } else if (kind == SIMDSV_TYPE_STRING && nv && guess_date(s, vals, nv, &fg)) {
+            } else if (kind == SIMDSV_TYPE_STRING && nv && simdsv__sniff_guess_date(s, vals, nv, &fg)) {
                 col->type = fg.type;
                 col->format = fg.format;
                 col->confidence = fg.confidence;
                 col->reason = fg.reason;
             }
-            any_dot |= dot_hits > 0;
+            /* A decimal point counts where the column reads as float64 with it. */
+            any_dot |= dot_hits > 0 && col->type == SIMDSV_TYPE_FLOAT64 && !dc_hits;
         }
         simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
         out->column_count = kc;
@@ -1784,16 +1111,23 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             out->date_order = (simdsv_date_order)v;
             decide(s, SIMDSV_SNIFF_DATES, 1, "given");
         }
-        out->decimal_comma = any_dc && !any_dot;
+        out->decimal_comma = any_dc && !any_dot && !any_comma_groups;
+        /* One separator for the reader: ',' with a decimal point, '.' with a decimal comma. */
+        out->thousands = out->decimal_comma ? (any_dot_groups ? '.' : 0) : any_comma_groups ? ',' : 0;
         if (given & (1u << SIMDSV_SNIFF_DECIMAL)) {
             simdsv_options_get(opt, SIMDSV_OPT_DECIMAL_COMMA, &v);
             out->decimal_comma = v != 0;
+            simdsv_options_get(opt, SIMDSV_OPT_THOUSANDS, &v);
+            out->thousands = v > 0 ? (int)v : 0;
             decide(s, SIMDSV_SNIFF_DECIMAL, 1, "given");
         } else {
-            decide(s, SIMDSV_SNIFF_DECIMAL, any_dc && any_dot ? NOT_SURE : 0.9,
-                   any_dc && any_dot ? "not sure: some columns use a decimal comma, others a decimal point"
-                   : any_dc          ? "decimal comma (numbers such as 3,14 where ',' is not the delimiter)"
-                                     : "decimal point");
+            const int mixed = any_dc && (any_dot || any_comma_groups);
+            decide(s, SIMDSV_SNIFF_DECIMAL, mixed ? NOT_SURE : 0.9,
+                   mixed ? "not sure: some columns use a decimal comma, others a decimal point"
+                   : out->thousands == '.' ? "decimal comma, '.' groups thousands (1.234,56)"
+                   : any_dc ? "decimal comma (numbers such as 3,14 where ',' is not the delimiter)"
+                   : out->thousands == ',' ? "decimal point, ',' groups thousands (1,234.56)"
+                                           : "decimal point");
         }
     } else {
         decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
@@ -1822,7 +1156,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
 done:
     for (size_t i = 0; i < 3; i++)
         simdsv__free(&s->alloc, bufs[i], caps[i]);
-    free_rows(&rs);
+    simdsv__sniff_free_rows(&rs);
     return st;
 }
 
@@ -2026,7 +1360,11 @@ simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
     if (!s || !opt)
         return SIMDSV_ERR_INVALID_ARGUMENT;
     simdsv_status st;
-    if ((st = simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) != SIMDSV_OK ||
+    if ((st = s->delimiter[1] ? simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, s->delimiter)
+                              : simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) !=
+            SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, s->padding != 0)) != SIMDSV_OK ||
+        (st = simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape)) != SIMDSV_OK ||
         (st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment)) != SIMDSV_OK ||
@@ -2048,3 +1386,4 @@ const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting)
         "footer",   "header",      "header_rows", "tables", "padding", "decimal", "dates"};
     return (unsigned)setting < SIMDSV_SNIFF_SETTING_COUNT ? names[setting] : NULL;
 }
+

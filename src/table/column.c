@@ -192,9 +192,11 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
         return i;
     case SIMDSV_TYPE_INT64: {
         int64_t *out = (int64_t *)(void *)c->values + at;
+        const char sep = rules ? rules->thousands : 0;
         for (; i < count; i++) {
             out[i] = 0;
-            if (texts[i].s && !simdsv__parse_int64(texts[i].s, texts[i].n, &out[i]))
+            if (texts[i].s && !simdsv__parse_int64(texts[i].s, texts[i].n, &out[i]) &&
+                !(sep && simdsv__parse_int64_grouped(texts[i].s, texts[i].n, sep, &out[i])))
                 return i;
         }
         return i;
@@ -202,12 +204,15 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
     case SIMDSV_TYPE_FLOAT64: {
         double *out = (double *)(void *)c->values + at;
         const int comma = rules && rules->decimal_comma; /* no rules: nulls only */
+        const char sep = rules ? rules->thousands : 0;
         const int exact = rules && rules->exact_integers;
         for (; i < count; i++) {
             out[i] = 0;
             if (texts[i].s && (!(comma ? simdsv__parse_double_comma(texts[i].s, texts[i].n, &out[i])
                                        : simdsv__parse_double(texts[i].s, texts[i].n, &out[i])) ||
-                               (exact && simdsv__integer_past_2p53(texts[i].s, texts[i].n))))
+                               (exact && simdsv__integer_past_2p53(texts[i].s, texts[i].n))) &&
+                !(sep && simdsv__parse_double_grouped(texts[i].s, texts[i].n, sep, comma, &out[i]) &&
+                  !(exact && (out[i] > 9007199254740992.0 || out[i] < -9007199254740992.0))))
                 return i;
         }
         return i;

@@ -67,7 +67,7 @@ static int append_field(typed_ctx *x, column *c, const simdsv_record *rec)
         (x->opt->typed_quotes && n)) {
         int nomem;
         const value_rules rules = {&x->trues, &x->falses, x->opt->decimal_comma, !c->user_type,
-                                   x->opt->date_order};
+                                   x->opt->date_order, x->opt->thousands > 0 ? (char)x->opt->thousands : 0};
         const int ok = simdsv__column_append_text(a, c, s, n, &rules, &nomem);
         return nomem ? -1 : ok;
     }
@@ -270,7 +270,7 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     const int quotes_typed = x->opt->typed_quotes;                         /* ...unless typed like unquoted */
     const int check_zeros = !c->user_type && c->type == SIMDSV_TYPE_INT64;   /* and so is "00501" */
     const value_rules rules = {&x->trues, &x->falses, x->opt->decimal_comma, !c->user_type,
-                               x->opt->date_order};
+                               x->opt->date_order, x->opt->thousands > 0 ? (char)x->opt->thousands : 0};
     size_t done = 0;
     slot_text *texts = k->texts;
     const int escape = d->has_escape ? d->escape : 256;

@@ -23,6 +23,13 @@ field_kind simdsv__infer_text(const typed_ctx *x, const simdsv_field *f, const c
         k.type = SIMDSV_TYPE_BOOL;
         return k;
     }
+    /* A thousands separator set: 1,234 (or 1.000 with '.') is the integer 1234 (1000). */
+    int64_t grouped;
+    if (!quoted && x->opt->thousands > 0 && simdsv__parse_int64_grouped(s, n, (char)x->opt->thousands, &grouped)) {
+        k.type = SIMDSV_TYPE_INT64;
+        k.past_2p53 = grouped > ((int64_t)1 << 53) || grouped < -((int64_t)1 << 53);
+        return k;
+    }
     simdsv__infer_reason why = SIMDSV__WHY_NONE;
     k.type = simdsv__infer_field(s, n, flags, &why);
     double d;
@@ -35,6 +42,14 @@ field_kind simdsv__infer_text(const typed_ctx *x, const simdsv_field *f, const c
         simdsv__parse_double_comma(s, n, &d)) {
         k.type = SIMDSV_TYPE_FLOAT64;
         why = SIMDSV__WHY_NONE;
+    }
+    /* Digit groups (SIMDSV_OPT_THOUSANDS): 1,234.5 a float64 (1,234 and,
+     * with a decimal comma, 1.000 are integers: above). */
+    if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->opt->thousands > 0) {
+        if (simdsv__parse_double_grouped(s, n, (char)x->opt->thousands, x->opt->decimal_comma, &d)) {
+            k.type = SIMDSV_TYPE_FLOAT64;
+            why = SIMDSV__WHY_NONE;
+        }
     }
     int64_t us;
     bool has_time;

@@ -91,6 +91,7 @@ typedef struct value_rules {
     int decimal_comma;
     int exact_integers; /* float64: an integer past 2^53 does not fit (inferred columns: no silent rounding) */
     simdsv_date_order date_order; /* dates and timestamps also in this order (SIMDSV_OPT_DATE_ORDER) */
+    char thousands;     /* digit-group separator of int64 and float64 text, 0 = none (SIMDSV_OPT_THOUSANDS) */
 } value_rules;
 
 /* An integer text (sign and digits) whose magnitude is past 2^53, where

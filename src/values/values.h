@@ -24,7 +24,8 @@
  *            linear in the length).  Assumes the default floating-point
  *            rounding mode; do not build the library with -ffast-math.
  *            The _comma variant reads "," as the decimal separator (and
- *            then "." is an error); there is no thousands separator.
+ *            then "." is an error); thousands separators are read by the
+ *            _grouped variants only (below).
  *  bool      the caller's tokens, compared byte for byte; by default
  *            true/True/TRUE and false/False/FALSE.
  *  date      YYYY-MM-DD, years 0000..9999 (proleptic Gregorian calendar),
@@ -133,6 +134,15 @@ bool simdsv__int_has_leading_zero(const char *s, size_t n);
 
 bool simdsv__parse_double(const char *s, size_t n, double *out);
 bool simdsv__parse_double_comma(const char *s, size_t n, double *out);
+
+/* A number with digit-group separators (grouped.c, SIMDSV_OPT_THOUSANDS):
+ * [+-]? D{1,3} (SEP D{3})+, the first group not starting with 0, then for
+ * a float64 optionally the decimal mark ('.', or ',' with decimal_comma) and
+ * digits.  No exponent, no nan/inf.  Without a separator it is false: the
+ * plain parsers read such text.  The value is that of the digits without
+ * the separators (1,234.5 is exactly 1234.5). */
+bool simdsv__parse_int64_grouped(const char *s, size_t n, char sep, int64_t *out);
+bool simdsv__parse_double_grouped(const char *s, size_t n, char sep, bool decimal_comma, double *out);
 
 /* -------------------------------------------------------------------- bool */
 

@@ -108,7 +108,7 @@ t count_missing count nope.csv
 t count_dir count .
 t count_nofile count
 t count_badopt count --bogus cities.csv
-t count_badvalue count --delimiter ab cities.csv
+t count_badvalue count --delimiter abcde cities.csv
 t count_empty count empty.csv
 t count_crlf count crlf.csv
 t count_many count cities.csv fruit.csv crlf.csv
@@ -311,7 +311,7 @@ t basic_convert_without_to convert ok.csv
 t basic_convert_to_xml convert --to xml ok.csv
 t basic_missing_to_value convert ok.csv --to
 t basic_missing_delimiter_value count ok.csv --delimiter
-t basic_two_char_delimiter count --delimiter ab ok.csv
+t basic_two_char_delimiter count --delimiter abcde ok.csv
 t basic_bad_max_errors check --max-errors x ok.csv
 t basic_negative_max_errors check --max-errors -1 ok.csv
 t basic_bad_utf8_mode count --utf8 bogus ok.csv
@@ -441,17 +441,18 @@ tr -d '\r' <"$TMP/err" | grep -q 'simdsv: .* of 119 B (' && ok || bad "--progres
 [ ! -s "$TMP/err" ] && ok || bad "--no-progress (last wins) still shows a line"
 if command -v script >/dev/null 2>&1 && script -qfec true /dev/null >/dev/null 2>&1; then
     # Under a pseudo-terminal, work lasting more than a second shows the
-    # line; here the input arrives in two parts 1.3 s apart.
-    awk 'BEGIN { print "a,b"; for (i = 0; i < 20000; i++) print i "," i * 2 }' >"$TMP/slow.csv"
+    # line; here the input arrives in two parts 1.3 s apart (each past the
+    # 256 KiB that detection reads first from a stream).
+    awk 'BEGIN { print "a,b"; for (i = 0; i < 30000; i++) print i "," i * 2 }' >"$TMP/slow.csv"
     cmd="(cat '$TMP/slow.csv'; sleep 1.3; cat '$TMP/slow.csv') | '$S' count -"
     env -u CI script -qfec "$cmd" /dev/null >"$TMP/tty" 2>&1
-    if grep -q "simdsv: .* read" "$TMP/tty" && grep -q "$(printf '\r\033\\[K')" "$TMP/tty" && grep -q 40001 "$TMP/tty"; then
+    if grep -q "simdsv: .* read" "$TMP/tty" && grep -q "$(printf '\r\033\\[K')" "$TMP/tty" && grep -q 60001 "$TMP/tty"; then
         ok
     else
         bad "no progress line on a terminal: $(od -c "$TMP/tty" | head -5)"
     fi
     CI=true script -qfec "$cmd" /dev/null >"$TMP/tty" 2>&1
-    if ! grep -q "simdsv: .* read" "$TMP/tty" && grep -q 40001 "$TMP/tty"; then ok; else bad "progress line with CI set"; fi
+    if ! grep -q "simdsv: .* read" "$TMP/tty" && grep -q 60001 "$TMP/tty"; then ok; else bad "progress line with CI set"; fi
     # Bold header on a terminal, none with NO_COLOR.
     env -u NO_COLOR script -qfec "'$S' table '$DATA/fruit.csv'" /dev/null >"$TMP/tty" 2>&1
     grep -q "$(printf '\033\\[1mid')" "$TMP/tty" && ok || bad "table: no bold header on a terminal"

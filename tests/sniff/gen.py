@@ -10,7 +10,8 @@ CRLF, '|' in UTF-16 with a BOM after a two-line preamble).
 
 Deterministic (no randomness): every run writes the same bytes.  Each case
 names its category (delimiter, quote, escape, line ending, encoding, header,
-preamble, footer, comment, multi-row header, tables, dates, decimal comma)
+preamble, footer, comment, multi-row header, tables, dates, decimal comma,
+padding, thousands)
 and the settings that must be detected for the file to count as right."""
 import csv
 import io
@@ -113,6 +114,18 @@ def main():
     dc = [["id", "amount", "rate"]] + [[str(i), "%d.%03d,%02d" % (i + 1, i * 37 % 1000, i), "0,%02d" % (i + 5)]
                                         for i in range(24)]
     add("decimal_comma.csv", "decimal comma", write(dc, ";"), {"delimiter": ";", "decimal_comma": True})
+    # A footer and a second table in UTF-16: found, and cut at input offsets.
+    add("footer_utf16.csv", "footer", b"\xff\xfe" + (write(body, ";") + "\nTotal: 24 rows\n").encode("utf-16-le"),
+        {"encoding": "utf-16le", "footer": True})
+    add("tables2_utf16.csv", "tables", b"\xfe\xff" + t2.encode("utf-16-be"), {"encoding": "utf-16be", "tables": 2})
+    # Several bytes per delimiter, padding after it, thousands separators.
+    add("delim_double_pipe.csv", "delimiter", write(body, "||"), {"delimiter": "||", "header": True})
+    add("padding.csv", "padding", write(body, ", "), {"delimiter": ",", "padding": True, "header": True})
+    th = [["id", "amount", "n"]] + [[str(i), "%d,%03d.%02d" % (i + 1, i * 37 % 1000, i), "%d,%03d" % (i + 2, i * 7)]
+                                     for i in range(24)]
+    add("thousands_comma.csv", "thousands", write(th, ","), {"delimiter": ",", "thousands": ",",
+                                                              "column_format": [1, "1,234.56"]})
+    add("thousands_dot.csv", "thousands", write(dc, ";"), {"delimiter": ";", "decimal_comma": True, "thousands": "."})
     real = sys.argv[2] if len(sys.argv) > 2 else None
     if real and os.path.isdir(real):
         for fn in sorted(os.listdir(real)):

@@ -50,7 +50,62 @@ if "$BIN" check --no-sniff "$TMP/latin1.csv" >/dev/null 2>&1; then echo "FAIL: -
 [ "$("$BIN" count --table 2 "$TMP/corpus/tables2.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: table 2"; exit 1; }
 [ "$("$BIN" headers --just-names "$TMP/corpus/header_rows2.csv")" = "$(printf 'id\nname\nprice EUR\nday\nok')" ] ||
     { echo "FAIL: header rows"; "$BIN" headers --just-names "$TMP/corpus/header_rows2.csv"; exit 1; }
-# Standard input is sniffed from its first bytes (sniff only: commands keep the defaults there).
+# Standard input is sniffed from its first bytes, which the command then reads again.
 "$BIN" sniff - <"$TMP/latin1.csv" | grep -q "options: --delimiter ';' --quote '\"' --encoding iso-8859-1" ||
     { echo "FAIL: sniff -"; exit 1; }
+[ "$(cat "$TMP/latin1.csv" | "$BIN" convert --to json -)" = "$("$BIN" convert --to json "$TMP/latin1.csv")" ] ||
+    { echo "FAIL: a pipe read with detection"; exit 1; }
+if command -v gzip >/dev/null 2>&1; then
+    gzip -c "$TMP/corpus/delim_tab.csv" >"$TMP/tab.csv.gz"
+    [ "$("$BIN" select 2 "$TMP/tab.csv.gz" | head -2)" = "$(printf 'name\nZoë A')" ] || { echo "FAIL: gzip sniffed"; exit 1; }
+    [ "$(gzip -dc "$TMP/tab.csv.gz" | "$BIN" select 2 - | head -2)" = "$(printf 'name\nZoë A')" ] ||
+        { echo "FAIL: a pipe sniffed"; exit 1; }
+fi
+# A stream longer than the sample: its first 256 KiB are read again, nothing lost.
+awk 'BEGIN { print "a;b"; for (i = 0; i < 60000; i++) print i ";x" i }' >"$TMP/long_semi.csv"
+[ "$(cat "$TMP/long_semi.csv" | "$BIN" count -)" = 60000 ] || { echo "FAIL: long pipe"; exit 1; }
+[ "$(cat "$TMP/long_semi.csv" | "$BIN" select 2 - | tail -1)" = x59999 ] || { echo "FAIL: long pipe select"; exit 1; }
+# Every FILE of a command is sniffed: a ';' file then a tab file, each read right.
+[ "$("$BIN" cat rows "$TMP/corpus/delim_semicolon.csv" "$TMP/corpus/delim_tab.csv" | grep -c '^1000,Zoë A,1.00,')" = 2 ] ||
+    { echo "FAIL: every FILE sniffed"; exit 1; }
+"$BIN" count -v "$TMP/corpus/delim_semicolon.csv" "$TMP/corpus/delim_tab.csv" 2>"$TMP/err" >/dev/null
+[ "$(grep -c 'detected --delimiter' "$TMP/err")" = 2 ] || { echo "FAIL: -v per FILE"; cat "$TMP/err"; exit 1; }
+# A delimiter of two bytes and padding after the delimiter are read as detected.
+[ "$("$BIN" select 3 "$TMP/corpus/delim_double_pipe.csv" | sed -n 2p)" = 1.00 ] || { echo "FAIL: '||' read"; exit 1; }
+[ "$("$BIN" select 2 "$TMP/corpus/padding.csv" | sed -n 2p)" = "Zoë A" ] || { echo "FAIL: padding trimmed"; exit 1; }
+"$BIN" sniff "$TMP/corpus/padding.csv" | grep -q "options: --delimiter ',' --trim-spaces" || { echo "FAIL: --trim-spaces"; exit 1; }
+"$BIN" sniff "$TMP/corpus/delim_double_pipe.csv" | grep -q "options: --delimiter '||' " || { echo "FAIL: '||' option"; exit 1; }
+[ "$("$BIN" count --delimiter '||' "$TMP/corpus/delim_double_pipe.csv")" = 24 ] || { echo "FAIL: --delimiter '||'"; exit 1; }
+# UTF-16: the footer and the tables after the one read are cut at input offsets.
+[ "$("$BIN" count "$TMP/corpus/footer_utf16.csv")" = 24 ] || { echo "FAIL: UTF-16 footer cut"; exit 1; }
+[ "$("$BIN" count "$TMP/corpus/tables2_utf16.csv" 2>/dev/null)" = 24 ] || { echo "FAIL: UTF-16 table 1"; exit 1; }
+[ "$("$BIN" count --table 2 "$TMP/corpus/tables2_utf16.csv" 2>/dev/null)" = 8 ] || { echo "FAIL: UTF-16 table 2"; exit 1; }
+# A NUL delimiter given: the zero bytes are no UTF-16 pattern.
+printf 'a\0b\0c\n1\0x\0y\n2\0z\0w\n3\0q\0r\n' >"$TMP/nul.csv"
+[ "$("$BIN" select 2 --delimiter '\0' "$TMP/nul.csv" | tr '\n' ' ')" = "b x z q " ] || { echo "FAIL: NUL delimiter"; exit 1; }
+"$BIN" sniff --delimiter '\0' "$TMP/nul.csv" | grep -q "ASCII only" || { echo "FAIL: NUL delimiter encoding"; exit 1; }
+# --table all: tables with the same columns read one after another (a file, UTF-16, a pipe);
+# tables whose columns differ are an error naming both.
+printf 'Report\n\nid;name;v\n1;a;1,5\n2;b;2,5\n3;c;3,5\n\nid;name;v\n4;d;4,5\n5;e;5,5\n6;f;6,5\n\nTotal;6\n' >"$TMP/two.csv"
+python3 -c 'import sys; d = open(sys.argv[1]).read(); open(sys.argv[2], "wb").write(b"\xff\xfe" + d.encode("utf-16-le"))' \
+    "$TMP/two.csv" "$TMP/two16.csv"
+want=$(printf 'id,name,v\n1,a,"1,5"\n2,b,"2,5"\n3,c,"3,5"\n4,d,"4,5"\n5,e,"5,5"\n6,f,"6,5"')
+[ "$("$BIN" cat rows --table all "$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all"; exit 1; }
+[ "$("$BIN" cat rows --table all "$TMP/two16.csv")" = "$want" ] || { echo "FAIL: --table all UTF-16"; exit 1; }
+[ "$("$BIN" cat rows --table all - <"$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all stdin"; exit 1; }
+[ "$("$BIN" count --table all "$TMP/corpus/tables_repeated_header.csv")" = 35 ] || { echo "FAIL: --table all repeated"; exit 1; }
+if "$BIN" count --table all "$TMP/corpus/tables2.csv" >/dev/null 2>"$TMP/err"; then echo "FAIL: --table all differ"; exit 1; fi
+grep -q "columns of table 2 (line 27: 3, code, label, n) differ from table 1's (line 1: 5, id, name, price, day, ok)" "$TMP/err" ||
+    { echo "FAIL: --table all message"; cat "$TMP/err"; exit 1; }
+# Thousands separators, detected and read: '.' with a decimal comma, ',' in quoted fields.
+printf 'id;amount;n\n1;1.234,56;1.000\n2;7,5;12.000\n3;12.000,00;3.000.000\n' >"$TMP/th_dot.csv"
+[ "$("$BIN" convert --to jsonl "$TMP/th_dot.csv" | tr '\n' ' ')" = \
+  '{"id":1,"amount":1234.56,"n":1000} {"id":2,"amount":7.5,"n":12000} {"id":3,"amount":12000,"n":3000000} ' ] ||
+    { echo "FAIL: thousands '.'"; "$BIN" convert --to jsonl "$TMP/th_dot.csv"; exit 1; }
+printf 'id,amount,n\n1,"1,234.50","1,000"\n2,"12,000,000.25","2,000"\n3,7.5,"3,000"\n' >"$TMP/th_comma.csv"
+[ "$("$BIN" convert --to jsonl "$TMP/th_comma.csv" | tr '\n' ' ')" = \
+  '{"id":1,"amount":1234.5,"n":1000} {"id":2,"amount":12000000.25,"n":2000} {"id":3,"amount":7.5,"n":3000} ' ] ||
+    { echo "FAIL: thousands ','"; exit 1; }
+[ "$("$BIN" convert --to jsonl --thousands , --no-sniff "$TMP/th_comma.csv" | head -1)" = '{"id":1,"amount":1234.5,"n":1000}' ] ||
+    { echo "FAIL: --thousands"; exit 1; }
 echo "sniff: all passed"

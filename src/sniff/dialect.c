@@ -1,0 +1,351 @@
+/*
+ * dialect.c — the sample parsed with a candidate dialect (delimiter of 1 to 4
+ * bytes, quote, escape, comment marker, trimmed spaces) into rows, and the
+ * score that ranks the candidates (sniff.c decides with it).
+ */
+#include "sniff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int add_field(rows *rs, uint32_t off, uint32_t len, int quoted)
+{
+    if (rs->nf == rs->capf &&
+        simdsv__grow(rs->alloc, (void **)&rs->f, &rs->capf, rs->nf + 1, sizeof *rs->f) != SIMDSV_OK) {
+        rs->nomem = 1;
+        return 0;
+    }
+    rs->f[rs->nf].off = off;
+    rs->f[rs->nf].len = len;
+    rs->f[rs->nf].quoted = (uint8_t)quoted;
+    rs->nf++;
+    return 1;
+}
+
+static sn_row *add_row(rows *rs)
+{
+    if (rs->nr == rs->capr &&
+        simdsv__grow(rs->alloc, (void **)&rs->r, &rs->capr, rs->nr + 1, sizeof *rs->r) != SIMDSV_OK) {
+        rs->nomem = 1;
+        return NULL;
+    }
+    sn_row *row = &rs->r[rs->nr++];
+    memset(row, 0, sizeof *row);
+    row->field0 = rs->nf;
+    return row;
+}
+
+static int at_delim(const dialect *d, const uint8_t *p, size_t n, size_t i)
+{
+    return p[i] == (uint8_t)d->delim[0] && (d->dlen == 1 || (n - i >= d->dlen && !memcmp(p + i, d->delim, d->dlen)));
+}
+
+static size_t line_end_len(const uint8_t *p, size_t n, size_t i)
+{
+    if (p[i] == '\n')
+        return 1;
+    if (p[i] == '\r')
+        return i + 1 < n && p[i + 1] == '\n' ? 2 : 1;
+    return 0;
+}
+
+void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
+{
+    const uint8_t *p = g->p;
+    const size_t n = g->n < UINT32_MAX ? g->n : UINT32_MAX;
+    size_t pos = 0, added = 0;
+    uint32_t line = 1;
+    const size_t clen = d->comment ? strlen(d->comment) : 0;
+    while (pos < n && added < max_rows && !rs->nomem) {
+        const size_t rows_before = rs->nr, fields_before = rs->nf;
+        sn_row *row = add_row(rs);
+        if (!row)
+            return;
+        row->off = (uint32_t)pos;
+        row->line = g->is_start ? line : 0;
+        row->region = (uint8_t)gi;
+        size_t el = line_end_len(p, n, pos);
+        if (el) {
+            row->kind = ROW_BLANK;
+            pos += el;
+            line++;
+            row->end = (uint32_t)pos;
+            added++;
+            continue;
+        }
+        if (clen && n - pos >= clen && memcmp(p + pos, d->comment, clen) == 0) {
+            row->kind = ROW_COMMENT;
+            while (pos < n && !line_end_len(p, n, pos))
+                pos++;
+            if (pos >= n && !g->complete) {
+                rs->nr = rows_before;
+                return;
+            }
+            if (pos < n)
+                pos += line_end_len(p, n, pos);
+            line++;
+            row->end = (uint32_t)pos;
+            added++;
+            continue;
+        }
+        int cut = 0, bad = 0;
+        for (;;) {
+            while (d->trim && pos < n && p[pos] == ' ')
+                pos++;
+            size_t start = pos, len;
+            int quoted = 0;
+            if (d->quote >= 0 && pos < n && p[pos] == d->quote) {
+                quoted = 1;
+                pos++;
+                start = pos;
+                for (;;) {
+                    if (pos >= n) {
+                        cut = 1;
+                        break;
+                    }
+                    const uint8_t c = p[pos];
+                    if (d->escape >= 0 && c == d->escape && pos + 1 < n) {
+                        pos += 2;
+                        continue;
+                    }
+                    if (c == d->quote) {
+                        if (d->escape < 0 && pos + 1 < n && p[pos + 1] == d->quote) {
+                            pos += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    if (c == '\n' || (c == '\r' && !(pos + 1 < n && p[pos + 1] == '\n')))
+                        line++;
+                    pos++;
+                }
+                if (cut)
+                    break;
+                len = pos - start;
+                pos++; /* the closing quote */
+                while (d->trim && pos < n && p[pos] == ' ')
+                    pos++;
+                if (pos < n && !line_end_len(p, n, pos) && !at_delim(d, p, n, pos)) {
+                    bad = 1; /* text after the closing quote: read on to the delimiter */
+                    while (pos < n && !line_end_len(p, n, pos) &&
+                           !at_delim(d, p, n, pos))
+                        pos++;
+                    len = pos - start;
+                }
+            } else {
+                while (pos < n && !line_end_len(p, n, pos) &&
+                       !at_delim(d, p, n, pos)) {
+                    if (d->quote >= 0 && p[pos] == d->quote)
+                        bad = 1; /* a quote inside an unquoted field */
+                    pos++;
+                }
+                len = pos - start;
+                while (d->trim && len && p[start + len - 1] == ' ')
+                    len--;
+            }
+            if (!add_field(rs, (uint32_t)start, (uint32_t)len, quoted))
+                return;
+            if (pos < n && !line_end_len(p, n, pos)) {
+                pos += d->dlen; /* a delimiter: another field follows */
+                continue;
+            }
+            if (pos >= n && !g->complete)
+                cut = 1;
+            break;
+        }
+        if (cut) {
+            /* The end of the sample cuts this row: it is not counted. */
+            rs->nr = rows_before;
+            rs->nf = fields_before;
+            return;
+        }
+        row = &rs->r[rs->nr - 1];
+        row->kind = ROW_DATA;
+        row->bad = (uint8_t)bad;
+        row->nfields = (uint32_t)(rs->nf - row->field0);
+        if (pos < n) {
+            pos += line_end_len(p, n, pos);
+        }
+        line++;
+        row->end = (uint32_t)pos;
+        added++;
+    }
+}
+
+uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n)
+{
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n' || (p[i] == '\r' && !(i + 1 < n && p[i + 1] == '\n')))
+            lines++;
+    return lines + (n && p[n - 1] != '\n' && p[n - 1] != '\r');
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The most common field count among the data rows (ties: the larger) and
+ * how many rows have it; 0 when there is no row or no memory. */
+static size_t mode_fields(const rows *rs, size_t *mode_rows)
+{
+    *mode_rows = 0;
+    uint32_t *n = simdsv__alloc(rs->alloc, (rs->nr ? rs->nr : 1) * sizeof *n);
+    if (!n)
+        return 0;
+    size_t m = 0;
+    for (size_t i = 0; i < rs->nr; i++)
+        if (rs->r[i].kind == ROW_DATA)
+            n[m++] = rs->r[i].nfields;
+    qsort(n, m, sizeof *n, compare_u32);
+    size_t k = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && n[j] == n[i])
+            j++;
+        if (j - i >= *mode_rows) {
+            *mode_rows = j - i;
+            k = n[i];
+        }
+        i = j;
+    }
+    simdsv__free(rs->alloc, n, (rs->nr ? rs->nr : 1) * sizeof *n);
+    return k;
+}
+
+void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc)
+{
+    memset(sc, 0, sizeof sc[0]);
+    size_t rows_seen = 0, bad = 0;
+    sc->kmin = SIZE_MAX;
+    for (size_t i = 0; i < rs->nr; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind != ROW_DATA)
+            continue;
+        rows_seen++;
+        bad += r->bad;
+        if (r->nfields < sc->kmin)
+            sc->kmin = r->nfields;
+        if (r->nfields > sc->kmax)
+            sc->kmax = r->nfields;
+    }
+    size_t mode_rows = 0;
+    const size_t k = rows_seen ? mode_fields(rs, &mode_rows) : 0;
+    if (!rows_seen || !k) {
+        sc->kmin = 0;
+        return;
+    }
+    size_t typed = 0, values = 0, skipped_first = 0;
+    for (size_t i = 0; i < rs->nr; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind != ROW_DATA || r->nfields != k)
+            continue;
+        if (!skipped_first++)
+            continue; /* likely the header */
+        for (size_t f = 0; f < r->nfields; f++) {
+            const simdsv_type kind = simdsv__sniff_kind_of(text_of(gs, rs, r, f), decimal_comma);
+            if (kind == SIMDSV_TYPE_NULL)
+                continue;
+            values++;
+            typed += typed_kind(kind);
+        }
+    }
+    sc->rows = rows_seen;
+    sc->mode_rows = mode_rows;
+    sc->k = k;
+    sc->bad_rows = bad;
+    sc->typed = values ? (double)typed / (double)values : 0;
+    const double consistency = (double)mode_rows / (double)rows_seen;
+    const double clean = 1.0 - (double)bad / (double)rows_seen;
+    /* More fields is likelier the structure than a coincidence (a ',' inside
+     * one column of a ';' file is as regular as the ';' but splits less). */
+    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
+    sc->value = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean * (0.6 + 0.4 * sc->typed) * width;
+}
+
+double simdsv__sniff_delimiter_preference(const char *d)
+{
+    if (d[1])
+        return 0.97; /* a multi-byte delimiter only when clearly better */
+    switch (d[0]) {
+    case ',': case '\t': case ';': return 1.0;
+    case '|': return 0.98;
+    case ':': return 0.9;
+    case ' ': return 0.85;
+    default: return 0.8;
+    }
+}
+
+const char *simdsv__sniff_show_delim(sniff_impl *s, const char *d)
+{
+    if (!strcmp(d, "\t"))
+        return "tab";
+    if (!strcmp(d, " "))
+        return "space";
+    return keep(s, "'%s'", d);
+}
+
+void simdsv__sniff_parse_all(region *g, size_t ng, const dialect *d, size_t k, rows *rs)
+{
+    for (size_t i = 0; i < ng && !rs->nomem; i++) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            const size_t r0 = rs->nr, f0 = rs->nf;
+            simdsv__sniff_parse_region(&g[i], (int)i, d, i == 0 ? START_ROWS : PART_ROWS, rs);
+            if (i == 0 || k < 2 || d->quote < 0)
+                break;
+            size_t data = 0, fit = 0, bad = 0;
+            for (size_t j = r0; j < rs->nr; j++) {
+                if (rs->r[j].kind != ROW_DATA)
+                    continue;
+                data++;
+                fit += rs->r[j].nfields == k;
+                bad += rs->r[j].bad;
+            }
+            if (fit * 10 >= data * 9 && bad * 50 <= data)
+                break;
+            rs->nr = r0;
+            rs->nf = f0;
+            if (attempt == 1)
+                break;
+            size_t at = 0;
+            while (at + 1 < g[i].n && !(g[i].p[at] == (uint8_t)d->quote && (g[i].p[at + 1] == '\n' || g[i].p[at + 1] == '\r')))
+                at++;
+            at += 1;
+            while (at < g[i].n && (g[i].p[at] == '\n' || g[i].p[at] == '\r'))
+                at++;
+            if (at >= g[i].n)
+                break;
+            g[i].p += at;
+            g[i].n -= at;
+            g[i].offset += at;
+        }
+    }
+}
+
+void simdsv__sniff_free_rows(rows *rs)
+{
+    simdsv__free(rs->alloc, rs->f, rs->capf * sizeof *rs->f);
+    simdsv__free(rs->alloc, rs->r, rs->capr * sizeof *rs->r);
+    rs->f = NULL;
+    rs->r = NULL;
+    rs->nf = rs->capf = rs->nr = rs->capr = 0;
+}
+
+void simdsv__sniff_reset_rows(rows *rs)
+{
+    rs->nf = rs->nr = 0;
+}
+
+int simdsv__sniff_reparse(sniff_input *conv, const dialect *d, size_t k, rows *rs, simdsv_sniff *out, size_t *nstart)
+{
+    simdsv__sniff_reset_rows(rs);
+    simdsv__sniff_parse_all(conv->g, conv->ng, d, k, rs);
+    if (rs->nomem)
+        return 0;
+    out->sampled_rows = rs->nr;
+    for (*nstart = 0; *nstart < rs->nr && rs->r[*nstart].region == 0; ++*nstart) {
+    }
+    return 1;
+}

@@ -1,0 +1,152 @@
+/*
+ * encoding.c — the sample's encoding: a BOM, the zero bytes of UTF-16, UTF-8
+ * validity, else Windows-1252 or ISO-8859-1 when the high bytes sit inside
+ * words; and input offsets of a sample converted from UTF-16.
+ */
+#include "sniff.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static size_t complete_utf8_prefix(const uint8_t *p, size_t n)
+{
+    /* Drops a multi-byte sequence cut by the end of the sample. */
+    size_t k = n, back = 0;
+    while (k > 0 && back < 4 && (p[k - 1] & 0xC0) == 0x80) {
+        k--;
+        back++;
+    }
+    if (k > 0 && p[k - 1] >= 0xC0) {
+        const size_t need = p[k - 1] >= 0xF0 ? 4 : p[k - 1] >= 0xE0 ? 3 : 2;
+        if (back + 1 < need)
+            return k - 1;
+    }
+    return n;
+}
+
+void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
+                                   encoding_result *e)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = ENCODING_UTF8;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+        e->bom = 1;
+        e->confidence = 1;
+        e->reason = "UTF-8 byte order mark";
+        return;
+    }
+    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+        e->bom = 1;
+        e->kind = p[0] == 0xFF ? ENCODING_UTF16LE : ENCODING_UTF16BE;
+        e->confidence = 1;
+        e->reason = p[0] == 0xFF ? "UTF-16 little-endian byte order mark" : "UTF-16 big-endian byte order mark";
+        return;
+    }
+    size_t zero_even = 0, zero_odd = 0, controls = 0;
+    const size_t probe = n < 8192 ? n & ~(size_t)1 : 8192;
+    for (size_t i = 0; i < probe; i++) {
+        if (p[i] == 0 && (i & 1))
+            zero_odd++;
+        else if (p[i] == 0)
+            zero_even++;
+    }
+    const size_t pairs = nul_delimiter ? 0 : probe / 2;
+    if (pairs >= 2 && zero_odd * 10 >= pairs * 4 && zero_even * 20 <= pairs) {
+        e->kind = ENCODING_UTF16LE;
+        e->confidence = 0.95;
+        e->reason = keep(s, "UTF-16 little-endian: %zu of %zu code units have a zero high byte", zero_odd, pairs);
+        return;
+    }
+    if (pairs >= 2 && zero_even * 10 >= pairs * 4 && zero_odd * 20 <= pairs) {
+        e->kind = ENCODING_UTF16BE;
+        e->confidence = 0.95;
+        e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
+        return;
+    }
+    /* The first NUL, and the control bytes counted without branches (the
+     * compiler vectorizes the count over the whole sample). */
+    const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
+    const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t c = p[i];
+        controls += ((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') & ((c != 0) | !nul_delimiter)) |
+                    (c == 0x7F);
+    }
+    if (nul_at != SIZE_MAX || controls * 20 > n) {
+        e->binary = 1;
+        e->confidence = 0.9;
+        e->reason = nul_at != SIZE_MAX
+                        ? keep(s, "not text: a NUL byte at offset %zu (and no UTF-16 pattern)", nul_at)
+                        : keep(s, "not text: %zu control bytes in %zu", controls, n);
+        return;
+    }
+    const size_t check = complete ? n : complete_utf8_prefix(p, n);
+    size_t bad = 0;
+    size_t high = 0, c1 = 0;
+    for (size_t i = 0; i < check; i++) {
+        high += p[i] >= 0x80;
+        c1 += p[i] >= 0x80 && p[i] < 0xA0;
+    }
+    size_t multi = 0; /* valid multi-byte UTF-8 sequences: 2-byte ones suffice as evidence */
+    for (size_t i = 0; i + 1 < check; i++)
+        multi += (p[i] >= 0xC2) & (p[i] <= 0xDF) & ((p[i + 1] & 0xC0) == 0x80);
+    if (simdsv_utf8_valid(p, check, &bad)) {
+        e->confidence = 1;
+        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
+                         : "ASCII only (valid UTF-8)";
+        return;
+    }
+    /* Latin-1 and Windows-1252 text puts its high bytes inside words. */
+    size_t in_words = 0;
+    for (size_t i = 0; i < check; i++) {
+        if (p[i] < 0x80)
+            continue;
+        const int before = i > 0 && ((p[i - 1] | 0x20) >= 'a' && (p[i - 1] | 0x20) <= 'z');
+        const int after = i + 1 < check && ((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z');
+        in_words += before || after;
+    }
+    if ((multi * 2 >= high / 2 && multi) || in_words * 2 < high) {
+        /* Mostly UTF-8 with some bad bytes: broken UTF-8, not Latin-1 (the
+         * reader then reports or replaces the bad bytes as --utf8 says). */
+        e->confidence = NOT_SURE;
+        e->reason = keep(s, "not sure: UTF-8 with invalid bytes (%zu valid 2-byte characters, %zu of %zu high bytes "
+                            "inside words; byte 0x%02X at offset %zu is invalid)",
+                         multi, in_words, high, p[bad], bad);
+        return;
+    }
+    e->kind = c1 ? ENCODING_CP1252 : ENCODING_LATIN1;
+    e->confidence = 0.8;
+    e->reason = keep(s, "not UTF-8 (byte 0x%02X at offset %zu starts no valid sequence); %zu bytes above 0x7F read as "
+                        "%s%s",
+                     p[bad], bad, high, c1 ? "Windows-1252" : "ISO-8859-1",
+                     c1 ? " (bytes 0x80-0x9F are its letters and signs)" : " letters");
+}
+
+const char *simdsv__sniff_utf8_name(const encoding_result *e, const char *raw, size_t n, char *out)
+{
+    size_t o;
+    if (e->kind == ENCODING_LATIN1 || e->kind == ENCODING_CP1252) {
+        transcoder tc = {e->kind, NULL};
+        size_t used = 0;
+        o = simdsv__transcode(&tc, (const uint8_t *)raw, n, &used, (uint8_t *)out, 3 * 256, 1);
+    } else {
+        o = simdsv_utf8_lossy(raw, n, out);
+    }
+    out[o] = '\0';
+    return out;
+}
+
+uint64_t simdsv__sniff_utf16_offset(const sniff_input *raw, const sniff_input *conv, uint8_t *const *bufs,
+                                    size_t i, size_t off)
+{
+    const uint8_t *p = bufs[i];
+    const size_t end = (size_t)(conv->g[i].p - p) + off;
+    uint64_t at = raw->g[i].offset;
+    for (size_t j = 0; j < end;) {
+        const uint8_t c = p[j];
+        const size_t len = c < 0xC0 || c >= 0xF8 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        at += len == 4 ? 4 : 2;
+        j += len;
+    }
+    return at;
+}

@@ -1,0 +1,202 @@
+/*
+ * sniff.h — what the files of src/sniff/ share: the result being built, the
+ * sample and its rows, the dialect tried, and the detectors' entry points.
+ *   sniff.c     the driver: the order of the decisions, header, tables,
+ *               footer and columns (run), the public functions
+ *   encoding.c  BOM, UTF-16 pattern, UTF-8 validity, 8-bit code pages
+ *   dialect.c   parsing the sample with a candidate dialect, scoring it
+ *   formats.c   value kinds, decimal comma, non-ISO dates
+ */
+#ifndef SIMDSV_SNIFF_H
+#define SIMDSV_SNIFF_H
+
+#include "../common/internal.h"
+#include "../source/transcode.h"
+#include "../values/values.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define START_SAMPLE ((size_t)256 << 10)
+#define PART_SAMPLE ((size_t)64 << 10)
+#define SCORE_ROWS 200   /* rows parsed per candidate dialect */
+#define START_ROWS 1000  /* rows of the start kept for the decisions (tables are found among them) */
+#define PART_ROWS 250    /* rows of the middle and of the end */
+#define MAX_HEADER_ROWS 4
+#define NOT_SURE 0.5
+
+typedef struct text_node {
+    struct text_node *next;
+    size_t size;
+} text_node;
+
+typedef struct sniff_impl {
+    simdsv_sniff pub;            /* first: the public pointer is this one */
+    simdsv_allocator alloc;
+    text_node *texts;            /* every string handed out */
+    simdsv_sniff_table *tables;
+    size_t tables_cap;
+    simdsv_sniff_column *columns;
+} sniff_impl;
+
+/* A part of the input: the start (line numbers known), the middle or the end. */
+typedef struct region {
+    const uint8_t *p;
+    size_t n;
+    uint64_t offset;   /* input offset of p[0]; valid when offsets_exact */
+    int is_start;
+    int complete;      /* p ends where the input ends */
+} region;
+
+typedef struct sn_field {
+    uint32_t off, len;
+    uint8_t quoted;
+} sn_field;
+
+enum { ROW_DATA, ROW_BLANK, ROW_COMMENT };
+
+typedef struct sn_row {
+    size_t field0;
+    uint32_t nfields;
+    uint32_t off, end;  /* bytes of the row in its region, end after the line end */
+    uint32_t line;      /* 1-based physical line (start region only) */
+    uint8_t kind, bad, region;
+} sn_row;
+
+typedef struct rows {
+    const simdsv_allocator *alloc;
+    sn_field *f;
+    size_t nf, capf;
+    sn_row *r;
+    size_t nr, capr;
+    int nomem;
+} rows;
+
+typedef struct dialect {
+    char delim[5];
+    size_t dlen;
+    int quote, escape;
+    const char *comment; /* marker or NULL */
+    int trim;            /* spaces around fields are not data (SIMDSV_OPT_TRIM_SPACES) */
+} dialect;
+
+/* Text of a field with doubled quotes or escapes left in: only type tests
+ * use it, and those never accept a quote or a backslash anyway. */
+typedef struct field_text {
+    const char *s;
+    size_t n;
+} field_text;
+
+static inline field_text text_of(const region *gs, const rows *rs, const sn_row *row, size_t i)
+{
+    const sn_field *f = &rs->f[row->field0 + i];
+    field_text t = {(const char *)gs[row->region].p + f->off, f->len};
+    return t;
+}
+
+static inline int typed_kind(simdsv_type k)
+{
+    return k != SIMDSV_TYPE_NULL && k != SIMDSV_TYPE_STRING;
+}
+
+typedef struct format_guess {
+    simdsv_type type;
+    const char *format;
+    double confidence;
+    const char *reason;
+} format_guess;
+
+typedef struct encoding_result {
+    encoding_kind kind;
+    int bom, binary;
+    double confidence;
+    const char *reason;
+} encoding_result;
+
+typedef struct score {
+    double value;
+    size_t rows, mode_rows, k, kmin, kmax, bad_rows;
+    double typed;
+} score;
+
+typedef struct sniff_input {
+    region g[3];
+    size_t ng;
+    uint64_t input_size;  /* 0: unknown */
+} sniff_input;
+
+/* ---------------------------------------------------------------- sniff.c */
+
+/* A formatted copy owned by the result ("" when out of memory). */
+const char *simdsv__sniff_vkeep(sniff_impl *s, const char *fmt, va_list ap);
+static inline const char *keep(sniff_impl *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *text = simdsv__sniff_vkeep(s, fmt, ap);
+    va_end(ap);
+    return text;
+}
+
+/* ------------------------------------------------------------- dialect.c */
+
+/* Parses up to max_rows rows of a region with dialect d, appending to rs.
+ * A row cut by the end of an incomplete region is dropped. */
+void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs);
+
+/* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
+uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n);
+
+void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc);
+
+double simdsv__sniff_delimiter_preference(const char *d);
+
+const char *simdsv__sniff_show_delim(sniff_impl *s, const char *d);
+
+/* Parses every region.  The middle and the end begin at a line start that
+ * may lie inside a quoted field (a text with line breaks): a region whose
+ * rows do not mostly have k fields is parsed again from just after the
+ * first quote that ends a line (the other parity), and left out when that
+ * is no better. */
+void simdsv__sniff_parse_all(region *g, size_t ng, const dialect *d, size_t k, rows *rs);
+
+void simdsv__sniff_free_rows(rows *rs);
+
+void simdsv__sniff_reset_rows(rows *rs);
+
+/* The whole sample parsed again with dialect d (a comment marker dropped,
+ * spaces trimmed): the rows, their count and the rows of the start.  False
+ * when out of memory. */
+int simdsv__sniff_reparse(sniff_input *conv, const dialect *d, size_t k, rows *rs, simdsv_sniff *out, size_t *nstart);
+
+/* ------------------------------------------------------------- formats.c */
+
+/* 1.234,56 / 1234,5 / -0,25: a decimal comma, optionally '.' thousands. */
+int simdsv__sniff_decimal_comma_value(const char *s, size_t n, int *thousands);
+
+/* The kind of a field as the typed reader infers it, quotes or not. */
+simdsv_type simdsv__sniff_kind_of(field_text t, int decimal_comma);
+
+/* A date format shared by every non-null value of a column, or 0. */
+int simdsv__sniff_guess_date(sniff_impl *s, const field_text *vals, size_t nv, format_guess *g);
+
+/* ------------------------------------------------------------ encoding.c */
+
+/* nul_delimiter: NUL was given as the delimiter: zero bytes are structure,
+ * neither a UTF-16 pattern nor a sign of binary data. */
+void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
+                                   encoding_result *e);
+
+/* A header name as UTF-8 in out (room for 3 n + 1 bytes): 8-bit text
+ * converted, invalid bytes replaced (the name is shown, never read back). */
+const char *simdsv__sniff_utf8_name(const encoding_result *e, const char *raw, size_t n, char *out);
+
+/* The input offset of byte off of region i of a sample converted from
+ * UTF-16: the converted bytes before it (a BOM and the cut first line of a
+ * later region included) walked as code points, two input bytes each and
+ * four above U+FFFF; a byte 0xFF (an invalid unit) stood for two. */
+uint64_t simdsv__sniff_utf16_offset(const sniff_input *raw, const sniff_input *conv, uint8_t *const *bufs,
+                                    size_t i, size_t off);
+
+#endif
