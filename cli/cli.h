@@ -87,6 +87,10 @@ typedef struct cli_spec {
  * by cli_common_free. */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c);
 void cli_common_free(cli_common *c);
+/* Frees what detection left for the FILE sniffed (its kept stream, the
+ * --table all ranges).  A copy of a cli_common that opens its own FILE
+ * (cat columns) takes these from the original, which then holds none. */
+void cli_release_detected(cli_common *c);
 /* Detects the dialect of c->file (cli_parse: the first FILE; cli_open: each
  * next one) and sets every option not given by hand (sniff.c).  A stream
  * (standard input, a pipe, compressed data) is sniffed over its first bytes,

@@ -165,6 +165,8 @@ static int cat_columns(cli_common *c)
     for (size_t f = 0; f < n && status == EXIT_OK; f++, opened++) {
         part *p = &parts[f];
         p->c = *c;
+        c->sampled = NULL; /* the copy owns what detection kept for its file */
+        c->table_ranges = NULL;
         p->c.file = c->files[f];
         text_init(&p->tb, c);
         p->r = cli_open(&p->c);
@@ -233,6 +235,8 @@ static int cat_columns(cli_common *c)
         text_free(&parts[f].tb);
         cli_close(&parts[f].c, parts[f].r);
     }
+    for (size_t f = 0; f < n; f++)
+        cli_release_detected(&parts[f].c);
     free(parts);
     return status;
 }

@@ -357,8 +357,7 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
     /* Every FILE is read with its own dialect: the first was detected by
      * cli_parse, each next one here. */
     if (opt == c->opt && c->sniffed != c->file) {
-        input_close(c->sampled);
-        c->sampled = NULL;
+        cli_release_detected(c);
         if (cli_detect(c) >= 0)
             return NULL;
     }
@@ -544,12 +543,17 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
     return spec->flags & CLI_NO_SNIFF ? -1 : cli_detect(c);
 }
 
-void cli_common_free(cli_common *c)
+void cli_release_detected(cli_common *c)
 {
     input_close(c->sampled);
     c->sampled = NULL;
     free(c->table_ranges);
     c->table_ranges = NULL;
+}
+
+void cli_common_free(cli_common *c)
+{
+    cli_release_detected(c);
     simdsv_options_free(c->opt);
     free(c->files);
     free(c->positional);
