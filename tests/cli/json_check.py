@@ -44,16 +44,32 @@ def run(simdsv, args):
     return p.returncode, p.stdout
 
 
-def number_text(text):
+# A number's text as Python reads it, for each way the typed reader may have
+# read it: as written, with a decimal comma, or with digit-group separators
+# (1,234.5 or 1.234,5: the sniffer detects them per column).
+GROUPED = re.compile(r"^[+-]?\d{1,3}([,.' ])\d{3}(?:\1\d{3})*(?:[,.]\d+)?$")
+
+
+def number_texts(text):
     t = text.strip()
-    return t.replace(",", ".") if "," in t and "." not in t else t
+    texts = [t]
+    if "," in t and "." not in t:
+        texts.append(t.replace(",", "."))
+    m = GROUPED.match(t)
+    if m:
+        ungrouped = t.replace(m.group(1), "")
+        texts += [ungrouped, ungrouped.replace(",", ".")]
+    return texts
 
 
-def parses(kind, text):
-    try:
-        return kind(number_text(text))
-    except (ValueError, TypeError):
-        return None
+def parses(kind, text, value):
+    for t in number_texts(text):
+        try:
+            if kind(t) == value:
+                return True
+        except (ValueError, TypeError):
+            pass
+    return False
 
 
 def check_value(where, value, text):
@@ -66,7 +82,7 @@ def check_value(where, value, text):
     elif isinstance(value, (int, float)):
         # An int64 is int(text); a float (an integral one is written as an
         # integer) is float(text), the same double to the last bit.
-        if not (isinstance(value, int) and parses(int, text) == value or parses(float, text) == value):
+        if not (isinstance(value, int) and parses(int, text, value) or parses(float, text, value)):
             fail(where, "%r for %r (not the same number)" % (value, text))
     elif isinstance(value, str):
         if value in ("NaN", "Infinity", "-Infinity"):
