@@ -441,7 +441,8 @@ static inline simdsv_field simdsv_batch_field(const simdsv_batch *b, size_t k, s
  * skipped (record indexes and offsets after them are unchanged); the skip
  * stops at the first record holding the needle or at one it cannot vouch
  * for cheaply (irregular quoting, a comment line, invalid UTF-8 in strict
- * mode, a record of 256 KiB or more, the last record without a line end, ...),
+ * mode, a record of 256 KiB or more, the last record without a line end, a
+ * delimiter of several bytes or trimmed spaces, ...),
  * so the next record read may or may not hold the needle: look.  Returns
  * SIMDSV_OK, or an I/O or memory error.  An empty needle skips nothing. */
 #define SIMDSV_SKIP_ICASE 1u

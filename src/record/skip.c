@@ -76,8 +76,8 @@ simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t si
         return SIMDSV_ERR_INVALID_ARGUMENT;
     /* The header, and whatever is odd at the current record, are the
      * record path's: it reports them as it always does. */
-    if (size == 0 || (r->opt.header && !r->header_done) || r->skipping || r->special_pending)
-        return SIMDSV_OK;
+    if (size == 0 || (r->opt.header && !r->header_done) || r->skipping || r->special_pending || r->slow_only)
+        return SIMDSV_OK; /* slow_only: the kernels do not know a multi-byte delimiter or trimmed spaces */
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
     const uint8_t *n = needle;
