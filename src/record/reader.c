@@ -108,6 +108,7 @@ static simdsv_status fail(simdsv_reader *r, simdsv_status code, int os_errno)
 static void drop_consumed(simdsv_reader *r)
 {
     const size_t keep = r->rec_start;
+    r->run_n = 0; /* its views point where the bytes were */
     if (keep > 0) {
         const size_t ck = (size_t)(r->line_offset - r->buf_origin);
         if (ck < keep) {
@@ -132,6 +133,7 @@ static simdsv_status resize_buffer(simdsv_reader *r, size_t new_cap)
     uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
     if (!grown)
         return fail(r, SIMDSV_ERR_NOMEM, 0);
+    r->run_n = 0;
     memcpy(grown, r->buf, r->len);
     for (size_t i = 0; i < r->nfields; i++)
         r->fields[i].data = (const char *)grown + (r->fields[i].data - (const char *)r->buf);
@@ -229,6 +231,7 @@ simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
 
 void simdsv__restart_scan(simdsv_reader *r, size_t pos)
 {
+    r->run_n = 0;
     r->scan_pos = pos;
     r->rec_start = pos;
     r->field_start = pos;
@@ -241,6 +244,7 @@ void simdsv__restart_scan(simdsv_reader *r, size_t pos)
  * scanned without more input. */
 static bool scan_more(simdsv_reader *r, bool count_mode)
 {
+    r->run_n = 0; /* the index is replaced */
     if (r->slow_only) {
         if (r->scan_pos < r->len)
             r->special_pending = true;
@@ -355,20 +359,29 @@ static uint64_t field_at(const simdsv_reader *r, size_t pos, bool fields_in_buff
 
 /* UTF-8 check of the record [rec_start, end).  Validation runs over whole
  * scanned chunks, not per record, and stops at the first invalid byte. */
-static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buffer)
+/* Validates from utf8_pos over everything scanned (at least to end), and
+ * returns the first invalid byte's position; when that is at or past end,
+ * utf8_pos moves there (the bytes before it are valid). */
+static size_t utf8_advance(simdsv_reader *r, size_t end)
 {
-    if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos || r->counting)
-        return SIMDSV_OK;
     size_t limit = r->scan_pos > end ? r->scan_pos : end;
     if (limit > r->len)
         limit = r->len;
     if (!r->eof)
         limit -= simdsv__utf8_incomplete_tail(r->buf + end, limit - end);
     const size_t bad = r->utf8_pos + r->kernel->utf8_validate(r->buf + r->utf8_pos, limit - r->utf8_pos);
-    if (bad >= end) {
+    if (bad >= end)
         r->utf8_pos = bad;
+    return bad;
+}
+
+static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buffer)
+{
+    if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos || r->counting)
         return SIMDSV_OK;
-    }
+    const size_t bad = utf8_advance(r, end);
+    if (bad >= end)
+        return SIMDSV_OK;
     r->utf8_pos = end; /* resume after this record */
     if (r->opt.utf8 == SIMDSV_UTF8_STRICT) {
         const uint64_t field = field_at(r, bad, fields_in_buffer);
@@ -543,14 +556,22 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
     return SIMDSV_OK;
 }
 
-/* The regular case, ahead of consume_index: the record at rec_start is the
- * next fast_width index entries (the last record's width) and only the last
- * of them is a line end.  Then its views are cut in one straight loop, with
- * no test per field (and no look at the bytes when the indexed bytes hold no
- * quote).  Returns the position after the record's line end, the fields in
- * r->fields; or 0, the reader unchanged but for empty lines skipped, when
- * the record is anything else (consume_index reads it). */
-static size_t fast_record(simdsv_reader *r)
+/* Views of a run: at most this many (24 bytes each, so that the run stays
+ * in the L1 cache while the caller reads it). */
+#define RUN_FIELDS ((size_t)512)
+#define RUN_RECORDS (sizeof ((simdsv_reader *)0)->run_ends / sizeof ((simdsv_reader *)0)->run_ends[0])
+
+/* The regular case, ahead of consume_index: the records from rec_start
+ * are runs of fast_width index entries (the last record's width) of which
+ * only the last is a line end.  Their views are cut together, many records
+ * per call, into r->fields, in one straight loop with no test per field (and
+ * no look at the bytes when the indexed bytes hold no quote), and the checks
+ * of finish_record are made once for the run: a record that would fail one
+ * (too large, invalid UTF-8) ends the run and is read by the general path,
+ * which reports it.  Returns the number of records cut (run_n), 0 when the
+ * record at rec_start is anything else (consume_index reads it); empty
+ * lines before it are skipped either way. */
+static size_t cut_run(simdsv_reader *r)
 {
     const uint32_t *index = r->index;
     const size_t count = r->index_n, base = r->index_base, width = r->fast_width;
@@ -562,63 +583,128 @@ static size_t fast_record(simdsv_reader *r)
     }
     r->index_i = i;
     r->rec_start = r->field_start = start;
-    if (width == 0 || count - i < width || width > r->fields_cap)
+    r->run_n = r->run_k = 0;
+    const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
+    if (width == 0 || count - i < width || width > RUN_FIELDS || (max_fields && width > max_fields))
         return 0;
-    /* The views are cut first and the line ends checked after (a record
-     * that fails leaves only scratch in r->fields).  Positions are integers
-     * here and the entries unmasked: an entry with the line-end bit inside
-     * the record gives a value that is no position, but such a record is
-     * rejected below before any view of it is used, and the loop is shorter
-     * by the masks (it is the record path's hottest). */
-    const uint32_t *e = index + i, *const last = e + width - 1;
+    if (r->fields_cap < RUN_FIELDS) {
+        void *fields = r->fields;
+        const simdsv_status st = simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, RUN_FIELDS, sizeof *r->fields);
+        r->fields = fields;
+        if (st != SIMDSV_OK) {
+            fail(r, st, 0);
+            return 0;
+        }
+    }
+    size_t records = (count - i) / width;
+    if (records > RUN_FIELDS / width)
+        records = RUN_FIELDS / width;
+    if (records > RUN_RECORDS)
+        records = RUN_RECORDS;
+    /* Views are cut first and the line ends checked after (a record that
+     * fails leaves only scratch in its views).  Positions are integers here
+     * and the entries unmasked: an entry with the line-end bit inside the
+     * record gives a value that is no position, but such a record is not
+     * taken, and the loop is shorter by the masks (the record path's
+     * hottest). */
     const uintptr_t seps = (uintptr_t)r->buf + base; /* entry -> its separator */
     uintptr_t p = (uintptr_t)r->buf + start;
+    const uint64_t max_size = r->counting ? 0 : r->opt.max_record_size;
+    const uint32_t *e = index + i;
     simdsv_field *f = r->fields;
-    uint32_t terms = 0;
-    /* two fields a step: half the loop's own instructions */
-    for (const uint32_t *const pairs_end = e + ((width - 1) & ~(size_t)1); e < pairs_end; e += 2, f += 2) {
-        const uint32_t e0 = e[0], e1 = e[1];
-        const uintptr_t sep0 = seps + e0, sep1 = seps + e1;
-        terms |= e0 | e1;
-        f[0].data = (const char *)p;
-        f[0].size = (size_t)(sep0 - p);
-        f[0].flags = 0;
-        f[1].data = (const char *)(sep0 + 1);
-        f[1].size = (size_t)(sep1 - sep0 - 1);
-        f[1].flags = 0;
-        p = sep1 + 1;
-    }
-    if (e < last) {
-        const uintptr_t sep = seps + *e;
-        terms |= *e;
+    size_t n = 0;
+    for (; n < records; n++) {
+        const uint32_t *const last = e + width - 1;
+        const uintptr_t record_start = p;
+        uint32_t terms = 0;
+        /* two fields a step: half the loop's own instructions */
+        for (const uint32_t *const pairs_end = e + ((width - 1) & ~(size_t)1); e < pairs_end; e += 2, f += 2) {
+            const uint32_t e0 = e[0], e1 = e[1];
+            const uintptr_t sep0 = seps + e0, sep1 = seps + e1;
+            terms |= e0 | e1;
+            f[0].data = (const char *)p;
+            f[0].size = (size_t)(sep0 - p);
+            f[0].flags = 0;
+            f[1].data = (const char *)(sep0 + 1);
+            f[1].size = (size_t)(sep1 - sep0 - 1);
+            f[1].flags = 0;
+            p = sep1 + 1;
+        }
+        if (e < last) {
+            const uintptr_t sep = seps + *e;
+            terms |= *e;
+            f->data = (const char *)p;
+            f->size = (size_t)(sep - p);
+            f->flags = 0;
+            p = sep + 1;
+            e++;
+            f++;
+        }
+        if ((terms & SCAN_TERM_BIT) || !(*last & SCAN_TERM_BIT))
+            break;
+        const uintptr_t sep = seps + (*last & SCAN_OFFSET_MASK);
+        /* (One field ending where it starts is an empty line, no record.) */
+        if ((width == 1 && sep == p) || (max_size && sep - record_start > max_size))
+            break;
         f->data = (const char *)p;
         f->size = (size_t)(sep - p);
         f->flags = 0;
         p = sep + 1;
+        e++;
         f++;
+        r->run_ends[n] = (size_t)(p - (uintptr_t)r->buf);
     }
-    if ((terms & SCAN_TERM_BIT) || !(*last & SCAN_TERM_BIT))
-        return 0;
-    const uintptr_t sep = seps + (*last & SCAN_OFFSET_MASK);
-    f->data = (const char *)p;
-    f->size = (size_t)(sep - p);
-    f->flags = 0;
-    p = sep + 1;
-    f = r->fields;
-    if (r->index_quoted) {
+    /* UTF-8, once for the run: everything scanned is validated (as the
+     * first record's check would), and the run ends before the first
+     * record that is not clean. */
+    if (n && r->opt.utf8 != SIMDSV_UTF8_NONE && !r->counting) {
+        if (r->run_ends[0] > r->utf8_pos)
+            utf8_advance(r, r->run_ends[0]);
+        while (n && r->run_ends[n - 1] > r->utf8_pos)
+            n--;
+    }
+    if (n && r->index_quoted) {
         /* The kernel guarantees that a field opening with a quote closes
          * with one right before its separator; otherwise it would have stopped. */
         const uint8_t quote = r->dialect.quote;
-        for (size_t k = 0; k < width; k++)
-            if (f[k].size && (uint8_t)f[k].data[0] == quote) {
-                f[k].data++;
-                f[k].size -= 2;
-                f[k].flags = quoted_flags(&r->dialect, f[k].data, f[k].size);
+        simdsv_field *v = r->fields;
+        for (size_t k = 0; k < n * width; k++)
+            if (v[k].size && (uint8_t)v[k].data[0] == quote) {
+                v[k].data++;
+                v[k].size -= 2;
+                v[k].flags = quoted_flags(&r->dialect, v[k].data, v[k].size);
             }
     }
-    r->index_i = i + width;
-    r->nfields = width;
-    return (size_t)(p - (uintptr_t)r->buf);
+    r->run_n = n;
+    r->run_next_i = i;
+    return n;
+}
+
+/* Whether the next record is the run's next one: the reader is where the
+ * last record of the run handed out left it. */
+static inline bool run_ready(const simdsv_reader *r)
+{
+    return r->run_k < r->run_n && r->index_i == r->run_next_i && r->rec_start == r->run_ends[r->run_k - 1];
+}
+
+/* Hands out the run's next record: what finish_record does for a record
+ * that passed its checks. */
+static inline simdsv_status serve_run(simdsv_reader *r, simdsv_record *rec)
+{
+    const size_t k = r->run_k++, width = r->fast_width, start = r->rec_start, end = r->run_ends[k];
+    r->run_next_i += width;
+    r->index_i = r->run_next_i;
+    r->rec_start = r->field_start = end;
+    r->nfields = 0; /* nothing being assembled */
+    r->physical_records++;
+    r->unescape_len = 0;
+    r->record_bytes = end - start;
+    r->last_in_buffer = true;
+    rec->fields = r->fields + k * width;
+    rec->field_count = width;
+    rec->index = r->records_emitted++;
+    rec->byte_offset = r->buf_origin + start;
+    return SIMDSV_OK;
 }
 
 /* After SIMDSV_ERR_RECORD_TOO_LARGE on a stream: drops the rest of that
@@ -668,6 +754,8 @@ static simdsv_status skip_oversized(simdsv_reader *r)
 
 simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
 {
+    if (run_ready(r))
+        return serve_run(r, rec);
     simdsv_status st;
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
@@ -677,9 +765,10 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
     r->fields_overflow = false;
     r->field_start = r->rec_start;
     if (r->index_i < r->index_n && r->rec_start >= r->index_base) {
-        const size_t end = fast_record(r);
-        if (end)
-            return finish_record(r, rec, end - 1, end, true);
+        if (cut_run(r))
+            return serve_run(r, rec);
+        if (r->fatal)
+            return r->err.code;
     }
     for (;;) {
         if (r->index_i < r->index_n) {
@@ -853,6 +942,8 @@ simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec)
         return st;
     if (!rec)
         return SIMDSV_ERR_INVALID_ARGUMENT;
+    if (run_ready(r) && (r->header_done || !r->opt.header)) /* the common case, without the general path's call */
+        return serve_run(r, rec);
     if ((st = simdsv__ensure_header(r)) != SIMDSV_OK)
         return st;
     return simdsv__read_record(r, rec);

@@ -44,6 +44,13 @@ struct simdsv_reader {
     bool index_quoted;    /* the indexed bytes hold a quote byte (else no field is quoted) */
     size_t scan_window;   /* bytes for the next kernel call; 0: the full 64 KiB */
     size_t fast_width;    /* fields of the last record read: the width the fast path tries first */
+    /* A run of regular records cut ahead (reader.c, cut_run): record k's
+     * views are fields[k * fast_width ...], it ends at run_ends[k]; run_k
+     * records of run_n have been handed out.  It is served only while the
+     * reader is exactly where the last served record left it (run_next_i,
+     * and rec_start at the last served end). */
+    size_t run_n, run_k, run_next_i;
+    size_t run_ends[64];
     uint64_t count_acc;
 
     /* the record being assembled */
