@@ -357,8 +357,6 @@ static uint64_t field_at(const simdsv_reader *r, size_t pos, bool fields_in_buff
     return i;
 }
 
-/* UTF-8 check of the record [rec_start, end).  Validation runs over whole
- * scanned chunks, not per record, and stops at the first invalid byte. */
 /* Validates from utf8_pos over everything scanned (at least to end), and
  * returns the first invalid byte's position; when that is at or past end,
  * utf8_pos moves there (the bytes before it are valid). */
@@ -375,6 +373,8 @@ static size_t utf8_advance(simdsv_reader *r, size_t end)
     return bad;
 }
 
+/* UTF-8 check of the record [rec_start, end).  Validation runs over whole
+ * scanned chunks, not per record, and stops at the first invalid byte. */
 static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buffer)
 {
     if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos || r->counting)
@@ -596,9 +596,7 @@ static size_t cut_run(simdsv_reader *r)
             return 0;
         }
     }
-    size_t records = (count - i) / width;
-    if (records > RUN_FIELDS / width)
-        records = RUN_FIELDS / width;
+    size_t records = RUN_FIELDS / width;
     if (records > RUN_RECORDS)
         records = RUN_RECORDS;
     /* Views are cut first and the line ends checked after (a record that
@@ -610,12 +608,21 @@ static size_t cut_run(simdsv_reader *r)
     const uintptr_t seps = (uintptr_t)r->buf + base; /* entry -> its separator */
     uintptr_t p = (uintptr_t)r->buf + start;
     const uint64_t max_size = r->counting ? 0 : r->opt.max_record_size;
-    const uint32_t *e = index + i;
+    const uint32_t *e = index + i, *const index_end = index + count;
     simdsv_field *f = r->fields;
     size_t n = 0;
     for (; n < records; n++) {
+        /* Empty lines (and the LF of a CRLF) between records are no records. */
+        while (n && e < index_end && (*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p) {
+            e++;
+            p++;
+        }
+        if ((size_t)(index_end - e) < width)
+            break;
         const uint32_t *const last = e + width - 1;
         const uintptr_t record_start = p;
+        r->run_first[n] = (size_t)(e - index);
+        r->run_starts[n] = (size_t)(p - (uintptr_t)r->buf);
         uint32_t terms = 0;
         /* two fields a step: half the loop's own instructions */
         for (const uint32_t *const pairs_end = e + ((width - 1) & ~(size_t)1); e < pairs_end; e += 2, f += 2) {
@@ -676,7 +683,7 @@ static size_t cut_run(simdsv_reader *r)
             }
     }
     r->run_n = n;
-    r->run_next_i = i;
+    r->run_width = width;
     return n;
 }
 
@@ -684,16 +691,16 @@ static size_t cut_run(simdsv_reader *r)
  * last record of the run handed out left it. */
 static inline bool run_ready(const simdsv_reader *r)
 {
-    return r->run_k < r->run_n && r->index_i == r->run_next_i && r->rec_start == r->run_ends[r->run_k - 1];
+    const size_t last = r->run_k - 1; /* run_k >= 1: a run's first record is handed out as it is cut */
+    return r->run_k < r->run_n && r->index_i == r->run_first[last] + r->run_width && r->rec_start == r->run_ends[last];
 }
 
 /* Hands out the run's next record: what finish_record does for a record
  * that passed its checks. */
 static inline simdsv_status serve_run(simdsv_reader *r, simdsv_record *rec)
 {
-    const size_t k = r->run_k++, width = r->fast_width, start = r->rec_start, end = r->run_ends[k];
-    r->run_next_i += width;
-    r->index_i = r->run_next_i;
+    const size_t k = r->run_k++, width = r->run_width, start = r->run_starts[k], end = r->run_ends[k];
+    r->index_i = r->run_first[k] + width;
     r->rec_start = r->field_start = end;
     r->nfields = 0; /* nothing being assembled */
     r->physical_records++;

@@ -45,12 +45,12 @@ struct simdsv_reader {
     size_t scan_window;   /* bytes for the next kernel call; 0: the full 64 KiB */
     size_t fast_width;    /* fields of the last record read: the width the fast path tries first */
     /* A run of regular records cut ahead (reader.c, cut_run): record k's
-     * views are fields[k * fast_width ...], it ends at run_ends[k]; run_k
+     * views are fields[k * run_width ...], its index entries start at
+     * run_first[k], its bytes are [run_starts[k], run_ends[k]); run_k
      * records of run_n have been handed out.  It is served only while the
-     * reader is exactly where the last served record left it (run_next_i,
-     * and rec_start at the last served end). */
-    size_t run_n, run_k, run_next_i;
-    size_t run_ends[64];
+     * reader is exactly where the last served record left it. */
+    size_t run_n, run_k, run_width;
+    size_t run_first[64], run_starts[64], run_ends[64];
     uint64_t count_acc;
 
     /* the record being assembled */
