@@ -599,6 +599,8 @@ static size_t cut_run(simdsv_reader *r)
     size_t records = RUN_FIELDS / width;
     if (records > RUN_RECORDS)
         records = RUN_RECORDS;
+    if (records > (count - i) / width)
+        records = (count - i) / width;
     /* Views are cut first and the line ends checked after (a record that
      * fails leaves only scratch in its views).  Positions are integers here
      * and the entries unmasked: an entry with the line-end bit inside the
@@ -612,13 +614,20 @@ static size_t cut_run(simdsv_reader *r)
     simdsv_field *f = r->fields;
     size_t n = 0;
     for (; n < records; n++) {
-        /* Empty lines (and the LF of a CRLF) between records are no records. */
-        while (n && e < index_end && (*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p) {
-            e++;
-            p++;
+        /* Empty lines (and the LF of a CRLF) between records are no records
+         * (before the first, the loop above skipped them).  `records` holds
+         * while none is skipped: at least `width` entries are left. */
+        if ((*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p) {
+            do {
+                e++;
+                p++;
+            } while (e < index_end && (*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p);
+            const size_t fit = (size_t)(index_end - e) / width;
+            if (fit == 0)
+                break;
+            if (records > n + fit)
+                records = n + fit;
         }
-        if ((size_t)(index_end - e) < width)
-            break;
         const uint32_t *const last = e + width - 1;
         const uintptr_t record_start = p;
         r->run_first[n] = (size_t)(e - index);
