@@ -49,6 +49,9 @@ typedef struct cli_common {
     unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
     bool no_sniff;        /* --no-sniff: nothing detected, the defaults apply */
     bool verbose;         /* -v: say what was detected */
+    bool records_only;    /* the command reads no typed value (CLI_RECORDS; convert --to csv): the
+                             dialect is detected without the value formats (decimal comma,
+                             thousands, dates), in a fraction of the time */
     uint64_t header_rows; /* --header-rows N */
     size_t table;         /* --table K, 0-based */
     bool table_all;       /* --table all: the tables one after another (their columns must agree) */
@@ -69,7 +72,8 @@ enum {
     CLI_MANY_FILES = 1u, /* FILE... (else exactly one FILE) */
     CLI_OUTPUT = 2u,     /* -o FILE */
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
-    CLI_NO_SNIFF = 8u    /* the options are not completed by detection (sniff itself) */
+    CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
+    CLI_RECORDS = 16u    /* reads records, never typed values: detection leaves the value formats out */
 };
 
 typedef struct cli_spec {
