@@ -232,7 +232,8 @@ static size_t mode_fields(const rows *rs, size_t *mode_rows)
     return k;
 }
 
-void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc)
+void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, double preference, double beat,
+                              score *sc)
 {
     memset(sc, 0, sizeof sc[0]);
     size_t rows_seen = 0, bad = 0;
@@ -254,6 +255,21 @@ void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comm
         sc->kmin = 0;
         return;
     }
+    sc->rows = rows_seen;
+    sc->mode_rows = mode_rows;
+    sc->k = k;
+    sc->bad_rows = bad;
+    const double consistency = (double)mode_rows / (double)rows_seen;
+    const double clean = 1.0 - (double)bad / (double)rows_seen;
+    /* More fields is likelier the structure than a coincidence (a ',' inside
+     * one column of a ';' file is as regular as the ';' but splits less). */
+    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
+    const double untyped = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean;
+    if (untyped * (0.6 + 0.4 * 1.0) * width * preference <= beat) {
+        sc->typed = 1; /* the most the fields could give, and still no better than beat */
+        sc->value = untyped * (0.6 + 0.4 * sc->typed) * width * preference;
+        return;
+    }
     size_t typed = 0, values = 0, skipped_first = 0;
     for (size_t i = 0; i < rs->nr; i++) {
         const sn_row *r = &rs->r[i];
@@ -269,17 +285,8 @@ void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comm
             typed += typed_kind(kind);
         }
     }
-    sc->rows = rows_seen;
-    sc->mode_rows = mode_rows;
-    sc->k = k;
-    sc->bad_rows = bad;
     sc->typed = values ? (double)typed / (double)values : 0;
-    const double consistency = (double)mode_rows / (double)rows_seen;
-    const double clean = 1.0 - (double)bad / (double)rows_seen;
-    /* More fields is likelier the structure than a coincidence (a ',' inside
-     * one column of a ';' file is as regular as the ';' but splits less). */
-    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
-    sc->value = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean * (0.6 + 0.4 * sc->typed) * width;
+    sc->value = untyped * (0.6 + 0.4 * sc->typed) * width * preference;
 }
 
 double simdsv__sniff_delimiter_preference(const char *d)

@@ -500,8 +500,11 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         if (c && !strcmp(cands[c].delim, cands[c - 1].delim) && simdsv__sniff_rows_equal(&rs, &before)) {
             sc = before_score;
         } else {
-            simdsv__sniff_score_rows(gs, &rs, cands[c].delim[0] != ',', &sc);
-            sc.value *= simdsv__sniff_delimiter_preference(cands[c].delim);
+            /* A reader of records needs the best candidate only: the others
+             * are typed only when they could beat it. */
+            simdsv__sniff_score_rows(gs, &rs, cands[c].delim[0] != ',',
+                                     simdsv__sniff_delimiter_preference(cands[c].delim),
+                                     dialect_only ? best_score.value + 1e-9 : -1, &sc);
         }
         const rows parsed = rs;
         rs = before;
@@ -532,7 +535,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             simdsv__sniff_reset_rows(&rs);
             simdsv__sniff_parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
             score sc;
-            simdsv__sniff_score_rows(gs, &rs, 1, &sc);
+            simdsv__sniff_score_rows(gs, &rs, 1, 1, -1, &sc);
             if (sc.k >= 2 && sc.mode_rows == sc.rows && !sc.bad_rows && best_score.mode_rows == best_score.rows) {
                 second = best;
                 second_score = best_score;

@@ -163,7 +163,12 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
 /* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n);
 
-void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc);
+/* The score of a candidate's rows (sc->value, 0 without a row), times the
+ * delimiter's preference.  One whose value could not exceed beat even if
+ * every field typed is not typed: its value is then that bound (beat -1:
+ * always the exact value). */
+void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, double preference, double beat,
+                              score *sc);
 
 double simdsv__sniff_delimiter_preference(const char *d);
 
