@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Exit statuses, documented in the README, the man page and in --help. */
 enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -258,7 +259,20 @@ typedef struct strbuf {
     char *data;
     size_t len, cap;
 } strbuf;
-bool sb_put(strbuf *sb, const void *data, size_t size);
+/* Makes room for size more bytes: false when out of memory. */
+bool sb_grow(strbuf *sb, size_t size);
+/* Appends size bytes; false when out of memory.  Inline: 'tail' and the
+ * other record writers call it a few times per field. */
+static inline bool sb_put(strbuf *sb, const void *data, size_t size)
+{
+    if (size == 0)
+        return true;
+    if (sb->cap - sb->len < size && !sb_grow(sb, size))
+        return false;
+    memcpy(sb->data + sb->len, data, size);
+    sb->len += size;
+    return true;
+}
 /* The record as a CSV line (like write_record) appended to sb. */
 bool sb_csv_record(strbuf *sb, text_buffer *tb, const simdsv_record *rec, int delimiter);
 /* true when a CSV field must be quoted (see out_csv_field). */

@@ -484,11 +484,17 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     best_score.value = -1;
     size_t second = SIZE_MAX;
     /* The candidate before: a quote, escape or trimming that changes
-     * nothing in the rows (no quote in them) gives its score again, without
-     * typing the fields a second time. */
+     * nothing in the rows gives its score again, without typing the fields a
+     * second time; when only the quote or escape differs and the bytes it
+     * parsed hold neither quote, not even the parse is needed. */
     rows before = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
     score before_score;
+    size_t before_span = 0; /* bytes the candidate before looked at */
     for (size_t c = 0; c < nc; c++) {
+        if (c && !strcmp(cands[c].delim, cands[c - 1].delim) && cands[c].trim == cands[c - 1].trim &&
+            (cands[c].quote < 0 || !memchr(gs[0].p, cands[c].quote, before_span)) &&
+            (cands[c - 1].quote < 0 || !memchr(gs[0].p, cands[c - 1].quote, before_span)))
+            continue; /* the same rows: the same score, which cannot be better */
         simdsv__sniff_reset_rows(&rs);
         simdsv__sniff_parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
         if (rs.nomem) {
@@ -510,6 +516,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         rs = before;
         before = parsed;
         before_score = sc;
+        /* A parse stops after SCORE_ROWS rows, else at the end of the start. */
+        before_span = before.nr == SCORE_ROWS ? before.r[before.nr - 1].end : gs[0].n;
         if (sc.value > best_score.value + 1e-9) {
             if (best_score.value >= 0 && strcmp(cands[best].delim, cands[c].delim)) {
                 second = best;
