@@ -28,7 +28,7 @@
 #define SKIP_PIECE ((size_t)256 << 10)
 /* The kernel window after a skip (doubling from there): a search that skips
  * again after a hit indexes little more than the hit's record. */
-#define SKIP_WINDOW ((size_t)2 << 10)
+#define SKIP_WINDOW ((size_t)512)
 
 static uint8_t lower(uint8_t c)
 {
