@@ -399,13 +399,45 @@ static inline int leading_zero(const char *s, size_t n)
     return n > sign + 1 && s[sign] == '0';
 }
 
+/* The validity bits of the count slots from at, whose fields start at
+ * pos, pos + stride, ...: a field is null exactly when it is empty (a
+ * quoted one has its quotes).  The type loops only count the nulls; with
+ * none, the common case, the bits are set a byte at a time here, and
+ * otherwise a second pass over the field starts writes them. */
+static void put_validity(uint8_t *bitmap, uint64_t at, const uint32_t *pos, size_t stride, size_t count,
+                         uint64_t nulls)
+{
+    if (!count)
+        return;
+    if (nulls == 0) {
+        /* as bits_put and bits_close would leave them: the bits below at
+         * kept, those past the run in its last byte clear */
+        const unsigned low = (unsigned)(at % 8);
+        const uint64_t end = at + count;
+        uint8_t *first = bitmap + at / 8, *last = bitmap + (end - 1) / 8;
+        const unsigned kept = *first & ((1u << low) - 1);
+        const unsigned top = 0xFFu >> (7 - (unsigned)((end - 1) % 8)); /* bits up to the last slot's */
+        if (first == last) {
+            *first = (uint8_t)(kept | ((0xFFu << low) & top));
+        } else {
+            *first = (uint8_t)(kept | (0xFFu << low));
+            memset(first + 1, 0xFF, (size_t)(last - first - 1));
+            *last = (uint8_t)top;
+        }
+        return;
+    }
+    bit_writer valid = bits_open(bitmap, at);
+    for (size_t i = 0; i < count; i++, pos += stride)
+        bits_put(&valid, pos[1] - 1 != pos[0]);
+    bits_close(&valid);
+}
+
 size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero)
 {
     const char *origin = f->origin;
     const uint32_t *pos = f->pos;
     const size_t stride = f->stride, count = f->count;
     const uint64_t at = c->length;
-    bit_writer valid = bits_open(c->validity, at);
     uint64_t nulls = 0;
     size_t i = 0;
 /* The field at pos: s, n (its bytes as they stand, quotes included). */
@@ -414,8 +446,8 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
     const size_t n = pos[1] - 1 - pos[0]
     switch (c->type) {
     case SIMDSV_TYPE_NULL:
-        for (; i < count && pos[1] - 1 == pos[0]; i++, pos += stride)
-            bits_put(&valid, 0);
+        for (; i < count && pos[1] - 1 == pos[0]; i++, pos += stride) {
+        }
         nulls = i;
         break;
     case SIMDSV_TYPE_BOOL: {
@@ -429,7 +461,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (n && ((unsigned char)s[0] == f->quote || (v = bool_word_value(&words, (const unsigned char *)s, n)) < 0))
                 break;
             bits_put(&values, (unsigned)v);
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         bits_close(&values);
@@ -444,7 +475,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (n && (!simdsv__int64_inline(s, n, &v) || (no_leading_zero && leading_zero(s, n))))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -462,7 +492,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
                       (exact && simdsv__integer_past_2p53(s, n))))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -475,7 +504,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (n && !parse_any_date(s, n, rules->date_order, &v))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -488,7 +516,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (n && !parse_timestamp_or_date(s, n, rules->date_order, &v))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -518,16 +545,14 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
                 ((int64_t *)offsets)[at + 1 + i] = (int64_t)len;
             else
                 ((int32_t *)offsets)[at + 1 + i] = (int32_t)len;
-            const unsigned null = !quoted && n == 0;
-            bits_put(&valid, !null);
-            nulls += null;
+            nulls += n == 0;
         }
         c->chars_len = len;
         break;
     }
     }
 #undef FIELD_TEXT
-    bits_close(&valid);
+    put_validity(c->validity, at, f->pos, stride, i, nulls);
     c->length += i;
     c->null_count += nulls;
     return i;
