@@ -501,7 +501,7 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             int32_t v = 0;
-            if (n && !parse_any_date(s, n, rules->date_order, &v))
+            if (n && !simdsv__date_plain(s, n, &v) && !parse_any_date(s, n, rules->date_order, &v))
                 break;
             out[i] = v;
             nulls += n == 0;
@@ -513,7 +513,7 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             int64_t v = 0;
-            if (n && !parse_timestamp_or_date(s, n, rules->date_order, &v))
+            if (n && !simdsv__timestamp_plain(s, n, &v) && !parse_timestamp_or_date(s, n, rules->date_order, &v))
                 break;
             out[i] = v;
             nulls += n == 0;

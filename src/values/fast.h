@@ -3,12 +3,13 @@
  * functions, for the loops that convert a column's fields one after
  * another (src/table/column.c): there the call into the parser and the
  * general float path's frame cost as much as the parse of a short field.
- * The parsers of int.c and float.c are built on the same functions, so
- * there is one implementation of each rule (values.h).
+ * The parsers of int.c, float.c and datetime.c are built on the same
+ * functions, so there is one implementation of each rule (values.h).
  */
 #ifndef SIMDSV_VALUES_FAST_H
 #define SIMDSV_VALUES_FAST_H
 
+#include "values.h"
 #include "values_internal.h"
 
 #include <float.h>
@@ -174,6 +175,55 @@ static inline bool simdsv__double_plain(const char *s, size_t n, unsigned char s
     (void)out;
     return false;
 #endif
+}
+
+/* ------------------------------------------------- dates and timestamps */
+
+/* Whether the parts are a valid date and time of day (years 0000..9999
+ * always are); the month's length is looked up only past day 28. */
+static inline bool simdsv__ymd_valid(int32_t year, int month, int day)
+{
+    return (unsigned)(month - 1) < 12u && day >= 1 && (day <= 28 || day <= simdsv__days_in_month(year, month));
+}
+
+/* A date field of the one fixed shape, "YYYY-MM-DD", valid: true with *days
+ * set; false for anything else, and then simdsv__parse_date and the date
+ * order rules decide. */
+static inline bool simdsv__date_plain(const char *s, size_t n, int32_t *days)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    int32_t year;
+    int month, day;
+    if (n != 10 || !simdsv__date_parts(simdsv__load_le64(p), (uint64_t)p[8] | (uint64_t)p[9] << 8, &year, &month,
+                                       &day) ||
+        !simdsv__ymd_valid(year, month, day))
+        return false;
+    *days = simdsv__civil_days(year, month, day);
+    return true;
+}
+
+/* A timestamp field of the common fixed shape, "YYYY-MM-DD HH:MM:SS" (or
+ * with 'T' or 't' between), valid: true with *micros set, from three loads
+ * (the second and third overlap) and no branch on the shape; false for
+ * anything else, and then simdsv__parse_timestamp and the date rules
+ * decide. */
+static inline bool simdsv__timestamp_plain(const char *s, size_t n, int64_t *micros)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n != 19)
+        return false;
+    const uint64_t day_part = simdsv__load_le64(p + 8); /* "DD?HH:MM" */
+    const unsigned between = (unsigned)(day_part >> 16 & 0xFF);
+    int32_t year;
+    int month, day, hour, minute, second;
+    if (!simdsv__date_parts(simdsv__load_le64(p), day_part, &year, &month, &day) ||
+        !simdsv__hms_parts(simdsv__load_le64(p + 11), &hour, &minute, &second) ||
+        !(between == ' ' || (between | 0x20) == 't') || !simdsv__ymd_valid(year, month, day) || hour > 23 ||
+        minute > 59 || second > 59)
+        return false;
+    const int64_t secs = (int64_t)simdsv__civil_days(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+    *micros = secs * 1000000;
+    return true;
 }
 
 #endif
