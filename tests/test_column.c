@@ -84,7 +84,7 @@ static void validity_runs(void)
             at++;
             continue;
         }
-        const field_run run = {buf, pos + at, 1, steps[k], '"', 256};
+        const field_run run = {buf, pos + at, 1, steps[k], '"', 256, 0};
         CHECK(simdsv__column_put_fields(&c, &run, &rules, 0) == steps[k]);
         at += steps[k];
     }

@@ -247,6 +247,19 @@ static void check_float(const char *s, size_t n)
     else
         FAIL_MSG("parse_double(\"%.300s\") = %a, strtod = %a", s, got, ref);
 
+    if (n <= 17) { /* the column loops' plain shape with bytes after the field: any bytes */
+        char padded[40];
+        memcpy(padded, s, n);
+        for (size_t i = n; i < sizeof padded; i++)
+            padded[i] = (float_strings & 4) ? (char)('0' + rnd_below(10)) : (char)rnd();
+        double plain = 0, wide = 0;
+        const bool plain_ok = simdsv__double_plain(s, n, '.', &plain);
+        const bool wide_ok = simdsv__double_plain_wide(padded, n, '.', &wide);
+        CHECK_MSG(wide_ok >= plain_ok && (!wide_ok || double_to_bits(wide) == double_to_bits(ref)),
+                  "double_plain_wide(\"%.*s\") ok=%d = %a (plain ok=%d), strtod = %a", (int)n, s, (int)wide_ok, wide,
+                  (int)plain_ok, ref);
+    }
+
     if ((float_strings & 15) == 0) { /* the decimal comma variant */
         static char alt[4096];
         if (n < sizeof alt) {
@@ -277,6 +290,12 @@ static void check_float_str(const char *s)
 static void test_float_fixed(void)
 {
     static const char *const accept[] = {
+        /* the plain shapes near the limits of the column loops' fast paths (fast.h) */
+        "9007199254740992", "9007199254740993", "9007199254740994", "9999999999999999", "-9007199254740995",
+        "1234567890123456", "0000000000000001", "000000000000000.1", ".000000000000001", "123456789012345.",
+        "900719925474099.3", "0.9007199254740993", "9007199254.740993", "+.5", "-5.", "12345678.9", "1234567.89",
+        "-73.961326", "40.730267", "0.000485065", "4102.13941", "2.2250738585072014", "1.7976931348623157",
+        "0.1000000000000000", "1.000000000000001", "999999999999999.9", "0.30000000000000004",
         "0", "-0", "+0", "0.0", "-0.0", "0e0", "-0e-0", "0e999999999999999999999",
         "-0E-999999999999", "00000000000000000000000000000000000000.000000000000000000000",
         "1", "-1", "+1", "1.", "-1.", ".5", "-.5", "+.5", "5.e3", ".5e-3", "1e0", "1E+0",
@@ -435,6 +454,11 @@ static void test_float_shapes(void)
                         double d = 42.0;
                         CHECK_MSG(!simdsv__parse_double(exact_copy(bad, n), n, &d) && d == 42.0,
                                   "parse_double accepted \"%.*s\" (stray byte %d at %zu)", (int)n, bad,
+                                  (unsigned char)stray[k], i);
+                        for (size_t j = n; j < sizeof bad; j++)
+                            bad[j] = (char)('0' + rnd_below(10));
+                        CHECK_MSG(!simdsv__double_plain_wide(bad, n, '.', &d) && d == 42.0,
+                                  "double_plain_wide accepted \"%.*s\" (stray byte %d at %zu)", (int)n, bad,
                                   (unsigned char)stray[k], i);
                     }
                 }

@@ -483,13 +483,22 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         double *out = (double *)(void *)c->values + at;
         const int comma = rules->decimal_comma, exact = rules->exact_integers;
         const unsigned char sep = comma ? ',' : '.';
+        const size_t readable = f->readable;
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             double v = 0;
-            /* the plain shape inline; anything else through the general parser */
-            if (n && ((!simdsv__double_plain(s, n, sep, &v) &&
-                       !(comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v))) ||
-                      (exact && simdsv__integer_past_2p53(s, n))))
+            /* the plain shape inline, with whole-word loads where the bytes
+             * after the field are there */
+            if (n && !((size_t)pos[0] + 17 <= readable ? simdsv__double_plain_wide(s, n, sep, &v)
+                                                       : simdsv__double_plain(s, n, sep, &v))) {
+                /* anything else through the general parser (its own
+                 * variable: v, never addressed, stays in a register) */
+                double general;
+                if (!(comma ? simdsv__parse_double_comma(s, n, &general) : simdsv__parse_double(s, n, &general)))
+                    break;
+                v = general;
+            }
+            if (exact && simdsv__integer_past_2p53(s, n))
                 break;
             out[i] = v;
             nulls += n == 0;

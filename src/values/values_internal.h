@@ -53,9 +53,16 @@ static inline bool simdsv__swar_8digits(uint64_t v)
 /* The value of 8 ASCII digits loaded little-endian (first digit most
  * significant): adjacent digits, then pairs, then quads are merged with
  * one multiply and one shift each. */
+static inline uint32_t simdsv__digit_bytes_value(uint64_t v);
+
 static inline uint32_t simdsv__swar_8digits_value(uint64_t v)
 {
-    v -= SIMDSV__BYTES(0x30);
+    return simdsv__digit_bytes_value(v - SIMDSV__BYTES(0x30));
+}
+
+/* The same for 8 digit values 0..9 (not ASCII): the first most significant. */
+static inline uint32_t simdsv__digit_bytes_value(uint64_t v)
+{
     v = (v * (1 + (10u << 8))) >> 8;                          /* bytes 0,2,4,6: 2-digit values */
     v = ((v & 0x00FF00FF00FF00FFu) * (1 + (100u << 16))) >> 16; /* 16-bit lanes 0,2: 4 digits */
     v = ((v & 0x0000FFFF0000FFFFu) * (1 + ((uint64_t)10000 << 32))) >> 32;
