@@ -293,16 +293,6 @@ static inline void bits_close(const bit_writer *w)
         *w->byte = (uint8_t)w->bits;
 }
 
-/* The n <= 8 bytes at p as one word (byte i at bits 8i), read within
- * p[0..n) only: equal texts of equal length give equal words. */
-static inline uint64_t text_word(const unsigned char *p, size_t n)
-{
-    uint64_t v = 0;
-    for (size_t i = n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* The bool spellings of the rules as words, when every one has 1..8 bytes
  * (and there are at most 16): then a field is matched by a few word
  * compares instead of a walk over the lists. */
@@ -319,20 +309,22 @@ static int add_bool_words(bool_words *b, const spec_list *l, unsigned value)
         const spec_item *it = &l->items[i];
         if (b->count == 16 || it->size == 0 || it->size > 8)
             return 0;
-        b->word[b->count] = text_word((const unsigned char *)it->text, it->size);
+        b->word[b->count] = simdsv__load_partial((const unsigned char *)it->text, it->size);
         b->len[b->count] = it->size;
         b->value[b->count++] = value;
     }
     return 1;
 }
 
-/* 1 or 0 for a bool spelling (the true list first, as the general path),
+/* 1 or 0 for a bool spelling of n >= 1 bytes (the true list first, as the general path),
  * -1 for anything else. */
 static inline int bool_word_value(const bool_words *b, const unsigned char *s, size_t n)
 {
     if (n > 8)
         return -1;
-    const uint64_t w = text_word(s, n);
+    /* (byte i at bits 8i, read within s[0..n) only: equal texts of equal
+     * length give equal words) */
+    const uint64_t w = simdsv__load_partial(s, n);
     for (size_t i = 0; i < b->count; i++)
         if (b->len[i] == n && b->word[i] == w)
             return (int)b->value[i];
