@@ -5,6 +5,9 @@
  * narrows offsets again when the bytes fit).  Internal functions: static
  * library only.  (Bytes really past 2 GiB are not built here: the
  * widening itself is what changes, and it is exercised directly.)
+ * Then the validity bits the type loops (simdsv__column_put_fields) write
+ * for runs that start and end inside a byte, with and without nulls, mixed
+ * with single appends after them.
  */
 #include "table/table.h"
 #include "check.h"
@@ -43,8 +46,64 @@ static void append(column *c, const char *text)
         CHECK(simdsv__column_append_null(&alloc, c) == SIMDSV_OK);
 }
 
+/* Runs of fields "f0,f1,...," through simdsv__column_put_fields into an
+ * int64 column, between single appends: every validity bit, value and the
+ * null count as if each field had been appended alone. */
+static void validity_runs(void)
+{
+    /* slot i: the text of texts[i] ("" is a null) */
+    static const char *texts[] = {"1", "", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", NULL,
+                                  "15", "16", "17", "", "", "20", "21", "22", "23", "24", "25", "26", "27",
+                                  "28", "29", "30", "31", "32", "33"};
+    /* how many slots each step takes: a run of put_fields, or 0 for one
+     * append_null (texts[i] NULL) */
+    static const size_t steps[] = {3, 10, 0, 2, 1, 4, 12};
+    enum { SLOTS = sizeof texts / sizeof *texts };
+    char buf[256];
+    uint32_t pos[SLOTS + 1];
+    size_t len = 0;
+    for (size_t i = 0; i < SLOTS; i++) {
+        pos[i] = (uint32_t)len;
+        const char *t = texts[i] ? texts[i] : "";
+        memcpy(buf + len, t, strlen(t));
+        len += strlen(t);
+        buf[len++] = ',';
+    }
+    pos[SLOTS] = (uint32_t)len;
+
+    column c;
+    memset(&c, 0, sizeof c);
+    c.type = SIMDSV_TYPE_INT64;
+    CHECK(simdsv__column_reserve(&alloc, &c, SLOTS) == SIMDSV_OK);
+    memset(c.validity, 0xA5, (SLOTS + 7) / 8); /* as fresh memory may be: the loops must not read it */
+    const value_rules rules = {NULL, NULL, 0, 0, SIMDSV_DATE_ISO, 0};
+    size_t at = 0;
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        if (steps[k] == 0) {
+            CHECK(texts[at] == NULL && simdsv__column_append_null(&alloc, &c) == SIMDSV_OK);
+            at++;
+            continue;
+        }
+        const field_run run = {buf, pos + at, 1, steps[k], '"', 256, 0};
+        CHECK(simdsv__column_put_fields(&c, &run, &rules, 0) == steps[k]);
+        at += steps[k];
+    }
+    CHECK(at == SLOTS && c.length == SLOTS && c.null_count == 4);
+    int ok = 1;
+    for (size_t i = 0; i < SLOTS; i++) {
+        const int valid = texts[i] && texts[i][0];
+        ok &= ((c.validity[i / 8] >> (i % 8)) & 1) == valid;
+        ok &= ((const int64_t *)c.values)[i] == (valid ? (int64_t)(i + 1) : 0);
+    }
+    CHECK(ok);
+    CHECK((c.validity[SLOTS / 8] >> (SLOTS % 8)) == 0); /* past the last slot: clear */
+    simdsv__column_free_data(&alloc, &c);
+}
+
 int main(void)
 {
+    validity_runs();
+
     column c;
     memset(&c, 0, sizeof c);
     c.type = SIMDSV_TYPE_STRING;

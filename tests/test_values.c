@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "../src/values/values.h"
+#include "../src/values/fast.h"
 #include "check.h"
 
 /* ------------------------------------------------------------- harness */
@@ -246,6 +247,19 @@ static void check_float(const char *s, size_t n)
     else
         FAIL_MSG("parse_double(\"%.300s\") = %a, strtod = %a", s, got, ref);
 
+    if (n <= 17) { /* the column loops' plain shape with bytes after the field: any bytes */
+        char padded[40];
+        memcpy(padded, s, n);
+        for (size_t i = n; i < sizeof padded; i++)
+            padded[i] = (float_strings & 4) ? (char)('0' + rnd_below(10)) : (char)rnd();
+        double plain = 0, wide = 0;
+        const bool plain_ok = simdsv__double_plain(s, n, '.', &plain);
+        const bool wide_ok = simdsv__double_plain_wide(padded, n, '.', &wide);
+        CHECK_MSG(wide_ok >= plain_ok && (!wide_ok || double_to_bits(wide) == double_to_bits(ref)),
+                  "double_plain_wide(\"%.*s\") ok=%d = %a (plain ok=%d), strtod = %a", (int)n, s, (int)wide_ok, wide,
+                  (int)plain_ok, ref);
+    }
+
     if ((float_strings & 15) == 0) { /* the decimal comma variant */
         static char alt[4096];
         if (n < sizeof alt) {
@@ -276,6 +290,12 @@ static void check_float_str(const char *s)
 static void test_float_fixed(void)
 {
     static const char *const accept[] = {
+        /* the plain shapes near the limits of the column loops' fast paths (fast.h) */
+        "9007199254740992", "9007199254740993", "9007199254740994", "9999999999999999", "-9007199254740995",
+        "1234567890123456", "0000000000000001", "000000000000000.1", ".000000000000001", "123456789012345.",
+        "900719925474099.3", "0.9007199254740993", "9007199254.740993", "+.5", "-5.", "12345678.9", "1234567.89",
+        "-73.961326", "40.730267", "0.000485065", "4102.13941", "2.2250738585072014", "1.7976931348623157",
+        "0.1000000000000000", "1.000000000000001", "999999999999999.9", "0.30000000000000004",
         "0", "-0", "+0", "0.0", "-0.0", "0e0", "-0e-0", "0e999999999999999999999",
         "-0E-999999999999", "00000000000000000000000000000000000000.000000000000000000000",
         "1", "-1", "+1", "1.", "-1.", ".5", "-.5", "+.5", "5.e3", ".5e-3", "1e0", "1E+0",
@@ -434,6 +454,11 @@ static void test_float_shapes(void)
                         double d = 42.0;
                         CHECK_MSG(!simdsv__parse_double(exact_copy(bad, n), n, &d) && d == 42.0,
                                   "parse_double accepted \"%.*s\" (stray byte %d at %zu)", (int)n, bad,
+                                  (unsigned char)stray[k], i);
+                        for (size_t j = n; j < sizeof bad; j++)
+                            bad[j] = (char)('0' + rnd_below(10));
+                        CHECK_MSG(!simdsv__double_plain_wide(bad, n, '.', &d) && d == 42.0,
+                                  "double_plain_wide accepted \"%.*s\" (stray byte %d at %zu)", (int)n, bad,
                                   (unsigned char)stray[k], i);
                     }
                 }
@@ -873,8 +898,12 @@ static void test_dates(void)
             int dim = (m >= 1 && m <= 12) ? month_days_ref(y, m) : 0;
             for (int d = 0; d <= 32; d++) {
                 put_date(buf, y, m, d);
-                int32_t got = 7777777;
+                int32_t got = 7777777, fast = 7777777;
                 simdsv__time_result r = simdsv__scan_date(buf, 10, &got);
+                /* the column loops' fixed-shape path: the same days, or false */
+                const bool fast_ok = simdsv__date_plain(buf, 10, &fast);
+                if (fast_ok != (d >= 1 && d <= dim) || (fast_ok && fast != day))
+                    FAIL_MSG("date_plain(%.10s) = %d (%d), want %ld", buf, (int)fast_ok, fast, day);
                 if (d >= 1 && d <= dim) {
                     if (r == SIMDSV__TIME_OK && got == day)
                         good++;
@@ -932,6 +961,10 @@ static void test_dates(void)
         CHECK_MSG(simdsv__parse_date(cases[i].s, strlen(cases[i].s), &got) ==
                   (cases[i].r == SIMDSV__TIME_OK),
               "parse_date(\"%s\")", cases[i].s);
+        got = 0;
+        const bool fast_ok = simdsv__date_plain(exact_copy(cases[i].s, strlen(cases[i].s)), strlen(cases[i].s), &got);
+        CHECK_MSG(fast_ok == (cases[i].r == SIMDSV__TIME_OK) && (!fast_ok || got == cases[i].days),
+                  "date_plain(\"%s\") = %d (%d)", cases[i].s, (int)fast_ok, got);
     }
 }
 
@@ -946,6 +979,19 @@ static void test_timestamps(void)
         {"1970-01-01", SIMDSV__TIME_OK, 0},
         {"1970-01-01T00:00", SIMDSV__TIME_OK, 0},
         {"1970-01-01 00:00:01", SIMDSV__TIME_OK, 1000000},
+        {"1970-01-01t00:00:01", SIMDSV__TIME_OK, 1000000},
+        {"2024-02-29T23:59:59", SIMDSV__TIME_OK, 1709251199000000},
+        {"2000-02-29 00:00:00", SIMDSV__TIME_OK, 951782400000000},
+        {"1900-02-28 23:59:59", SIMDSV__TIME_OK, -2203891201000000},
+        {"1900-02-29 00:00:00", SIMDSV__TIME_RANGE, 0},
+        {"2024-04-31 00:00:00", SIMDSV__TIME_RANGE, 0},
+        {"2024-00-01 00:00:00", SIMDSV__TIME_RANGE, 0},
+        {"2024-01-00 00:00:00", SIMDSV__TIME_RANGE, 0},
+        {"2024-02-29_12:34:56", SIMDSV__TIME_SYNTAX, 0},
+        {"2024-02-29T12:34:56Z", SIMDSV__TIME_OK, 1709210096000000},
+        {"2024-02-29T12:34;56", SIMDSV__TIME_SYNTAX, 0},
+        {"2024-02-29T12:3a:56", SIMDSV__TIME_SYNTAX, 0},
+        {"2024/02-29T12:34:56", SIMDSV__TIME_SYNTAX, 0},
         {"1970-01-01t00:01z", SIMDSV__TIME_OK, 60000000},
         {"2024-02-29T12:34:56", SIMDSV__TIME_OK, 1709210096000000},
         {"2024-02-29T12:34:56.789", SIMDSV__TIME_OK, 1709210096789000},
@@ -1005,6 +1051,13 @@ static void test_timestamps(void)
         CHECK_MSG(simdsv__parse_timestamp(cases[i].s, strlen(cases[i].s), &got) ==
                   (cases[i].r == SIMDSV__TIME_OK),
               "parse_timestamp(\"%s\")", cases[i].s);
+        /* the column loops' fixed-shape path takes every valid
+         * YYYY-MM-DD?HH:MM:SS (the only valid 19-byte shape) and nothing else */
+        const size_t n = strlen(cases[i].s);
+        got = 0;
+        const bool fast_ok = simdsv__timestamp_plain(exact_copy(cases[i].s, n), n, &got);
+        CHECK_MSG(fast_ok == (cases[i].r == SIMDSV__TIME_OK && n == 19) && (!fast_ok || got == cases[i].us),
+                  "timestamp_plain(\"%s\") = %d (%" PRId64 ")", cases[i].s, (int)fast_ok, got);
     }
 
     /* random instants against the day table of test_dates */
@@ -1058,6 +1111,11 @@ static void test_timestamps(void)
         bool ok = simdsv__parse_timestamp(exact_copy(buf, n), n, &got);
         CHECK_MSG(ok && got == want, "parse_timestamp(\"%s\") = %" PRId64 ", want %" PRId64, buf, got,
               want);
+        if (n == 19) {
+            got = 0;
+            ok = simdsv__timestamp_plain(exact_copy(buf, n), n, &got);
+            CHECK_MSG(ok && got == want, "timestamp_plain(\"%s\") = %" PRId64 ", want %" PRId64, buf, got, want);
+        }
     }
 }
 

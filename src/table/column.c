@@ -293,16 +293,6 @@ static inline void bits_close(const bit_writer *w)
         *w->byte = (uint8_t)w->bits;
 }
 
-/* The n <= 8 bytes at p as one word (byte i at bits 8i), read within
- * p[0..n) only: equal texts of equal length give equal words. */
-static inline uint64_t text_word(const unsigned char *p, size_t n)
-{
-    uint64_t v = 0;
-    for (size_t i = n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* The bool spellings of the rules as words, when every one has 1..8 bytes
  * (and there are at most 16): then a field is matched by a few word
  * compares instead of a walk over the lists. */
@@ -319,20 +309,22 @@ static int add_bool_words(bool_words *b, const spec_list *l, unsigned value)
         const spec_item *it = &l->items[i];
         if (b->count == 16 || it->size == 0 || it->size > 8)
             return 0;
-        b->word[b->count] = text_word((const unsigned char *)it->text, it->size);
+        b->word[b->count] = simdsv__load_partial((const unsigned char *)it->text, it->size);
         b->len[b->count] = it->size;
         b->value[b->count++] = value;
     }
     return 1;
 }
 
-/* 1 or 0 for a bool spelling (the true list first, as the general path),
+/* 1 or 0 for a bool spelling of n >= 1 bytes (the true list first, as the general path),
  * -1 for anything else. */
 static inline int bool_word_value(const bool_words *b, const unsigned char *s, size_t n)
 {
     if (n > 8)
         return -1;
-    const uint64_t w = text_word(s, n);
+    /* (byte i at bits 8i, read within s[0..n) only: equal texts of equal
+     * length give equal words) */
+    const uint64_t w = simdsv__load_partial(s, n);
     for (size_t i = 0; i < b->count; i++)
         if (b->len[i] == n && b->word[i] == w)
             return (int)b->value[i];
@@ -399,13 +391,45 @@ static inline int leading_zero(const char *s, size_t n)
     return n > sign + 1 && s[sign] == '0';
 }
 
+/* The validity bits of the count slots from at, whose fields start at
+ * pos, pos + stride, ...: a field is null exactly when it is empty (a
+ * quoted one has its quotes).  The type loops only count the nulls; with
+ * none, the common case, the bits are set a byte at a time here, and
+ * otherwise a second pass over the field starts writes them. */
+static void put_validity(uint8_t *bitmap, uint64_t at, const uint32_t *pos, size_t stride, size_t count,
+                         uint64_t nulls)
+{
+    if (!count)
+        return;
+    if (nulls == 0) {
+        /* as bits_put and bits_close would leave them: the bits below at
+         * kept, those past the run in its last byte clear */
+        const unsigned low = (unsigned)(at % 8);
+        const uint64_t end = at + count;
+        uint8_t *first = bitmap + at / 8, *last = bitmap + (end - 1) / 8;
+        const unsigned kept = *first & ((1u << low) - 1);
+        const unsigned top = 0xFFu >> (7 - (unsigned)((end - 1) % 8)); /* bits up to the last slot's */
+        if (first == last) {
+            *first = (uint8_t)(kept | ((0xFFu << low) & top));
+        } else {
+            *first = (uint8_t)(kept | (0xFFu << low));
+            memset(first + 1, 0xFF, (size_t)(last - first - 1));
+            *last = (uint8_t)top;
+        }
+        return;
+    }
+    bit_writer valid = bits_open(bitmap, at);
+    for (size_t i = 0; i < count; i++, pos += stride)
+        bits_put(&valid, pos[1] - 1 != pos[0]);
+    bits_close(&valid);
+}
+
 size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero)
 {
     const char *origin = f->origin;
     const uint32_t *pos = f->pos;
     const size_t stride = f->stride, count = f->count;
     const uint64_t at = c->length;
-    bit_writer valid = bits_open(c->validity, at);
     uint64_t nulls = 0;
     size_t i = 0;
 /* The field at pos: s, n (its bytes as they stand, quotes included). */
@@ -414,8 +438,8 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
     const size_t n = pos[1] - 1 - pos[0]
     switch (c->type) {
     case SIMDSV_TYPE_NULL:
-        for (; i < count && pos[1] - 1 == pos[0]; i++, pos += stride)
-            bits_put(&valid, 0);
+        for (; i < count && pos[1] - 1 == pos[0]; i++, pos += stride) {
+        }
         nulls = i;
         break;
     case SIMDSV_TYPE_BOOL: {
@@ -429,7 +453,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (n && ((unsigned char)s[0] == f->quote || (v = bool_word_value(&words, (const unsigned char *)s, n)) < 0))
                 break;
             bits_put(&values, (unsigned)v);
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         bits_close(&values);
@@ -444,7 +467,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (n && (!simdsv__int64_inline(s, n, &v) || (no_leading_zero && leading_zero(s, n))))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -453,16 +475,24 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         double *out = (double *)(void *)c->values + at;
         const int comma = rules->decimal_comma, exact = rules->exact_integers;
         const unsigned char sep = comma ? ',' : '.';
+        const size_t readable = f->readable;
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             double v = 0;
-            /* the plain shape inline; anything else through the general parser */
-            if (n && ((!simdsv__double_plain(s, n, sep, &v) &&
-                       !(comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v))) ||
-                      (exact && simdsv__integer_past_2p53(s, n))))
+            /* the plain shape inline, with whole-word loads where the bytes
+             * after the field are there */
+            if (n && !((size_t)pos[0] + 17 <= readable ? simdsv__double_plain_wide(s, n, sep, &v)
+                                                       : simdsv__double_plain(s, n, sep, &v))) {
+                /* anything else through the general parser (its own
+                 * variable: v, never addressed, stays in a register) */
+                double general;
+                if (!(comma ? simdsv__parse_double_comma(s, n, &general) : simdsv__parse_double(s, n, &general)))
+                    break;
+                v = general;
+            }
+            if (exact && simdsv__integer_past_2p53(s, n))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -472,10 +502,9 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             int32_t v = 0;
-            if (n && !parse_any_date(s, n, rules->date_order, &v))
+            if (n && !simdsv__date_plain(s, n, &v) && !parse_any_date(s, n, rules->date_order, &v))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -485,10 +514,9 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             int64_t v = 0;
-            if (n && !parse_timestamp_or_date(s, n, rules->date_order, &v))
+            if (n && !simdsv__timestamp_plain(s, n, &v) && !parse_timestamp_or_date(s, n, rules->date_order, &v))
                 break;
             out[i] = v;
-            bits_put(&valid, n != 0);
             nulls += n == 0;
         }
         break;
@@ -518,16 +546,14 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
                 ((int64_t *)offsets)[at + 1 + i] = (int64_t)len;
             else
                 ((int32_t *)offsets)[at + 1 + i] = (int32_t)len;
-            const unsigned null = !quoted && n == 0;
-            bits_put(&valid, !null);
-            nulls += null;
+            nulls += n == 0;
         }
         c->chars_len = len;
         break;
     }
     }
 #undef FIELD_TEXT
-    bits_close(&valid);
+    put_validity(c->validity, at, f->pos, stride, i, nulls);
     c->length += i;
     c->null_count += nulls;
     return i;

@@ -276,8 +276,9 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     const int escape = d->has_escape ? d->escape : 256;
     while (done < b->rows) {
         if (!listed_nulls) { /* the common case in one loop per type; the rest of this loop takes what it leaves */
+            /* the rows before the last one end with their line ends, in the buffer */
             const field_run fields = {b->origin, b->pos + done * b->stride + c->source, b->stride, b->rows - done,
-                                      quote, escape};
+                                      quote, escape, b->pos[(b->rows - 1) * b->stride]};
             done += simdsv__column_put_fields(c, &fields, &rules, check_zeros);
             if (done == b->rows)
                 break;

@@ -24,19 +24,6 @@ int simdsv__days_in_month(int32_t year, int month)
     return dim[month - 1] + (month == 2 && is_leap(year));
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date.  Years counted from
- * March (the leap day last), grouped in 400-year eras of 146097 days, so
- * that only divisions by constants remain (H. Hinnant's days_from_civil). */
-int32_t simdsv__days_from_civil(int32_t year, int month, int day)
-{
-    const int64_t y = (int64_t)year - (month <= 2);
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const int64_t year_of_era = y - era * 400;                                  /* [0, 399] */
-    const int64_t day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1; /* [0, 365] */
-    const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    return (int32_t)(era * 146097 + day_of_era - 719468);
-}
-
 static int digit2(const unsigned char *p)
 {
     return (p[0] - '0') * 10 + (p[1] - '0');
@@ -57,29 +44,18 @@ typedef struct ymd {
     int month, day;
 } ymd;
 
-/* The date part at p (10 bytes available): its shape checked and its eight
- * digits read as one word — YYYY from the first word, MM moved down over
- * the '-', DD from bytes 8-9 — with one digit test and one multiply (the
- * first SWAR step leaves the two-digit values in bytes 0, 2, 4, 6). */
+/* The date part at p (10 bytes available): its shape, and its parts. */
 static bool date_shape(const unsigned char *p, ymd *d)
 {
-    const uint64_t v = simdsv__load_le64(p);
-    const uint64_t w = (v & 0xFFFFFFFFu) | ((v >> 8) & 0x0000FFFF00000000u) | (uint64_t)p[8] << 48 |
-                       (uint64_t)p[9] << 56;
-    if (!simdsv__swar_8digits(w) || (v & 0xFF0000FF00000000u) != 0x2D00002D00000000u)
-        return false;
-    const uint64_t pairs = ((w - SIMDSV__BYTES(0x30)) * (1 + (10u << 8))) >> 8;
-    d->year = (int32_t)(pairs & 0xFF) * 100 + (int32_t)(pairs >> 16 & 0xFF);
-    d->month = (int)(pairs >> 32 & 0xFF);
-    d->day = (int)(pairs >> 48 & 0xFF);
-    return true;
+    return simdsv__date_parts(simdsv__load_le64(p), (uint64_t)p[8] | (uint64_t)p[9] << 8, &d->year, &d->month,
+                              &d->day);
 }
 
 static simdsv__time_result date_value(const ymd *d, int32_t *days)
 {
     if (d->month < 1 || d->month > 12 || d->day < 1 || d->day > simdsv__days_in_month(d->year, d->month))
         return SIMDSV__TIME_RANGE;
-    *days = simdsv__days_from_civil(d->year, d->month, d->day);
+    *days = simdsv__civil_days(d->year, d->month, d->day);
     return SIMDSV__TIME_OK;
 }
 
@@ -113,16 +89,8 @@ simdsv__time_result simdsv__scan_timestamp(const char *s, size_t n, int64_t *mic
             return SIMDSV__TIME_SYNTAX;
         p++;
         bool with_seconds = false;
-        uint64_t v = end - p >= 8 ? simdsv__load_le64(p) : 0;
-        /* HH:MM:SS in one word: digits at 0,1,3,4,6,7; ':' at 2 and 5 */
-        if (end - p >= 8 && simdsv__swar_digits(v, 0xFFFF00FFFF00FFFFu) &&
-            (v & 0x0000FF0000FF0000u) == 0x00003A00003A0000u) {
-            /* one multiply: byte i becomes 10 * byte i + byte i+1 (no carries: at
-             * most 10 * 10 + 9), so bytes 0, 3, 6 hold the hours, minutes, seconds */
-            const uint64_t pairs = ((v - SIMDSV__BYTES(0x30)) * (1 + (10u << 8))) >> 8;
-            hour = (int)(pairs & 0xFF);
-            minute = (int)(pairs >> 24 & 0xFF);
-            second = (int)(pairs >> 48 & 0xFF);
+        /* HH:MM:SS in one word */
+        if (end - p >= 8 && simdsv__hms_parts(simdsv__load_le64(p), &hour, &minute, &second)) {
             p += 8;
             with_seconds = true;
         } else {
@@ -273,7 +241,7 @@ simdsv__time_result simdsv__scan_ordered(const char *s, size_t n, simdsv_date_or
     if (month < 1 || month > 12 || day < 1 || day > simdsv__days_in_month(year, month) || hour > 23 || minute > 59 ||
         second > 59)
         return SIMDSV__TIME_RANGE;
-    const int64_t days = simdsv__days_from_civil(year, month, day);
+    const int64_t days = simdsv__civil_days(year, month, day);
     *micros = ((days * 24 + hour) * 60 + minute) * 60 * INT64_C(1000000) + (int64_t)second * 1000000;
     return SIMDSV__TIME_OK;
 }

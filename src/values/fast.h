@@ -3,12 +3,13 @@
  * functions, for the loops that convert a column's fields one after
  * another (src/table/column.c): there the call into the parser and the
  * general float path's frame cost as much as the parse of a short field.
- * The parsers of int.c and float.c are built on the same functions, so
- * there is one implementation of each rule (values.h).
+ * The parsers of int.c, float.c and datetime.c are built on the same
+ * functions, so there is one implementation of each rule (values.h).
  */
 #ifndef SIMDSV_VALUES_FAST_H
 #define SIMDSV_VALUES_FAST_H
 
+#include "values.h"
 #include "values_internal.h"
 
 #include <float.h>
@@ -152,7 +153,79 @@ static inline bool simdsv__plain_decimal(const unsigned char *p, const unsigned 
     *out = neg ? -v : v;
     return true;
 }
+
+/* simdsv__plain_decimal for a field followed by readable bytes: the 16
+ * bytes at p may be read whatever len is (in the column loops, fields
+ * before the last row of a batch).  Fewer steps: the two words are loaded
+ * whole and their bytes past the field made digit zeros, and the digits are
+ * not moved down to the end of the number; they are read as 16 digits N
+ * whatever their count, which scales the value by a power of ten that the
+ * division takes back.  Without a separator N = w * 10^(16 - len); with one,
+ * at byte `at`, which is taken out (a zero comes in at the top),
+ * N = w * 10^(17 - len) with w the digits and f = len - 1 - at of them
+ * after the separator: either way the value is N / 10^(16 - at).  N < 10^16
+ * < 2^54 is a double exactly when it is even or at most 2^53, which only a
+ * 16-digit integer can fail; so the division is Clinger's exact case. */
+static inline bool simdsv__plain_decimal_wide(const unsigned char *p, size_t len, unsigned char sep, bool neg,
+                                              double *out)
+{
+    if (len - 1 >= 16)
+        return false;
+    /* the field's bytes XOR '0' (a digit becomes its value), those past it 0 */
+    const uint64_t zeros = SIMDSV__BYTES(0x30);
+    const size_t lo_len = len < 8 ? len : 8;
+    uint64_t lo = (simdsv__load_le64(p) ^ zeros) & (~(uint64_t)0 >> (64 - 8 * lo_len));
+    uint64_t hi = len > 8 ? (simdsv__load_le64(p + 8) ^ zeros) & (~(uint64_t)0 >> (128 - 8 * len)) : 0;
+    /* bit 7 of the bytes that are not digits (simdsv__nondigits after the XOR) */
+    uint64_t bad_lo = (((lo & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | lo) & SIMDSV__BYTES(0x80);
+    uint64_t bad_hi = (((hi & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | hi) & SIMDSV__BYTES(0x80);
+    size_t at = len;
+    if (bad_lo | bad_hi) {
+        if (bad_lo) {
+            at = simdsv__ctz64(bad_lo) >> 3;
+            bad_lo &= bad_lo - 1;
+        } else {
+            at = 8 + (simdsv__ctz64(bad_hi) >> 3);
+            bad_hi &= bad_hi - 1;
+        }
+        if ((bad_lo | bad_hi) || p[at] != sep || len == 1)
+            return false;
+        /* take the separator out: the bytes after it move down one */
+        if (at < 8) {
+            const uint64_t keep = ((uint64_t)1 << (8 * at)) - 1;
+            lo = (lo & keep) | ((lo >> 8) & ~keep) | hi << 56;
+            hi >>= 8;
+        } else {
+            const uint64_t keep = ((uint64_t)1 << (8 * (at - 8))) - 1;
+            hi = (hi & keep) | ((hi >> 8) & ~keep);
+        }
+    }
+    const uint64_t n16 = (uint64_t)simdsv__digit_bytes_value(lo) * 100000000u + simdsv__digit_bytes_value(hi);
+    if (n16 > (uint64_t)1 << 53 && (n16 & 1))
+        return false;
+    const double v = (double)(int64_t)n16 / simdsv__pow10_exact[16 - at]; /* both exact: one correctly rounded division */
+    *out = neg ? -v : v;
+    return true;
+}
 #endif
+
+/* The same as simdsv__double_plain for a field with at least 17 readable
+ * bytes at s, whatever n is (simdsv__plain_decimal_wide). */
+static inline bool simdsv__double_plain_wide(const char *s, size_t n, unsigned char sep, double *out)
+{
+#ifdef SIMDSV__CLINGER
+    const unsigned char *p = (const unsigned char *)s;
+    const bool neg = n && *p == '-';
+    const size_t sign = n && (*p == '-' || *p == '+');
+    return simdsv__plain_decimal_wide(p + sign, n - sign, sep, neg, out);
+#else
+    (void)s;
+    (void)n;
+    (void)sep;
+    (void)out;
+    return false;
+#endif
+}
 
 /* A float64 field of the plain shape (simdsv__plain_decimal, after an
  * optional sign): true with *out set, or false, and then the general parser
@@ -174,6 +247,55 @@ static inline bool simdsv__double_plain(const char *s, size_t n, unsigned char s
     (void)out;
     return false;
 #endif
+}
+
+/* ------------------------------------------------- dates and timestamps */
+
+/* Whether the parts are a valid date and time of day (years 0000..9999
+ * always are); the month's length is looked up only past day 28. */
+static inline bool simdsv__ymd_valid(int32_t year, int month, int day)
+{
+    return (unsigned)(month - 1) < 12u && day >= 1 && (day <= 28 || day <= simdsv__days_in_month(year, month));
+}
+
+/* A date field of the one fixed shape, "YYYY-MM-DD", valid: true with *days
+ * set; false for anything else, and then simdsv__parse_date and the date
+ * order rules decide. */
+static inline bool simdsv__date_plain(const char *s, size_t n, int32_t *days)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    int32_t year;
+    int month, day;
+    if (n != 10 || !simdsv__date_parts(simdsv__load_le64(p), (uint64_t)p[8] | (uint64_t)p[9] << 8, &year, &month,
+                                       &day) ||
+        !simdsv__ymd_valid(year, month, day))
+        return false;
+    *days = simdsv__civil_days(year, month, day);
+    return true;
+}
+
+/* A timestamp field of the common fixed shape, "YYYY-MM-DD HH:MM:SS" (or
+ * with 'T' or 't' between), valid: true with *micros set, from three loads
+ * (the second and third overlap) and no branch on the shape; false for
+ * anything else, and then simdsv__parse_timestamp and the date rules
+ * decide. */
+static inline bool simdsv__timestamp_plain(const char *s, size_t n, int64_t *micros)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (n != 19)
+        return false;
+    const uint64_t day_part = simdsv__load_le64(p + 8); /* "DD?HH:MM" */
+    const unsigned between = (unsigned)(day_part >> 16 & 0xFF);
+    int32_t year;
+    int month, day, hour, minute, second;
+    if (!simdsv__date_parts(simdsv__load_le64(p), day_part, &year, &month, &day) ||
+        !simdsv__hms_parts(simdsv__load_le64(p + 11), &hour, &minute, &second) ||
+        !(between == ' ' || (between | 0x20) == 't') || !simdsv__ymd_valid(year, month, day) || hour > 23 ||
+        minute > 59 || second > 59)
+        return false;
+    const int64_t secs = (int64_t)simdsv__civil_days(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+    *micros = secs * 1000000;
+    return true;
 }
 
 #endif

@@ -193,9 +193,8 @@ simdsv__time_result simdsv__scan_ordered(const char *s, size_t n, simdsv_date_or
 bool simdsv__parse_date(const char *s, size_t n, int32_t *days);
 bool simdsv__parse_timestamp(const char *s, size_t n, int64_t *micros);
 
-/* Days since 1970-01-01 of a valid proleptic Gregorian date (any year in
- * [-1000000, 1000000]); the caller checks validity (simdsv__days_in_month). */
-int32_t simdsv__days_from_civil(int32_t year, int month, int day);
+/* Days of the month (0 for a month outside 1..12); days since 1970-01-01
+ * are simdsv__civil_days (values_internal.h). */
 int simdsv__days_in_month(int32_t year, int month);
 
 #endif

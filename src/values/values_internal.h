@@ -53,9 +53,16 @@ static inline bool simdsv__swar_8digits(uint64_t v)
 /* The value of 8 ASCII digits loaded little-endian (first digit most
  * significant): adjacent digits, then pairs, then quads are merged with
  * one multiply and one shift each. */
+static inline uint32_t simdsv__digit_bytes_value(uint64_t v);
+
 static inline uint32_t simdsv__swar_8digits_value(uint64_t v)
 {
-    v -= SIMDSV__BYTES(0x30);
+    return simdsv__digit_bytes_value(v - SIMDSV__BYTES(0x30));
+}
+
+/* The same for 8 digit values 0..9 (not ASCII): the first most significant. */
+static inline uint32_t simdsv__digit_bytes_value(uint64_t v)
+{
     v = (v * (1 + (10u << 8))) >> 8;                          /* bytes 0,2,4,6: 2-digit values */
     v = ((v & 0x00FF00FF00FF00FFu) * (1 + (100u << 16))) >> 16; /* 16-bit lanes 0,2: 4 digits */
     v = ((v & 0x0000FFFF0000FFFFu) * (1 + ((uint64_t)10000 << 32))) >> 32;
@@ -131,6 +138,56 @@ static const uint32_t simdsv__pow10_u32[9] = {1,      10,      100,      1000,  
 static inline bool simdsv__is_digit(unsigned char c)
 {
     return (unsigned)(c - '0') < 10u;
+}
+
+/* ------------------------------------------------------ dates and times */
+
+/* The parts of "YYYY-MM-DD" from its first eight bytes v and its last two
+ * dd (little-endian): the shape checked — the eight digits moved into one
+ * word (MM down over the '-', DD on top) with one digit test, the two '-'
+ * with one compare — and the digits read with one multiply, which leaves
+ * the two-digit values in bytes 0, 2, 4, 6.  No range check. */
+static inline bool simdsv__date_parts(uint64_t v, uint64_t dd, int32_t *year, int *month, int *day)
+{
+    const uint64_t w = (v & 0xFFFFFFFFu) | ((v >> 8) & 0x0000FFFF00000000u) | (dd & 0xFFFFu) << 48;
+    if (!simdsv__swar_8digits(w) || (v & 0xFF0000FF00000000u) != 0x2D00002D00000000u)
+        return false;
+    const uint64_t pairs = ((w - SIMDSV__BYTES(0x30)) * (1 + (10u << 8))) >> 8;
+    *year = (int32_t)(pairs & 0xFF) * 100 + (int32_t)(pairs >> 16 & 0xFF);
+    *month = (int)(pairs >> 32 & 0xFF);
+    *day = (int)(pairs >> 48 & 0xFF);
+    return true;
+}
+
+/* The parts of "HH:MM:SS" loaded as one word: digits at bytes 0, 1, 3, 4,
+ * 6, 7 (one test), ':' at 2 and 5 (one compare), and one multiply that
+ * makes byte i 10 * byte i + byte i+1 (no carries: at most 10 * 10 + 9),
+ * so that bytes 0, 3, 6 hold the hours, minutes, seconds.  No range
+ * check. */
+static inline bool simdsv__hms_parts(uint64_t v, int *hour, int *minute, int *second)
+{
+    if (!simdsv__swar_digits(v, 0xFFFF00FFFF00FFFFu) || (v & 0x0000FF0000FF0000u) != 0x00003A00003A0000u)
+        return false;
+    const uint64_t pairs = ((v - SIMDSV__BYTES(0x30)) * (1 + (10u << 8))) >> 8;
+    *hour = (int)(pairs & 0xFF);
+    *minute = (int)(pairs >> 24 & 0xFF);
+    *second = (int)(pairs >> 48 & 0xFF);
+    return true;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (a valid one, any
+ * year in [-1000000, 1000000]).  Years counted from March (the leap day
+ * last), grouped in 400-year eras of 146097 days, so that only divisions
+ * by constants remain, and those of values known not to be negative are
+ * unsigned (H. Hinnant's days_from_civil). */
+static inline int32_t simdsv__civil_days(int32_t year, int month, int day)
+{
+    const int64_t y = (int64_t)year - (month <= 2);
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const uint64_t year_of_era = (uint64_t)(y - era * 400); /* [0, 399] */
+    const uint64_t day_of_year = (153u * (unsigned)(month > 2 ? month - 3 : month + 9) + 2) / 5 + (unsigned)day - 1;
+    const uint64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    return (int32_t)(era * 146097 + (int64_t)day_of_era - 719468);
 }
 
 /* --------------------------------------------------------------- 128 bits */
