@@ -330,15 +330,14 @@ static void run_listed(void *jobs, size_t i)
     run_job(((count_job **)jobs)[i]);
 }
 
-/* SIMDSV_TEST_COUNT_CHUNK (tests only): a smaller minimum chunk. */
-static uint64_t min_chunk(void)
+uint64_t simdsv__min_chunk(uint64_t normal)
 {
     const char *env = getenv("SIMDSV_TEST_COUNT_CHUNK");
     if (!env || !*env)
-        return MIN_CHUNK;
+        return normal;
     char *stop = NULL;
     const unsigned long long v = strtoull(env, &stop, 10);
-    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : MIN_CHUNK;
+    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : normal;
 }
 
 /* Checks the guesses and the seams; returns 1 and the total when the chunks
@@ -452,7 +451,7 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     if (threads < 2)
         return 0;
     count_plan plan;
-    const uint64_t chunk_min = min_chunk();
+    const uint64_t chunk_min = simdsv__min_chunk(MIN_CHUNK);
     size_t window = WINDOW;
     if (chunk_min < MIN_CHUNK) { /* tests: small windows too */
         const uint64_t w = chunk_min / 2 / 64 * 64;
