@@ -243,9 +243,16 @@ static int scan_range(count_job *j, scan_state *s, uint64_t from, uint64_t to, i
     return 1;
 }
 
-/* Counts chunk j->i assuming quote state h at its raw start.  Returns 1,
- * 0 (this assumption does not work) or -1 (give up). */
-static int count_chunk(count_job *j, int h)
+/* How far a guessed quote state is followed to a line end before the other
+ * guess is tried.  The wrong guess on data whose records each hold an even
+ * number of quotes (quoted text fields) sees every line end inside quotes:
+ * walked to the end, it cost a byte loop over the whole chunk. */
+#define GUESS_WALK ((uint64_t)64 << 10)
+
+/* Counts chunk j->i assuming quote state h at its raw start, looking for
+ * its first record start at most `walk` bytes in.  Returns 1, 0 (this
+ * assumption does not work) or -1 (give up). */
+static int count_chunk(count_job *j, int h, uint64_t walk)
 {
     const count_plan *p = j->plan;
     const size_t i = j->i;
@@ -256,7 +263,8 @@ static int count_chunk(count_job *j, int h)
     scan_state_reset(&s);
     uint64_t start = from;
     if (i > 0) {
-        const int found = find_record_start(j, from, to, h, &start, &j->parity);
+        const uint64_t limit = to - from > walk ? from + walk : to;
+        const int found = find_record_start(j, from, limit, h, &start, &j->parity);
         if (found <= 0)
             return found;
     }
@@ -307,18 +315,24 @@ static void *run_job(void *arg)
     count_job *j = arg;
     count_plan *p = j->plan;
     j->ok = 0;
-    /* Chunk 0 starts at a record start: outside quotes. */
+    /* Chunk 0 starts at a record start: outside quotes.  Guesses look for a
+     * line end near the raw start first, then (a record longer than that
+     * across the raw start) anywhere in the chunk. */
     const int tries = j->forced >= 0 || j->i == 0 ? 1 : 2;
-    for (int t = 0; t < tries; t++) {
-        const int h = j->forced >= 0 ? j->forced : t;
-        const int res = count_chunk(j, h);
-        if (res > 0) {
-            j->ok = 1;
-            j->hyp = h;
-            return NULL;
+    for (int round = tries == 2 ? 0 : 1; round < 2; round++) {
+        for (int t = 0; t < tries; t++) {
+            const int h = j->forced >= 0 ? j->forced : t;
+            const int res = count_chunk(j, h, round == 0 ? GUESS_WALK : UINT64_MAX);
+            if (res > 0) {
+                j->ok = 1;
+                j->hyp = h;
+                return NULL;
+            }
+            if (res < 0) {
+                round = 2;
+                break;
+            }
         }
-        if (res < 0)
-            break;
     }
     atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
     return NULL;
