@@ -116,10 +116,16 @@ static void count_line_cut(void *jobs, size_t i)
 /* Whether the records from data offset s look like the single read's: the
  * first few read without an error and with the width of a regular row.  A
  * line end inside a quoted field usually fails this (the rest of that field
- * reads as a short or broken record).  Only a guess that saves a fallback:
+ * reads as a short or broken record), and so does a cut before a comment
+ * line (which may be the rest of a quoted field).  Only a guess that saves a fallback:
  * the cuts are proven after the conversion either way. */
 static int plausible_start(const typed_ctx *x, size_t s)
 {
+    /* A line that starts with the comment byte may as well be the rest of
+     * a quoted field: the line after it is the safer cut. */
+    const scan_dialect *d = simdsv__reader_dialect(x->r);
+    if (s >= x->size || (d->has_comment && x->data[s] == d->comment))
+        return 0;
     const size_t window = x->size - s < ((size_t)64 << 10) ? x->size - s : (size_t)64 << 10;
     simdsv_reader *sub = NULL;
     int ok = simdsv__reader_sub(x->r, x->data + s, window, false, &sub) == SIMDSV_OK;
@@ -269,34 +275,67 @@ static void copy_strings_listed(void *arg, size_t t)
     }
 }
 
+/* Takes chunk 0's bitmap (*from, its bits already where the table's go)
+ * as the table's, grown to `bytes`: the later chunks' bits are appended to
+ * it by append_bitmaps. */
+static simdsv_status take_bitmap(const simdsv_allocator *a, uint8_t **to, size_t *to_cap, uint8_t **from,
+                                 size_t *from_cap, size_t bytes)
+{
+    void *p = simdsv__realloc(a, *from, *from_cap, bytes);
+    if (!p)
+        return SIMDSV_ERR_NOMEM;
+    simdsv__free(a, *to, *to_cap);
+    *to = p;
+    *to_cap = bytes;
+    *from = NULL;
+    *from_cap = 0;
+    return SIMDSV_OK;
+}
+
+/* The validity (and bool value) bits of the chunks after the first,
+ * appended to the table's bitmaps: columns t, t + n, ... on thread t. */
+typedef struct bitmap_appends {
+    simdsv_table *t;
+    worker_job **jobs;
+    size_t n, threads;
+} bitmap_appends;
+
+static void append_bitmaps(void *arg, size_t thread)
+{
+    const bitmap_appends *b = arg;
+    for (size_t j = thread; j < b->t->ncols; j += b->threads) {
+        column *c = &b->t->cols[j];
+        uint64_t at = b->jobs[0]->own.cols[j].length;
+        for (size_t i = 1; i < b->n; i++) {
+            const column *own = &b->jobs[i]->own.cols[j];
+            bitmap_append(c->validity, at, own->validity, own->length);
+            if (c->type == SIMDSV_TYPE_BOOL)
+                bitmap_append(c->values, at, own->values, own->length);
+            at += own->length;
+        }
+    }
+}
+
 /* The chunks' rows into the table: values are in place already; bitmaps
- * are appended (a byte per 8 rows); strings take chunk 0's buffers, grown,
- * and the other chunks' are copied after them, each by every thread. */
+ * and strings take chunk 0's buffers, grown, and the other chunks' bits
+ * are appended (a column per thread) and their strings copied after them
+ * (each by every thread). */
 static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
 {
     const simdsv_allocator *a = &t->alloc;
     const size_t bitmap_bytes = (size_t)((rows + 7) / 8) + 1;
     for (size_t j = 0; j < t->ncols; j++) {
         column *c = &t->cols[j];
-        void *p = simdsv__realloc(a, c->validity, c->validity_cap, bitmap_bytes);
-        if (!p)
+        column *first = &jobs[0]->own.cols[j];
+        if (take_bitmap(a, &c->validity, &c->validity_cap, &first->validity, &first->validity_cap, bitmap_bytes) !=
+                SIMDSV_OK ||
+            (c->type == SIMDSV_TYPE_BOOL && take_bitmap(a, &c->values, &c->values_cap, &first->values,
+                                                        &first->values_cap, bitmap_bytes) != SIMDSV_OK))
             return SIMDSV_ERR_NOMEM;
-        c->validity = p;
-        c->validity_cap = bitmap_bytes;
-        if (c->type == SIMDSV_TYPE_BOOL) {
-            if (!(p = simdsv__realloc(a, c->values, c->values_cap, bitmap_bytes)))
-                return SIMDSV_ERR_NOMEM;
-            c->values = p;
-            c->values_cap = bitmap_bytes;
-        }
         c->length = c->null_count = 0;
         for (size_t i = 0; i < n; i++) {
-            const column *own = &jobs[i]->own.cols[j];
-            bitmap_append(c->validity, c->length, own->validity, own->length);
-            if (c->type == SIMDSV_TYPE_BOOL)
-                bitmap_append(c->values, c->length, own->values, own->length);
-            c->length += own->length;
-            c->null_count += own->null_count;
+            c->length += jobs[i]->own.cols[j].length;
+            c->null_count += jobs[i]->own.cols[j].null_count;
         }
         if (c->type != SIMDSV_TYPE_STRING)
             continue;
@@ -305,7 +344,6 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
             jobs[i]->chars_base[j] = chars;
             chars += jobs[i]->own.cols[j].chars_len;
         }
-        column *first = &jobs[0]->own.cols[j];
         if (!first->offsets && simdsv__column_reserve(a, first, 0) != SIMDSV_OK)
             return SIMDSV_ERR_NOMEM; /* a chunk of no rows: offsets[0] still */
         if (chars > (size_t)INT32_MAX && simdsv__column_widen_offsets(a, first) != SIMDSV_OK)
@@ -333,6 +371,9 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         first->chars = NULL;
         first->offsets_cap = first->chars_cap = first->chars_len = 0;
     }
+    bitmap_appends appends = {t, jobs, n, n < t->ncols ? n : t->ncols};
+    if (!simdsv__run_threads(a, appends.threads, append_bitmaps, &appends))
+        return SIMDSV_ERR_NOMEM;
     for (size_t j = 0; j < t->ncols; j++) {
         if (t->cols[j].type != SIMDSV_TYPE_STRING)
             continue;
