@@ -127,11 +127,27 @@ static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, i
 
 enum shape { PLAIN, ESCAPED, COMMENTED, LENIENT };
 
+static size_t first_bad; /* offset of the first id that is not an integer (build) */
+
+/* The name field's forms (with a number for %u), eight per shape. */
+static const char *const name_forms[][8] = {
+    /* RFC 4180: doubled quotes, quoted delimiters and line ends */
+    [PLAIN] = {"\"say \"\"hi\"\", %u\",", "\"say \"\"hi\"\", %u\",", "\"say \"\"hi\"\", %u\",",
+               "\"two\r\nlines %u\",", "\"two\r\nlines %u\",", "plain %u,", "plain %u,", "plain %u,"},
+    /* escaped quotes, backslashes, delimiters, line ends inside quotes */
+    [ESCAPED] = {"\"say \\\"hi\\\", %u\",", "\"say \\\"hi\\\", %u\",", "\"say \\\"hi\\\", %u\",",
+                 "\"two\nlines \\\\ %u\\\\\",", "\"two\nlines \\\\ %u\\\\\",", "\"\\\n%u\\\"\n\",",
+                 "plain %u,", "plain %u,"},
+    /* # inside fields is data; quoted line ends */
+    [COMMENTED] = {"\"a # %u\",", "\"a # %u\",", "\"a # %u\",", "\"b\n#%u\",", "c%u#,", "c%u#,", "c%u#,", "c%u#,"},
+    /* stray quotes, text after a closing quote, quoted line ends */
+    [LENIENT] = {"ab\"c%u,", "ab\"c%u,", "\"ab\"cd %u,", "\"ab\"cd %u,", "\"q\n\"\"x\"\" %u\",", "w%u\",", "w%u\",",
+                 "w%u\","},
+};
+
 /* A CSV of `rows` data rows in the given shape: id,x,name,day,flag (flag a
  * bool or null, so that bitmaps of every alignment are merged).  *id_sum and
  * *bad (ids that are not integers, lenient only) are what was written. */
-static size_t first_bad; /* offset of the first id that is not an integer (build) */
-
 static char *build(enum shape shape, int rows, uint32_t seed, uint64_t *id_sum, int *bad)
 {
     size_t cap = (size_t)rows * 120 + 256, len = 0;
@@ -157,32 +173,13 @@ static char *build(enum shape shape, int rows, uint32_t seed, uint64_t *id_sum, 
             *id_sum += (uint64_t)row;
         }
         len += (size_t)sprintf(csv + len, "%u.%02u,", rng % 1000, (rng >> 10) % 100);
-        switch (shape) {
-        case PLAIN: /* RFC 4180: doubled quotes, quoted delimiters and line ends */
-            len += (size_t)sprintf(csv + len, pick < 3   ? "\"say \"\"hi\"\", %u\"," :
-                                              pick < 5   ? "\"two\r\nlines %u\"," :
-                                                           "plain %u,",
-                                   rng % 97);
-            break;
-        case ESCAPED: /* escaped quotes, backslashes, delimiters, line ends inside quotes */
-            len += (size_t)sprintf(csv + len, pick < 3   ? "\"say \\\"hi\\\", %u\"," :
-                                              pick < 5   ? "\"two\nlines \\\\ %u\\\\\"," :
-                                              pick == 5  ? "\"\\\n%u\\\"\n\"," :
-                                                           "plain %u,",
-                                   rng % 97);
-            break;
-        case COMMENTED: /* # inside fields is data; quoted line ends */
-            len += (size_t)sprintf(csv + len, pick < 3 ? "\"a # %u\"," : pick == 3 ? "\"b\n#%u\"," : "c%u#,",
-                                   rng % 97);
-            break;
-        case LENIENT: /* stray quotes, text after a closing quote, quoted line ends */
-            len += (size_t)sprintf(csv + len, pick < 2   ? "ab\"c%u," :
-                                              pick < 4   ? "\"ab\"cd %u," :
-                                              pick == 4  ? "\"q\n\"\"x\"\" %u\"," :
-                                                           "w%u\",",
-                                   rng % 97);
-            break;
-        }
+        /* the name field: one of eight forms per shape, each with a number */
+        const char *form = name_forms[shape][pick];
+        const char *cut = strstr(form, "%u");
+        memcpy(csv + len, form, (size_t)(cut - form));
+        len += (size_t)(cut - form);
+        len += (size_t)sprintf(csv + len, "%u", rng % 97);
+        len += (size_t)sprintf(csv + len, "%s", cut + 2);
         len += (size_t)sprintf(csv + len, "2024-%02u-%02u,%s%s", 1 + (rng >> 4) % 12, 1 + (rng >> 8) % 28,
                                (rng >> 24) % 3 == 0 ? "" : (rng >> 24) % 3 == 1 ? "true" : "false",
                                (rng >> 20) % 3 == 0 ? "\r\n" : "\n");
