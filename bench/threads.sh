@@ -13,7 +13,9 @@
 # average is printed before and after.
 #
 #   BASE=path/to/base/bench_read bench/threads.sh FILE...
-#   env: REPEAT=5 NEW=build/bench/bench_read
+#   env: REPEAT=5 NEW=build/bench/bench_read OPTS="" (more bench_read options
+#        for both builds, e.g. "--escape \\" or "--lenient 1": then give as
+#        BASE a build that has them)
 #
 # A base build: git worktree add /tmp/base COMMIT && cmake -S /tmp/base -B
 # /tmp/base/build -DCMAKE_BUILD_TYPE=Release && cmake --build /tmp/base/build
@@ -28,13 +30,15 @@ trap 'rm -rf "$TMP"' EXIT
 med() { sort -n | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'; }
 # BINARY FILE THREADS -> "read_seconds user sys" (one line)
 one() {
-  /usr/bin/time -f "%U %S" -o "$TMP/time" "$1" "$2" --threads "$3" > "$TMP/out"
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%U %S" -o "$TMP/time" "$1" "$2" --threads "$3" ${OPTS:-} > "$TMP/out"
   echo "$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' "$TMP/out") $(cat "$TMP/time")"
 }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for f in "$@"; do
   cat "$f" > /dev/null
-  awk -v f="$f" -v b="$(stat -c %s "$f")" 'BEGIN { printf "%s (%.1f MB), %d repetitions\n", f, b / 1e6, '"$REPEAT"' }'
+  awk -v f="$f" -v b="$(stat -c %s "$f")" -v o="${OPTS:-}" \
+    'BEGIN { printf "%s (%.1f MB) %s, %d repetitions\n", f, b / 1e6, o, '"$REPEAT"' }'
   : > "$TMP/rows"
   for _ in $(seq "$REPEAT"); do
     for t in 1 2; do
@@ -51,7 +55,7 @@ for f in "$@"; do
   for who in base new; do
     for t in 1 2; do
       sel() { awk -v w="$who" -v t="$t" -v c="$1" '$1 == w && $2 == t { print $c }' "$TMP/rows" | med; }
-      cpu=$(awk -v w="$who" -v t="$t" '$1 == w && $2 == t { print $5 + $6 }' "$TMP/rows" | med)
+      cpu=$(awk -v w="$who" -v t="$t" '$1 == w && $2 == t { print $4 + $5 }' "$TMP/rows" | med)
       printf '  %-5s %3s %8s %8s %8s\n' "$who" "$t" "$(sel 3)" "$(sel 4)" "$(sel 5)"
       eval "wall_${who}_$t=$(sel 3) cpu_${who}_$t=$cpu"
     done
