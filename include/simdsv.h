@@ -185,7 +185,7 @@ typedef enum simdsv_option {
     SIMDSV_OPT_ON_ERROR = 18,       /* simdsv_on_error: a value that does not fit a user-given type */
     SIMDSV_OPT_SHORT_ROWS = 19,     /* simdsv_ragged: rows with fewer fields than the header; default PAD (nulls) */
     SIMDSV_OPT_LONG_ROWS = 20,      /* simdsv_ragged: rows with more fields; default ERROR */
-    SIMDSV_OPT_DECIMAL_COMMA = 21,  /* 1: floats use ',' as the decimal separator; default 0 */
+    SIMDSV_OPT_DECIMAL_COMMA = 21,  /* 1: floats use ',' as the decimal separator (1.5 is then text); default 0 */
     SIMDSV_OPT_BATCH_ROWS = 22,     /* rows per record batch of simdsv_table_stream(), 1..2^31-1; default 8192:
                                        a batch's value buffers (64 KiB per 8-byte column) stay in cache and
                                        under malloc's mmap/trim thresholds, so releasing a batch does not

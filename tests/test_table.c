@@ -170,6 +170,36 @@ static void test_typed_quotes(void)
     }
 }
 
+/* With a decimal comma (SIMDSV_OPT_DECIMAL_COMMA) the floats are read by
+ * the comma rule only, and inference follows it: 1,5 is a float64, while a
+ * column holding 1.5 is a string that says why (it was once typed float64
+ * and then failed to convert, and every value became text late). */
+static void test_decimal_comma_inference(void)
+{
+    const char *csv = "a;b;c\n1,5;1.5;7\n-2,25;2;8\n";
+    const opt_kv comma[] = {{SIMDSV_OPT_DELIMITER, ';'}, {SIMDSV_OPT_DECIMAL_COMMA, 1}, {0, 0}};
+    simdsv_status st;
+    simdsv_table *t = read_table(csv, comma, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t);
+    if (!t)
+        return;
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_FLOAT64);
+    CHECK(col_type(t, 1) == SIMDSV_TYPE_STRING);
+    CHECK(strstr(col_reason(t, 1), "decimal point where the decimal mark is a comma") && strstr(col_reason(t, 1), "`1.5`") &&
+          strstr(col_reason(t, 1), "line 2"));
+    CHECK(col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_column_view v[3];
+    for (size_t i = 0; i < 3; i++)
+        CHECK(simdsv_table_column_view(t, i, &v[i]) == SIMDSV_OK && v[i].length == 2);
+    CHECK(simdsv_view_float64(&v[0], 0) == 1.5 && simdsv_view_float64(&v[0], 1) == -2.25);
+    size_t len;
+    const char *b0 = simdsv_view_string(&v[1], 0, &len);
+    CHECK(len == 3 && memcmp(b0, "1.5", 3) == 0);
+    b0 = simdsv_view_string(&v[1], 1, &len);
+    CHECK(len == 1 && b0[0] == '2');
+    simdsv_table_free(t);
+}
+
 static void test_inference_traps(void)
 {
     const char *csv = "zip,n,big,f,nan,plus,negzero,huge,d,bad_date,ts,flag,q,empty\n"
@@ -1155,6 +1185,7 @@ int main(void)
     test_one_column_line_ends();
     test_threads();
     test_inference_traps();
+    test_decimal_comma_inference();
     test_typed_quotes();
     test_column_view();
     test_widening();

@@ -38,10 +38,17 @@ field_kind simdsv__infer_text(const typed_ctx *x, const simdsv_field *f, const c
         k.type = SIMDSV_TYPE_STRING; /* custom spellings replace the default ones */
         why = SIMDSV__WHY_TEXT;
     }
-    if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && x->opt->decimal_comma &&
-        simdsv__parse_double_comma(s, n, &d)) {
-        k.type = SIMDSV_TYPE_FLOAT64;
-        why = SIMDSV__WHY_NONE;
+    if (x->opt->decimal_comma) {
+        /* The conversion reads floats with the comma parser only, so the
+         * kinds follow it: 1,5 is a float64, and 1.5 is not a number here
+         * (it would otherwise be typed float64 and then fail to convert). */
+        if (k.type == SIMDSV_TYPE_STRING && why == SIMDSV__WHY_TEXT && !quoted && simdsv__parse_double_comma(s, n, &d)) {
+            k.type = SIMDSV_TYPE_FLOAT64;
+            why = SIMDSV__WHY_NONE;
+        } else if (k.type == SIMDSV_TYPE_FLOAT64 && !simdsv__parse_double_comma(s, n, &d)) {
+            k.type = SIMDSV_TYPE_STRING;
+            why = SIMDSV__WHY_DECIMAL_POINT;
+        }
     }
     /* Digit groups (SIMDSV_OPT_THOUSANDS): 1,234.5 a float64 (1,234 and,
      * with a decimal comma, 1.000 are integers: above). */

@@ -24,6 +24,7 @@ const char *simdsv__infer_reason_text(simdsv__infer_reason why)
     case SIMDSV__WHY_FLOAT_UNDERFLOW: return "underflows float64";
     case SIMDSV__WHY_INVALID_DATE: return "invalid date";
     case SIMDSV__WHY_INVALID_TIMESTAMP: return "invalid timestamp";
+    case SIMDSV__WHY_DECIMAL_POINT: return "decimal point where the decimal mark is a comma";
     }
     return "unknown reason";
 }

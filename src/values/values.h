@@ -77,7 +77,8 @@ typedef enum simdsv__infer_reason {
     SIMDSV__WHY_FLOAT_OVERFLOW = 5,/* "overflows float64"           1e400 would become inf */
     SIMDSV__WHY_FLOAT_UNDERFLOW = 6,/* "underflows float64"         1e-400 would become 0 */
     SIMDSV__WHY_INVALID_DATE = 7,  /* "invalid date"                2024-02-30 */
-    SIMDSV__WHY_INVALID_TIMESTAMP = 8 /* "invalid timestamp"        2024-01-01T24:00 */
+    SIMDSV__WHY_INVALID_TIMESTAMP = 8, /* "invalid timestamp"       2024-01-01T24:00 */
+    SIMDSV__WHY_DECIMAL_POINT = 9  /* "decimal point where the decimal mark is a comma"  1.5 with decimal comma */
 } simdsv__infer_reason;
 
 const char *simdsv__infer_reason_text(simdsv__infer_reason why);

@@ -1,11 +1,59 @@
-/* parquet.h — the Parquet writer (parquet.c) and the Thrift compact
- * protocol it writes its metadata in (thrift.c). */
+/* parquet.h — the Parquet writer (parquet.c), its column chunks
+ * (parquet_chunk.c) and the Thrift compact protocol it writes its metadata
+ * in (thrift.c). */
 #ifndef SIMDSV_PARQUET_H
 #define SIMDSV_PARQUET_H
 
 #include "write.h"
 
 simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink, const simdsv_write_options *opt);
+
+/* parquet.thrift's numbers. */
+enum { PT_BOOLEAN = 0, PT_INT32 = 1, PT_INT64 = 2, PT_DOUBLE = 5, PT_BYTE_ARRAY = 6 };
+enum { ENC_PLAIN = 0, ENC_RLE = 3, ENC_RLE_DICTIONARY = 8 };
+enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
+enum { CT_UTF8 = 0, CT_DATE = 6, CT_TIMESTAMP_MICROS = 10 };
+enum { REP_OPTIONAL = 1 };
+
+/* One encoded column chunk of a row group, and the worker's scratch for it
+ * (kept across row groups). */
+typedef struct chunk {
+    /* result */
+    wbuf bytes;            /* page headers and (compressed) page bodies */
+    int64_t dict_offset;   /* within bytes; -1 without a dictionary */
+    int64_t data_offset;
+    int64_t uncompressed;  /* headers + uncompressed bodies */
+    int64_t null_count;
+    bool dictionary;
+    bool has_minmax;
+    wbuf min, max;         /* PLAIN encodings of the statistics */
+    simdsv_status status;
+    /* scratch */
+    uint8_t *levels;       /* definition level of each row */
+    size_t levels_cap;
+    wbuf plain;            /* PLAIN values of the non-null rows (bools one byte each) */
+    size_t *starts;        /* strings: where each value starts in plain (count + 1) */
+    size_t starts_cap;
+    uint32_t *indexes;     /* dictionary index of each non-null value */
+    size_t indexes_cap;
+    uint32_t *slots;       /* hash table: entry + 1, 0 = empty */
+    size_t slots_cap;
+    uint64_t *dict_fixed;  /* fixed-width entries */
+    size_t dict_fixed_cap;
+    wbuf dict_plain;       /* the dictionary page's PLAIN values (strings: built as they come) */
+    size_t *dict_starts;   /* strings: entry starts in dict_plain */
+    size_t dict_starts_cap;
+    size_t dict_count;
+    wbuf body, packed;     /* one page, uncompressed and compressed */
+    void *codec_state;
+} chunk;
+
+/* Encodes column `index` (col) of the row group made of the slices
+ * (`rows` rows) into c; c->status says whether it worked.  c's scratch is
+ * kept for the next row group. */
+void simdsv__parquet_encode_chunk(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices,
+                                  int64_t rows, const simdsv_write_options *opt);
+void simdsv__parquet_chunk_free(chunk *c);
 
 /* Thrift compact protocol: a struct is begun, fields are written in
  * increasing id order (the header stores the id as a delta from the last

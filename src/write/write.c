@@ -353,3 +353,18 @@ simdsv_status simdsv_write_path(struct ArrowArrayStream *stream, const char *pat
     free(temp);
     return st;
 }
+
+bool simdsv__grow_array(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (*cap >= need)
+        return true;
+    size_t n = *cap ? *cap : 1024;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = n;
+    return true;
+}

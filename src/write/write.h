@@ -39,6 +39,10 @@ void wbuf_u64(wbuf *b, uint64_t v);
 void wbuf_varint(wbuf *b, uint64_t v);
 void wbuf_free(wbuf *b);
 
+/* *p, an array of *cap elements of elem bytes, grown (doubling, from 1024)
+ * to hold need; false when out of memory (*p unchanged). */
+bool simdsv__grow_array(void **p, size_t *cap, size_t need, size_t elem);
+
 /* ------------------------------------------------------------------ sinks */
 
 typedef struct wsink {

@@ -1,0 +1,91 @@
+/*
+ * _ext.h — what the files of the Python extension share.  The extension is
+ * a thin layer over include/simdsv.h only:
+ *
+ *   _simdsv.c   the module (functions, constants), errors, options, inputs
+ *   _arrow.c    Arrow C data shared with consumers: views of one exported
+ *               table, schema copies, PyCapsules
+ *   _table.c    Table (read_csv), and the byte ranges of distributed reads
+ *   _stream.c   Stream (open_csv): record batches in bounded memory
+ *   _records.c  Records (an iterator of lists of str) and count
+ *
+ * Tables are handed to Python as Arrow C data behind the Arrow PyCapsule
+ * interface, never copied: a table's exported struct array is owned by a
+ * reference-counted holder, and every stream handed out gives the consumer
+ * a tree of ArrowArray views (same buffers, their own release) that keep
+ * the holder alive, so pyarrow, polars and duckdb can each take the same
+ * table, in any order, from any thread.  Options arrive as two dicts keyed
+ * by the header's option ids ({id: int}, {id: str}); simdsv/_options.py
+ * builds them from keyword arguments.  Long calls release the GIL.
+ */
+#ifndef SIMDSV_PY_EXT_H
+#define SIMDSV_PY_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdatomic.h>
+
+#include "simdsv.h"
+
+/* ---- _simdsv.c: errors, options, inputs */
+
+extern PyObject *ext_error_type; /* simdsv.Error */
+
+/* Raises simdsv.Error from a simdsv_error; where names the input. */
+PyObject *ext_raise_error(const simdsv_error *e, simdsv_status st, const char *where);
+/* Library text as str; bytes that are not UTF-8 become U+FFFD. */
+PyObject *ext_text_of(const char *s);
+simdsv_options *ext_make_options(PyObject *ints, PyObject *strings);
+
+/* An input: a path (str, bytes or os.PathLike) or a buffer (bytes,
+ * memoryview, mmap, ...), which stays held while the reader needs it. */
+typedef struct input {
+    PyObject *path;  /* bytes (fs-encoded), or NULL */
+    Py_buffer view;  /* view.obj != NULL when a buffer */
+    const char *name;
+} input;
+
+
+/* A reader over src (a path or a buffer, held in *in) with the options of
+ * the two dicts; NULL with an exception set.  *in is released by the caller
+ * (ext_input_release) either way. */
+simdsv_reader *ext_open_input(PyObject *src, PyObject *ints, PyObject *strings, input *in);
+void ext_input_release(input *in);
+
+/* ---- _arrow.c: shared Arrow data */
+
+/* The exported table, released when the last view (and the Table) is gone. */
+typedef struct holder {
+    atomic_long refs;
+    struct ArrowArray array;
+    struct ArrowSchema schema;
+} holder;
+
+
+void ext_holder_unref(holder *h);
+/* out: a view of src (same buffers) that keeps owner alive; 0 when out of memory. */
+int ext_view_of(const struct ArrowArray *src, holder *owner, struct ArrowArray *out);
+/* A deep copy: every consumer gets its own schema; 0 when out of memory. */
+int ext_schema_copy(const struct ArrowSchema *src, struct ArrowSchema *out);
+/* An "arrow_schema" or "arrow_array" capsule owning p (a filled struct
+ * ArrowSchema or ArrowArray on the heap); on failure p is released and freed. */
+PyObject *ext_schema_capsule(struct ArrowSchema *p);
+PyObject *ext_array_capsule(struct ArrowArray *p);
+/* An "arrow_array_stream" capsule owning a copy of filled (released on failure). */
+PyObject *ext_stream_capsule(struct ArrowArrayStream filled);
+
+/* ---- _table.c, _stream.c, _records.c: the module's types and functions */
+
+extern PyTypeObject ext_TableType, ext_StreamType, ext_RecordsType;
+/* Reads r into a Table (the GIL released meanwhile); frees r. */
+PyObject *ext_read_into_table(simdsv_reader *r, const char *name, int schema_only);
+PyObject *py_read_table(PyObject *mod, PyObject *args);
+PyObject *py_range_summary(PyObject *mod, PyObject *args);
+PyObject *py_range_combine(PyObject *mod, PyObject *arg);
+PyObject *py_read_range(PyObject *mod, PyObject *args);
+PyObject *py_open_stream(PyObject *mod, PyObject *args);
+PyObject *py_records(PyObject *mod, PyObject *args);
+PyObject *py_count(PyObject *mod, PyObject *args);
+
+#endif
