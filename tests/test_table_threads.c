@@ -61,7 +61,7 @@ static void dump_array(dump *d, const struct ArrowSchema *s, const struct ArrowA
         put(d, "col %s %s nulls %lld\n", s->children[c]->name, f, (long long)x->null_count);
         for (int64_t i = 0; i < x->length; i++) {
             const int64_t k = i + x->offset;
-            if (x->buffers[0] && !bit_at(x->buffers[0], k)) {
+            if (x->n_buffers == 0 || (x->buffers[0] && !bit_at(x->buffers[0], k))) { /* all-null type: no buffers */
                 put(d, "N\n");
             } else if (strcmp(f, "u") == 0) {
                 const int32_t *o = x->buffers[1];
