@@ -10,6 +10,10 @@
  * error with its position — and the one-thread read must hold what the
  * generator wrote (rows, the sum of the ids, the rejects).  The library's
  * counter (simdsv__table_parallel_stats) shows the threaded path ran.
+ *
+ *   test_table_threads [DIR...]   also every .csv under each DIR (the
+ *   conformance corpus, ../shared/datasets when beside the clone), read with
+ *   four dialect option sets on 1 thread and on 3.
  */
 #include "harness.h"
 
@@ -310,7 +314,36 @@ static void check_fake_rows(const opt_kv *opts)
     free(csv);
 }
 
-int main(void)
+/* Every file under the directories given, with the dialects cut at line
+ * ends and RFC 4180: 3 threads give what one gives. */
+static const opt_kv sweep_sets[][4] = {
+    {{SIMDSV_OPT_LENIENT, 1}, {0, 0}},
+    {{SIMDSV_OPT_ESCAPE, '\\'}, {0, 0}},
+    {{SIMDSV_OPT_LENIENT, 1}, {SIMDSV_OPT_COMMENT, '#'}, {SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}},
+    {{0, 0}},
+};
+static uint64_t swept_files;
+
+static void sweep_file(const char *name, const unsigned char *data, size_t size)
+{
+    if (memchr(data, '\0', size))
+        return; /* read_dump takes text */
+    char *csv = malloc(size + 1);
+    memcpy(csv, data, size);
+    csv[size] = '\0';
+    swept_files++;
+    for (size_t set = 0; set < sizeof sweep_sets / sizeof sweep_sets[0]; set++) {
+        dump one = read_dump(csv, sweep_sets[set], NULL, 1);
+        dump many = read_dump(csv, sweep_sets[set], NULL, 3);
+        if (!same(&one, &many))
+            FAIL_MSG("%s, option set %zu: 3 threads differ from one", name, set);
+        free(many.s);
+        free(one.s);
+    }
+    free(csv);
+}
+
+int main(int argc, char **argv)
 {
     harness_kernel();
     setenv("SIMDSV_TEST_COUNT_CHUNK", "64", 1);
@@ -327,5 +360,17 @@ int main(void)
     check_fake_rows(lenient_escaped);
     check_fake_rows(escaped);
     check_fake_rows(commented);
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "16", 1); /* the corpus's files are small */
+    uint64_t reads0, cuts0, reads1, cuts1;
+    simdsv__table_parallel_stats(&reads0, &cuts0);
+    for (int i = 1; i < argc; i++)
+        h_for_each_csv(argv[i], sweep_file);
+    simdsv__table_parallel_stats(&reads1, &cuts1);
+    /* many files are a few lines or broken (one thread reads those): a
+     * share of the reads must still be threaded (the corpus alone: 41 of
+     * 314 files, the datasets with it: 418 of 948) */
+    if (argc > 1 && !(swept_files > 100 && cuts1 - cuts0 > swept_files / 16))
+        FAIL_MSG("%llu files, %llu threaded reads cut at lines", (unsigned long long)swept_files,
+                 (unsigned long long)(cuts1 - cuts0));
     return check_summary();
 }
