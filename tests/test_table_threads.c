@@ -39,6 +39,8 @@ typedef struct dump {
 static void put(dump *d, const char *fmt, ...)
 {
     va_list ap;
+    if (!d->s)
+        d->s = malloc(d->cap = 256);
     for (;;) {
         va_start(ap, fmt);
         const int n = vsnprintf(d->s + d->len, d->cap - d->len, fmt, ap);
