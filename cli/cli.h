@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Exit statuses, documented in the README, the man page and in --help. */
 enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -49,6 +50,9 @@ typedef struct cli_common {
     unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
     bool no_sniff;        /* --no-sniff: nothing detected, the defaults apply */
     bool verbose;         /* -v: say what was detected */
+    bool records_only;    /* the command reads no typed value (CLI_RECORDS; convert --to csv): the
+                             dialect is detected without the value formats (decimal comma,
+                             thousands, dates), in a fraction of the time */
     uint64_t header_rows; /* --header-rows N */
     size_t table;         /* --table K, 0-based */
     bool table_all;       /* --table all: the tables one after another (their columns must agree) */
@@ -69,7 +73,8 @@ enum {
     CLI_MANY_FILES = 1u, /* FILE... (else exactly one FILE) */
     CLI_OUTPUT = 2u,     /* -o FILE */
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
-    CLI_NO_SNIFF = 8u    /* the options are not completed by detection (sniff itself) */
+    CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
+    CLI_RECORDS = 16u    /* reads records, never typed values: detection leaves the value formats out */
 };
 
 typedef struct cli_spec {
@@ -254,7 +259,20 @@ typedef struct strbuf {
     char *data;
     size_t len, cap;
 } strbuf;
-bool sb_put(strbuf *sb, const void *data, size_t size);
+/* Makes room for size more bytes: false when out of memory. */
+bool sb_grow(strbuf *sb, size_t size);
+/* Appends size bytes; false when out of memory.  Inline: 'tail' and the
+ * other record writers call it a few times per field. */
+static inline bool sb_put(strbuf *sb, const void *data, size_t size)
+{
+    if (size == 0)
+        return true;
+    if (sb->cap - sb->len < size && !sb_grow(sb, size))
+        return false;
+    memcpy(sb->data + sb->len, data, size);
+    sb->len += size;
+    return true;
+}
 /* The record as a CSV line (like write_record) appended to sb. */
 bool sb_csv_record(strbuf *sb, text_buffer *tb, const simdsv_record *rec, int delimiter);
 /* true when a CSV field must be quoted (see out_csv_field). */

@@ -253,7 +253,7 @@ static arg_result no_arg(void *ctx, int argc, char **argv, int *i)
 int cmd_cat(int argc, char **argv)
 {
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        const cli_spec spec = {"cat", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, NULL, NULL};
+        const cli_spec spec = {"cat", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 0, NULL, NULL, NULL};
         cli_common c;
         const int status = cli_parse(&spec, argc, argv, &c);
         cli_common_free(&c);
@@ -263,7 +263,7 @@ int cmd_cat(int argc, char **argv)
         return cli_usage_error("cat", "%s", "expected 'rows' or 'columns' after 'cat'");
     const bool columns = strcmp(argv[1], "columns") == 0;
     cli_common c;
-    const cli_spec spec = {columns ? "cat columns" : "cat rows", help, CLI_MANY_FILES | CLI_OUTPUT | CLI_CSV_OUT, 0,
+    const cli_spec spec = {columns ? "cat columns" : "cat rows", help, CLI_MANY_FILES | CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 0,
                            NULL, no_arg, NULL};
     int status = cli_parse(&spec, argc - 1, argv + 1, &c);
     if (status >= 0 || !out_open(c.output)) {

@@ -65,7 +65,7 @@ int cmd_check(int argc, char **argv)
 {
     cli_common c;
     check_args args = {20};
-    const cli_spec spec = {"check", help, CLI_MANY_FILES, 0, NULL, check_arg, &args};
+    const cli_spec spec = {"check", help, CLI_MANY_FILES | CLI_RECORDS, 0, NULL, check_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status >= 0) {
         cli_common_free(&c);

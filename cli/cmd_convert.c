@@ -107,6 +107,7 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
         return ARG_BAD;
     if (v) {
         a->to = target_of(v);
+        a->common->records_only = a->to == TO_CSV; /* csv: records; the other formats type the values */
         return a->to == TO_NONE ? ARG_BAD : ARG_TAKEN;
     }
     const arg_result res = write_arg(a, argc, argv, i);

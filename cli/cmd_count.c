@@ -54,7 +54,7 @@ static simdsv_reader *open_direct(cli_common *c)
 int cmd_count(int argc, char **argv)
 {
     cli_common c;
-    const cli_spec spec = {"count", help, CLI_MANY_FILES | CLI_OUTPUT, 0, NULL, count_arg, &c};
+    const cli_spec spec = {"count", help, CLI_MANY_FILES | CLI_OUTPUT | CLI_RECORDS, 0, NULL, count_arg, &c};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);

@@ -158,7 +158,7 @@ int cmd_frequency(int argc, char **argv)
 {
     cli_common c;
     freq_args args = {10, NULL};
-    const cli_spec spec = {"frequency", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, freq_arg, &args};
+    const cli_spec spec = {"frequency", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 0, NULL, freq_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     freq_run s;
     memset(&s, 0, sizeof s);

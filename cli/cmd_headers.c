@@ -25,7 +25,7 @@ int cmd_headers(int argc, char **argv)
 {
     cli_common c;
     bool just_names = false;
-    const cli_spec spec = {"headers", help, CLI_OUTPUT, 0, NULL, headers_arg, &just_names};
+    const cli_spec spec = {"headers", help, CLI_OUTPUT | CLI_RECORDS, 0, NULL, headers_arg, &just_names};
     int status = cli_parse(&spec, argc, argv, &c);
     simdsv_reader *r = cli_begin(&c, &status);
     if (!r)

@@ -268,7 +268,7 @@ int cmd_search(int argc, char **argv)
     cli_common c;
     search_args a;
     memset(&a, 0, sizeof a);
-    const cli_spec spec = {"search", help, CLI_OUTPUT | CLI_CSV_OUT, 1, "PATTERN", search_arg, &a};
+    const cli_spec spec = {"search", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 1, "PATTERN", search_arg, &a};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0) {
         a.pattern = c.positional[0];

@@ -140,7 +140,7 @@ static int select_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 int cmd_select(int argc, char **argv)
 {
     cli_common c;
-    const cli_spec spec = {"select", help, CLI_OUTPUT | CLI_CSV_OUT, 1, "SELECTION", NULL, NULL};
+    const cli_spec spec = {"select", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 1, "SELECTION", NULL, NULL};
     int status = cli_parse(&spec, argc, argv, &c);
     select_run s;
     memset(&s, 0, sizeof s);

@@ -64,7 +64,7 @@ static int range_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 static int run_range(int argc, char **argv, range_args *a, const char *name, const char *help)
 {
     cli_common c;
-    const cli_spec spec = {name, help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, range_arg, a};
+    const cli_spec spec = {name, help, CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 0, NULL, range_arg, a};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && a->end < a->start)
         status = cli_usage_error(name, "%s", "--end must not be before --start");

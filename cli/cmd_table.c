@@ -252,7 +252,7 @@ int cmd_table(int argc, char **argv)
 {
     cli_common c;
     unsigned long long max_width = 40;
-    const cli_spec spec = {"table", help, CLI_OUTPUT, 0, NULL, table_arg, &max_width};
+    const cli_spec spec = {"table", help, CLI_OUTPUT | CLI_RECORDS, 0, NULL, table_arg, &max_width};
     int status = cli_parse(&spec, argc, argv, &c);
     simdsv_reader *r = cli_begin(&c, &status);
     if (!r)

@@ -234,7 +234,7 @@ int cmd_tail(int argc, char **argv)
 {
     cli_common c;
     unsigned long long n = 10;
-    const cli_spec spec = {"tail", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, tail_arg, &n};
+    const cli_spec spec = {"tail", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_RECORDS, 0, NULL, tail_arg, &n};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && n > SIZE_MAX / sizeof(strbuf))
         status = cli_usage_error("tail", "%s", "-n is too large");

@@ -458,6 +458,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
     c->command = command;
     c->out_delimiter = ',';
     c->progress = -1;
+    c->records_only = (spec->flags & CLI_RECORDS) != 0;
     c->opt = simdsv_options_new(NULL);
     c->files = malloc(sizeof *c->files * (size_t)(argc > 0 ? argc : 1));
     c->positional = malloc(sizeof *c->positional * (spec->positionals + 1));

@@ -31,6 +31,8 @@ static simdsv_status sniff_input(const cli_common *c, const char *file, cli_inpu
     p.given = c->given;
     p.header_rows = c->header_rows;
     p.table = c->table;
+    /* -v says everything detected, as 'simdsv sniff' does: the value formats too. */
+    p.dialect_only = c->records_only && !c->verbose;
     uint64_t size = 0;
     if (strcmp(file, "-") != 0 && input_seekable_fd(in, &size) >= 0) {
         int err = 0;

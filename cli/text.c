@@ -342,22 +342,16 @@ size_t text_display(const char *s, size_t n, size_t max, size_t full_width, bool
     return width;
 }
 
-bool sb_put(strbuf *sb, const void *data, size_t size)
+bool sb_grow(strbuf *sb, size_t size)
 {
-    if (size == 0)
-        return true;
-    if (sb->cap - sb->len < size) {
-        size_t cap = sb->cap ? sb->cap * 2 : 64;
-        while (cap - sb->len < size)
-            cap *= 2;
-        char *grown = realloc(sb->data, cap);
-        if (!grown)
-            return false;
-        sb->data = grown;
-        sb->cap = cap;
-    }
-    memcpy(sb->data + sb->len, data, size);
-    sb->len += size;
+    size_t cap = sb->cap ? sb->cap * 2 : 64;
+    while (cap - sb->len < size)
+        cap *= 2;
+    char *grown = realloc(sb->data, cap);
+    if (!grown)
+        return false;
+    sb->data = grown;
+    sb->cap = cap;
     return true;
 }
 

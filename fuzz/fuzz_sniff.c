@@ -1,7 +1,9 @@
 /* fuzz_sniff.c — simdsv_sniff_memory on any bytes: never crashes, every
- * confidence is in [0, 1] with a reason, the options it proposes are
+ * confidence is in [0, 1] with a reason, the detection for a reader of
+ * records (dialect_only) gives the same dialect, the options it proposes are
  * accepted by a reader, and that reader reads the same bytes to the end
  * (lossy UTF-8, lenient) without a crash. */
+#include "../tests/sniff_dialect.h"
 #include "simdsv.h"
 
 #include <stdlib.h>
@@ -25,6 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < s->column_count; i++)
         if (!s->columns[i].name || !s->columns[i].format || !s->columns[i].reason)
             abort();
+    simdsv_sniff *d = NULL;
+    p.dialect_only = 1;
+    if (simdsv_sniff_memory(data, size, &p, &d) == SIMDSV_OK && sniff_dialect_differs(s, d))
+        abort();
+    simdsv_sniff_free(d);
     simdsv_options *o = simdsv_options_new(NULL);
     if (o && simdsv_sniff_apply(s, o) == SIMDSV_OK) {
         simdsv_options_set(o, SIMDSV_OPT_UTF8, SIMDSV_UTF8_LOSSY);

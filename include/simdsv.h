@@ -867,6 +867,11 @@ typedef struct simdsv_sniff_params {
     uint64_t header_rows;      /* with 1u << SIMDSV_SNIFF_HEADER_ROWS in given */
     size_t table;              /* 0-based table to read */
     int partial;               /* simdsv_sniff_memory: data is only the start of a longer input */
+    int dialect_only;          /* 1: for a reader of records, not of typed values: every option
+                                  simdsv_sniff_apply sets is detected as without it, except the decimal
+                                  comma, thousands separator and date order (left at their defaults);
+                                  columns get their names only (type SIMDSV_TYPE_NULL), and the header's
+                                  confidence and reason leave out the counts.  A fraction of the time. */
 } simdsv_sniff_params;
 
 /* Detects over data[0..size): the whole input, or with params->partial a

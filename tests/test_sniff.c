@@ -4,16 +4,34 @@
  * invalid input), SIMDSV_OPT_END_OFFSET and SIMDSV_OPT_HEADER_ROWS. */
 #include "check.h"
 #include "simdsv.h"
+#include "sniff_dialect.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Every case is also detected for a reader of records (dialect_only),
+ * which must give the same dialect. */
 static simdsv_sniff *sniff_n(const char *data, size_t n, const simdsv_sniff_params *p)
 {
     simdsv_sniff *s = NULL;
     const simdsv_status st = simdsv_sniff_memory(data, n, p, &s);
     CHECK(st == SIMDSV_OK && s);
+    simdsv_sniff_params records;
+    if (p)
+        records = *p;
+    else
+        memset(&records, 0, sizeof records);
+    records.dialect_only = 1;
+    simdsv_sniff *d = NULL;
+    CHECK(simdsv_sniff_memory(data, n, &records, &d) == SIMDSV_OK && d);
+    if (s && d) {
+        const char *differs = sniff_dialect_differs(s, d);
+        CHECK_MSG(!differs, "dialect only: another %s", differs ? differs : "");
+        for (size_t i = 0; i < d->column_count; i++)
+            CHECK(d->columns[i].type == SIMDSV_TYPE_NULL);
+    }
+    simdsv_sniff_free(d);
     return s;
 }
 

@@ -56,6 +56,18 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
     size_t pos = 0, added = 0;
     uint32_t line = 1;
     const size_t clen = d->comment ? strlen(d->comment) : 0;
+    /* The bytes that may end a run of field text, unquoted (a line end, the
+     * delimiter's first byte, a stray quote) and quoted (a line end, counted;
+     * the quote; the escape): the bytes between are passed over at once. */
+    uint8_t stop[256], quoted_stop[256];
+    memset(stop, 0, sizeof stop);
+    memset(quoted_stop, 0, sizeof quoted_stop);
+    stop['\n'] = stop['\r'] = quoted_stop['\n'] = quoted_stop['\r'] = 1;
+    stop[(uint8_t)d->delim[0]] = 1;
+    if (d->quote >= 0)
+        stop[d->quote] = quoted_stop[d->quote] = 1;
+    if (d->escape >= 0)
+        quoted_stop[d->escape] = 1;
     while (pos < n && added < max_rows && !rs->nomem) {
         const size_t rows_before = rs->nr, fields_before = rs->nf;
         sn_row *row = add_row(rs);
@@ -99,6 +111,8 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
                 pos++;
                 start = pos;
                 for (;;) {
+                    while (pos < n && !quoted_stop[p[pos]])
+                        pos++;
                     if (pos >= n) {
                         cut = 1;
                         break;
@@ -133,8 +147,11 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
                     len = pos - start;
                 }
             } else {
-                while (pos < n && !line_end_len(p, n, pos) &&
-                       !at_delim(d, p, n, pos)) {
+                for (;;) {
+                    while (pos < n && !stop[p[pos]])
+                        pos++;
+                    if (pos >= n || line_end_len(p, n, pos) || at_delim(d, p, n, pos))
+                        break;
                     if (d->quote >= 0 && p[pos] == d->quote)
                         bad = 1; /* a quote inside an unquoted field */
                     pos++;
@@ -215,7 +232,8 @@ static size_t mode_fields(const rows *rs, size_t *mode_rows)
     return k;
 }
 
-void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc)
+void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, double preference, double beat,
+                              score *sc)
 {
     memset(sc, 0, sizeof sc[0]);
     size_t rows_seen = 0, bad = 0;
@@ -237,6 +255,21 @@ void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comm
         sc->kmin = 0;
         return;
     }
+    sc->rows = rows_seen;
+    sc->mode_rows = mode_rows;
+    sc->k = k;
+    sc->bad_rows = bad;
+    const double consistency = (double)mode_rows / (double)rows_seen;
+    const double clean = 1.0 - (double)bad / (double)rows_seen;
+    /* More fields is likelier the structure than a coincidence (a ',' inside
+     * one column of a ';' file is as regular as the ';' but splits less). */
+    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
+    const double untyped = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean;
+    if (untyped * (0.6 + 0.4 * 1.0) * width * preference <= beat) {
+        sc->typed = 1; /* the most the fields could give, and still no better than beat */
+        sc->value = untyped * (0.6 + 0.4 * sc->typed) * width * preference;
+        return;
+    }
     size_t typed = 0, values = 0, skipped_first = 0;
     for (size_t i = 0; i < rs->nr; i++) {
         const sn_row *r = &rs->r[i];
@@ -252,17 +285,8 @@ void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comm
             typed += typed_kind(kind);
         }
     }
-    sc->rows = rows_seen;
-    sc->mode_rows = mode_rows;
-    sc->k = k;
-    sc->bad_rows = bad;
     sc->typed = values ? (double)typed / (double)values : 0;
-    const double consistency = (double)mode_rows / (double)rows_seen;
-    const double clean = 1.0 - (double)bad / (double)rows_seen;
-    /* More fields is likelier the structure than a coincidence (a ',' inside
-     * one column of a ';' file is as regular as the ';' but splits less). */
-    const double width = 1.0 + 0.1 * (double)(k < 10 ? k : 10);
-    sc->value = (k >= 2 ? 1.0 : 0.2) * consistency * clean * clean * (0.6 + 0.4 * sc->typed) * width;
+    sc->value = untyped * (0.6 + 0.4 * sc->typed) * width * preference;
 }
 
 double simdsv__sniff_delimiter_preference(const char *d)
@@ -331,6 +355,22 @@ void simdsv__sniff_free_rows(rows *rs)
     rs->f = NULL;
     rs->r = NULL;
     rs->nf = rs->capf = rs->nr = rs->capr = 0;
+}
+
+int simdsv__sniff_rows_equal(const rows *a, const rows *b)
+{
+    if (a->nr != b->nr || a->nf != b->nf)
+        return 0;
+    for (size_t i = 0; i < a->nr; i++) {
+        const sn_row *x = &a->r[i], *y = &b->r[i];
+        if (x->field0 != y->field0 || x->nfields != y->nfields || x->off != y->off || x->end != y->end ||
+            x->line != y->line || x->kind != y->kind || x->bad != y->bad || x->region != y->region)
+            return 0;
+    }
+    for (size_t i = 0; i < a->nf; i++)
+        if (a->f[i].off != b->f[i].off || a->f[i].len != b->f[i].len || a->f[i].quoted != b->f[i].quoted)
+            return 0;
+    return 1;
 }
 
 void simdsv__sniff_reset_rows(rows *rs)

@@ -63,14 +63,21 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
         return;
     }
-    /* The first NUL, and the control bytes counted without branches (the
-     * compiler vectorizes the count over the whole sample). */
+    /* The first NUL, and the control bytes counted without branches, in
+     * blocks of 255 into a byte (the compiler vectorizes the count over the
+     * whole sample). */
     const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
     const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t c = p[i];
-        controls += ((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') & ((c != 0) | !nul_delimiter)) |
-                    (c == 0x7F);
+    for (size_t i = 0; i < n;) {
+        const size_t end = n - i > 255 ? i + 255 : n;
+        uint8_t block = 0;
+        for (; i < end; i++) {
+            const uint8_t c = p[i];
+            block = (uint8_t)(block + (((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') &
+                                        ((c != 0) | !nul_delimiter)) |
+                                       (c == 0x7F)));
+        }
+        controls += block;
     }
     if (nul_at != SIZE_MAX || controls * 20 > n) {
         e->binary = 1;
@@ -83,6 +90,19 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
     const size_t check = complete ? n : complete_utf8_prefix(p, n);
     size_t bad = 0;
     size_t high = 0, c1 = 0;
+    if (simdsv_utf8_valid(p, check, &bad)) {
+        for (size_t i = 0; i < check;) {
+            const size_t end = check - i > 255 ? i + 255 : check;
+            uint8_t block = 0;
+            for (; i < end; i++)
+                block = (uint8_t)(block + (p[i] >= 0x80));
+            high += block;
+        }
+        e->confidence = 1;
+        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
+                         : "ASCII only (valid UTF-8)";
+        return;
+    }
     for (size_t i = 0; i < check; i++) {
         high += p[i] >= 0x80;
         c1 += p[i] >= 0x80 && p[i] < 0xA0;
@@ -90,12 +110,6 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
     size_t multi = 0; /* valid multi-byte UTF-8 sequences: 2-byte ones suffice as evidence */
     for (size_t i = 0; i + 1 < check; i++)
         multi += (p[i] >= 0xC2) & (p[i] <= 0xDF) & ((p[i + 1] & 0xC0) == 0x80);
-    if (simdsv_utf8_valid(p, check, &bad)) {
-        e->confidence = 1;
-        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
-                         : "ASCII only (valid UTF-8)";
-        return;
-    }
     /* Latin-1 and Windows-1252 text puts its high bytes inside words. */
     size_t in_words = 0;
     for (size_t i = 0; i < check; i++) {

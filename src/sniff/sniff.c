@@ -81,24 +81,115 @@ static int has_text(const region *gs, const rows *rs, const sn_row *r)
     return 0;
 }
 
-/* 1 when row h contrasts with the body kinds: text where the body is typed. */
-static size_t contrast(const region *gs, const rows *rs, const sn_row *h, const simdsv_type *body, size_t k,
-                       int dc, size_t *typed_cols, size_t *same)
+/* The kind of each column over the body of the table read, worked out a
+ * column at a time when a decision first asks for it: the header of a file
+ * whose first column is typed is decided over that column alone, and only
+ * the full detection (which reports every count) types them all. */
+typedef struct body_kinds {
+    const region *gs;
+    const rows *rs;
+    size_t from, end;      /* the body rows */
+    size_t width;          /* the table's field count: other rows are left out */
+    size_t skip_more;      /* rows below the first one left out (possible header rows) */
+    uint64_t footer_offset; /* 0, or where the footer starts in the last region */
+    size_t last_region;
+    int dc;                /* a decimal comma may be a number */
+    simdsv_type kind[512];
+    uint8_t known[512];
+} body_kinds;
+
+static simdsv_type body_kind(body_kinds *b, size_t c)
+{
+    if (b->known[c])
+        return b->kind[c];
+    /* A column's body kind ignores a few stray texts (a repeated header in
+     * the middle, a "n/a"): at most 2% of its values. */
+    simdsv_type body = SIMDSV_TYPE_NULL, typed_join = SIMDSV_TYPE_NULL;
+    size_t texts = 0, values = 0, seen = 0;
+    for (size_t i = b->from; i < b->end; i++) {
+        const sn_row *r = &b->rs->r[i];
+        if (r->kind != ROW_DATA || r->nfields != b->width)
+            continue;
+        if (seen++ < b->skip_more)
+            continue;
+        if (b->footer_offset && r->region == b->last_region && b->gs[r->region].offset + r->off >= b->footer_offset)
+            continue;
+        const simdsv_type kd = simdsv__sniff_kind_of(text_of(b->gs, b->rs, r, c), b->dc);
+        body = simdsv__kind_join(body, kd);
+        if (kd == SIMDSV_TYPE_NULL)
+            continue;
+        values++;
+        if (kd == SIMDSV_TYPE_STRING)
+            texts++;
+        else
+            typed_join = simdsv__kind_join(typed_join, kd);
+    }
+    if (body == SIMDSV_TYPE_STRING && typed_kind(typed_join) && texts * 50 <= values)
+        body = typed_join;
+    b->known[c] = 1;
+    b->kind[c] = body;
+    return body;
+}
+
+/* Counts of row h against the body kinds: the typed columns (typed_cols),
+ * those where h is text (returned) and those where h types like the body
+ * (same).  Types every column. */
+static size_t contrast(body_kinds *b, const sn_row *h, size_t k, size_t *typed_cols, size_t *same)
 {
     size_t c = 0;
     *typed_cols = 0;
     *same = 0;
     for (size_t i = 0; i < k && i < h->nfields; i++) {
-        if (!typed_kind(body[i]))
+        const simdsv_type body = body_kind(b, i);
+        if (!typed_kind(body))
             continue;
         ++*typed_cols;
-        const simdsv_type hk = simdsv__sniff_kind_of(text_of(gs, rs, h, i), dc);
+        const simdsv_type hk = simdsv__sniff_kind_of(text_of(b->gs, b->rs, h, i), b->dc);
         if (hk == SIMDSV_TYPE_STRING)
             c++;
-        else if (hk != SIMDSV_TYPE_NULL && simdsv__kind_join(hk, body[i]) == body[i])
+        else if (hk != SIMDSV_TYPE_NULL && simdsv__kind_join(hk, body) == body)
             ++*same;
     }
     return c;
+}
+
+/* What the first row h of a table is: the answer of contrast's counts
+ * (text in a typed column: a header; typed columns and no text in them:
+ * none; no typed column: a header by default), found with as few columns
+ * typed as it takes. */
+enum { FIRST_ROW_DATA, FIRST_ROW_TEXT_ONLY, FIRST_ROW_TEXT_OVER_TYPED };
+static int first_row_kind(body_kinds *b, const sn_row *h, size_t k)
+{
+    /* Text over a typed column decides at once: those columns first. */
+    for (size_t i = 0; i < k && i < h->nfields; i++)
+        if (simdsv__sniff_kind_of(text_of(b->gs, b->rs, h, i), b->dc) == SIMDSV_TYPE_STRING &&
+            typed_kind(body_kind(b, i)))
+            return FIRST_ROW_TEXT_OVER_TYPED;
+    for (size_t i = 0; i < k && i < h->nfields; i++)
+        if (typed_kind(body_kind(b, i)))
+            return FIRST_ROW_DATA;
+    return FIRST_ROW_TEXT_ONLY;
+}
+
+/* 1 when row r, below a header, is one more header row: text in some typed
+ * column and nowhere a value typed like its column (contrast's counts: some
+ * text, none the same), found with as few columns typed as it takes. */
+static int another_header_row(body_kinds *b, const sn_row *r, size_t k)
+{
+    int text = 0;
+    for (size_t i = 0; i < k && i < r->nfields; i++) {
+        const simdsv_type rk = simdsv__sniff_kind_of(text_of(b->gs, b->rs, r, i), b->dc);
+        if (rk == SIMDSV_TYPE_NULL)
+            continue;
+        const simdsv_type body = body_kind(b, i);
+        if (!typed_kind(body))
+            continue;
+        if (rk == SIMDSV_TYPE_STRING)
+            text = 1;
+        else if (simdsv__kind_join(rk, body) == body)
+            return 0;
+    }
+    return text;
 }
 
 static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_sniff_params *params)
@@ -106,6 +197,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     simdsv_sniff *out = &s->pub;
     const simdsv_options *opt = params ? params->opt : NULL;
     const unsigned given = params ? params->given : 0;
+    const int dialect_only = params && params->dialect_only;
     for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++)
         out->decisions[k].given = (given >> k) & 1;
     out->input_size = in->input_size;
@@ -186,14 +278,12 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     for (size_t i = 0; i < conv.ng; i++)
         out->sampled_bytes += in->g[i].n;
 
-    /* 2. Line endings over the start: counts without branches (the
-     * compiler vectorizes them; this loop runs over all 256 KiB). */
-    size_t lf_all = 0, cr_all = 0, crlf = 0;
-    for (size_t i = 0; i < gs[0].n; i++) {
-        lf_all += gs[0].p[i] == '\n';
-        cr_all += gs[0].p[i] == '\r';
-    }
-    for (size_t i = 0; i + 1 < gs[0].n; i++)
+    /* 2. Line endings over the start (all 256 KiB): CR LF pairs looked for
+     * only where there is a CR. */
+    const size_t lf_all = simdsv__sniff_count_byte(gs[0].p, gs[0].n, '\n');
+    const size_t cr_all = simdsv__sniff_count_byte(gs[0].p, gs[0].n, '\r');
+    size_t crlf = 0;
+    for (size_t i = 0; cr_all && i + 1 < gs[0].n; i++)
         crlf += (gs[0].p[i] == '\r') & (gs[0].p[i + 1] == '\n');
     const size_t lf = lf_all - crlf, cr = cr_all - crlf;
     const size_t ends = lf + crlf + cr;
@@ -222,8 +312,13 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                 const size_t ml = strlen(markers[m]);
                 hits_of[m] += gs[0].n - i >= ml && !memcmp(gs[0].p + i, markers[m], ml);
             }
-            while (i < gs[0].n && gs[0].p[i] != '\n' && gs[0].p[i] != '\r')
-                i++;
+            if (cr_all) {
+                while (i < gs[0].n && gs[0].p[i] != '\n' && gs[0].p[i] != '\r')
+                    i++;
+            } else { /* no CR: the line ends at the next LF */
+                const uint8_t *lf_at = memchr(gs[0].p + i, '\n', gs[0].n - i);
+                i = lf_at ? (size_t)(lf_at - gs[0].p) : gs[0].n;
+            }
             while (i < gs[0].n && (gs[0].p[i] == '\n' || gs[0].p[i] == '\r'))
                 i++;
             lines++;
@@ -243,14 +338,25 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     size_t freq[256] = {0}, field_start_quote[256] = {0};
     int backslash_quote = 0;
     const size_t probe = gs[0].n < (size_t)65536 ? gs[0].n : 65536;
-    for (size_t i = 0; i < probe; i++) {
+    for (size_t i = 0; i < probe; i++)
         freq[gs[0].p[i]]++;
-        if (gs[0].p[i] == '\\' && i + 1 < probe && (gs[0].p[i + 1] == '"' || gs[0].p[i + 1] == '\''))
+    /* Backslashes and quotes are looked at where they are (found by memchr). */
+    for (const uint8_t *q = gs[0].p; freq['\\'] && (q = memchr(q, '\\', probe - (size_t)(q - gs[0].p))); q++) {
+        const size_t i = (size_t)(q - gs[0].p);
+        if (i + 1 < probe && (gs[0].p[i + 1] == '"' || gs[0].p[i + 1] == '\'')) {
             backslash_quote = 1;
-        /* A quote that opens a field: at a line start or after a likely delimiter. */
-        if ((gs[0].p[i] == '"' || gs[0].p[i] == '\'') &&
-            (i == 0 || strchr(",;\t|: \n\r", gs[0].p[i - 1]) != NULL))
-            field_start_quote[gs[0].p[i]]++;
+            break;
+        }
+    }
+    static const uint8_t quote_bytes[2] = {'"', '\''};
+    for (size_t qi = 0; qi < 2; qi++) {
+        const uint8_t qb = quote_bytes[qi];
+        for (const uint8_t *q = gs[0].p; freq[qb] && (q = memchr(q, qb, probe - (size_t)(q - gs[0].p))); q++) {
+            /* A quote that opens a field: at a line start or after a likely delimiter. */
+            const size_t i = (size_t)(q - gs[0].p);
+            if (i == 0 || strchr(",;\t|: \n\r", gs[0].p[i - 1]) != NULL)
+                field_start_quote[qb]++;
+        }
     }
     dialect cands[16 * 3 * 2 * 2];
     size_t nc = 0;
@@ -290,11 +396,14 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             if (d != '|' && d != ':')
                 continue; /* ",," and ";;" are empty columns far more often than a delimiter */
             size_t pairs = 0;
-            for (size_t j = 0; j + 1 < probe; j++)
-                if (gs[0].p[j] == d && gs[0].p[j + 1] == d) {
-                    pairs++;
-                    j++;
-                }
+            for (size_t j = 0; j + 1 < probe;) {
+                const uint8_t *at = memchr(gs[0].p + j, d, probe - 1 - j);
+                if (!at)
+                    break;
+                j = (size_t)(at - gs[0].p);
+                pairs += gs[0].p[j + 1] == d;
+                j += gs[0].p[j + 1] == d ? 2 : 1;
+            }
             if (pairs * 2 >= freq[(unsigned char)d] && pairs >= (size_t)(ends ? ends : 1)) {
                 dl[nd][0] = d;
                 dl[nd][1] = d;
@@ -334,12 +443,18 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     size_t after_space[16] = {0}, occurrences[16] = {0};
     for (size_t a = 0; a < nd; a++) {
         const size_t dn = dl[a][0] ? strlen(dl[a]) : 1;
-        for (size_t i = 0; dl[a][0] != ' ' && i + dn < probe; i++) {
-            if (gs[0].p[i] != (uint8_t)dl[a][0] || (dn > 1 && memcmp(gs[0].p + i, dl[a], dn) != 0))
+        for (size_t i = 0; dl[a][0] != ' ' && i + dn < probe;) {
+            const uint8_t *at = memchr(gs[0].p + i, (uint8_t)dl[a][0], probe - dn - i);
+            if (!at)
+                break;
+            i = (size_t)(at - gs[0].p);
+            if (dn > 1 && memcmp(gs[0].p + i, dl[a], dn) != 0) {
+                i++;
                 continue;
+            }
             occurrences[a]++;
             after_space[a] += gs[0].p[i + dn] == ' ';
-            i += dn - 1;
+            i += dn;
         }
     }
     for (size_t a = 0; a < nd; a++)
@@ -368,16 +483,41 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     memset(&second_score, 0, sizeof second_score);
     best_score.value = -1;
     size_t second = SIZE_MAX;
+    /* The candidate before: a quote, escape or trimming that changes
+     * nothing in the rows gives its score again, without typing the fields a
+     * second time; when only the quote or escape differs and the bytes it
+     * parsed hold neither quote, not even the parse is needed. */
+    rows before = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
+    score before_score;
+    size_t before_span = 0; /* bytes the candidate before looked at */
     for (size_t c = 0; c < nc; c++) {
+        if (c && !strcmp(cands[c].delim, cands[c - 1].delim) && cands[c].trim == cands[c - 1].trim &&
+            (cands[c].quote < 0 || !memchr(gs[0].p, cands[c].quote, before_span)) &&
+            (cands[c - 1].quote < 0 || !memchr(gs[0].p, cands[c - 1].quote, before_span)))
+            continue; /* the same rows: the same score, which cannot be better */
         simdsv__sniff_reset_rows(&rs);
         simdsv__sniff_parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
         if (rs.nomem) {
+            simdsv__sniff_free_rows(&before);
             st = SIMDSV_ERR_NOMEM;
             goto done;
         }
         score sc;
-        simdsv__sniff_score_rows(gs, &rs, cands[c].delim[0] != ',', &sc);
-        sc.value *= simdsv__sniff_delimiter_preference(cands[c].delim);
+        if (c && !strcmp(cands[c].delim, cands[c - 1].delim) && simdsv__sniff_rows_equal(&rs, &before)) {
+            sc = before_score;
+        } else {
+            /* A reader of records needs the best candidate only: the others
+             * are typed only when they could beat it. */
+            simdsv__sniff_score_rows(gs, &rs, cands[c].delim[0] != ',',
+                                     simdsv__sniff_delimiter_preference(cands[c].delim),
+                                     dialect_only ? best_score.value + 1e-9 : -1, &sc);
+        }
+        const rows parsed = rs;
+        rs = before;
+        before = parsed;
+        before_score = sc;
+        /* A parse stops after SCORE_ROWS rows, else at the end of the start. */
+        before_span = before.nr == SCORE_ROWS ? before.r[before.nr - 1].end : gs[0].n;
         if (sc.value > best_score.value + 1e-9) {
             if (best_score.value >= 0 && strcmp(cands[best].delim, cands[c].delim)) {
                 second = best;
@@ -391,6 +531,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             second_score = sc;
         }
     }
+    simdsv__sniff_free_rows(&before);
     /* A doubled delimiter ("||") against its single byte: the single one
      * splits the same rows with an empty field between, as regularly; the
      * doubled one is the structure when it is as regular and clean. */
@@ -402,7 +543,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
             simdsv__sniff_reset_rows(&rs);
             simdsv__sniff_parse_region(&gs[0], 0, &cands[c], SCORE_ROWS, &rs);
             score sc;
-            simdsv__sniff_score_rows(gs, &rs, 1, &sc);
+            simdsv__sniff_score_rows(gs, &rs, 1, 1, -1, &sc);
             if (sc.k >= 2 && sc.mode_rows == sc.rows && !sc.bad_rows && best_score.mode_rows == best_score.rows) {
                 second = best;
                 second_score = best_score;
@@ -813,109 +954,86 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         for (size_t i = body_from; i < body_end; i++)
             nbody_rows += rs.r[i].kind == ROW_DATA && rs.r[i].nfields == width;
         /* Leave possible header rows out of the body kinds when there are enough rows. */
-        size_t skip_more = nbody_rows > 2 * MAX_HEADER_ROWS ? MAX_HEADER_ROWS - 1 : 0;
-        simdsv_type body[512];
+        body_kinds bk;
+        bk.gs = gs;
+        bk.rs = &rs;
+        bk.from = body_from;
+        bk.end = body_end;
+        bk.width = width;
+        bk.skip_more = nbody_rows > 2 * MAX_HEADER_ROWS ? MAX_HEADER_ROWS - 1 : 0;
+        bk.footer_offset = footer_offset;
+        bk.last_region = conv.ng - 1;
+        bk.dc = dc_allowed;
         const size_t kc = width < 512 ? width : 512;
-        for (size_t c = 0; c < kc; c++)
-            body[c] = SIMDSV_TYPE_NULL;
-        /* A column's body kind ignores a few stray texts (a repeated header
-         * in the middle, a "n/a"): at most 2% of its values. */
-        simdsv_type typed_join[512];
-        uint32_t texts[512], values[512];
-        for (size_t c = 0; c < kc; c++) {
-            typed_join[c] = SIMDSV_TYPE_NULL;
-            texts[c] = values[c] = 0;
-        }
-        size_t seen = 0;
-        for (size_t i = body_from; i < body_end; i++) {
-            const sn_row *r = &rs.r[i];
-            if (r->kind != ROW_DATA || r->nfields != width)
-                continue;
-            if (seen++ < skip_more)
-                continue;
-            if (footer_offset && r->region == conv.ng - 1 && gs[r->region].offset + r->off >= footer_offset)
-                continue;
-            for (size_t c = 0; c < kc; c++) {
-                const simdsv_type kd = simdsv__sniff_kind_of(text_of(gs, &rs, r, c), dc_allowed);
-                body[c] = simdsv__kind_join(body[c], kd);
-                if (kd == SIMDSV_TYPE_NULL)
-                    continue;
-                values[c]++;
-                if (kd == SIMDSV_TYPE_STRING)
-                    texts[c]++;
-                else
-                    typed_join[c] = simdsv__kind_join(typed_join[c], kd);
-            }
-        }
-        for (size_t c = 0; c < kc; c++)
-            if (body[c] == SIMDSV_TYPE_STRING && typed_kind(typed_join[c]) && texts[c] * 50 <= values[c])
-                body[c] = typed_join[c];
-        size_t typed_cols = 0, same = 0;
+        memset(bk.known, 0, sizeof bk.known);
         const sn_row *h = &rs.r[h0];
-        const size_t hc = contrast(gs, &rs, h, body, kc, dc_allowed, &typed_cols, &same);
         int header = 1;
-        double hconf;
-        const char *hreason;
-        if (typed_cols && hc) {
-            hconf = 0.6 + 0.4 * (double)hc / (double)typed_cols;
-            hreason = keep(s, "present: the first row is text in %zu of %zu typed columns", hc, typed_cols);
-        } else if (typed_cols) {
-            header = 0;
-            hconf = same == typed_cols ? 0.9 : 0.6;
-            hreason = keep(s, "absent: the first row types like the data in %zu of %zu typed columns", same,
-                           typed_cols);
+        uint64_t header_rows = 1;
+        double hconf = 1;
+        const char *hreason = "given";
+        if (given & (1u << SIMDSV_SNIFF_HEADER_ROWS)) { /* wins over the header given */
+            header_rows = params->header_rows;
+            header = header_rows > 0;
+        } else if (given & (1u << SIMDSV_SNIFF_HEADER)) {
+            simdsv_options_get(opt, SIMDSV_OPT_HEADER, &v);
+            header = v != 0;
+            header_rows = header;
         } else {
-            /* Only text: a header when its names are distinct and not repeated below. */
-            int distinct = 1, recur = 0;
-            for (size_t a = 0; a < kc && distinct; a++) {
-                const field_text x = text_of(gs, &rs, h, a);
-                for (size_t b = a + 1; b < kc; b++) {
-                    const field_text y = text_of(gs, &rs, h, b);
-                    if (x.n && x.n == y.n && !memcmp(x.s, y.s, x.n))
-                        distinct = 0;
-                }
-                for (size_t i = body_from; i < body_end && !recur; i++) {
+            const int first = first_row_kind(&bk, h, kc);
+            header = first != FIRST_ROW_DATA;
+            header_rows = header;
+            if (first == FIRST_ROW_TEXT_OVER_TYPED) {
+                for (size_t i = h0 + 1; i < body_end && header_rows < MAX_HEADER_ROWS; i++) {
                     const sn_row *r = &rs.r[i];
-                    if (r->kind != ROW_DATA || r->nfields != width)
+                    if (r->kind != ROW_DATA)
                         continue;
-                    const field_text y = text_of(gs, &rs, r, a);
-                    recur = x.n && x.n == y.n && !memcmp(x.s, y.s, x.n);
+                    if (r->nfields != width || !another_header_row(&bk, r, kc))
+                        break;
+                    header_rows++;
                 }
             }
-            /* Not sure either way: the default (a header) is kept. */
-            hconf = distinct && !recur ? 0.6 : 0.4;
-            hreason = distinct && !recur ? "every column is text; the first row is taken as the header (distinct "
-                                           "names that do not recur below)"
-                                         : "not sure: every column is text and the first row repeats a value; a "
-                                           "header assumed (the default)";
-        }
-        uint64_t header_rows = header;
-        if (header && typed_cols) {
-            for (size_t i = h0 + 1; i < body_end && header_rows < MAX_HEADER_ROWS; i++) {
-                const sn_row *r = &rs.r[i];
-                if (r->kind != ROW_DATA)
-                    continue;
-                size_t tc2, same2;
-                if (r->nfields != width || !contrast(gs, &rs, r, body, kc, dc_allowed, &tc2, &same2) || same2)
-                    break;
-                header_rows++;
+            size_t typed_cols = 0, same = 0, hc = 0;
+            if (!dialect_only)
+                hc = contrast(&bk, h, kc, &typed_cols, &same);
+            if (first == FIRST_ROW_TEXT_OVER_TYPED) {
+                hconf = dialect_only ? 0.6 : 0.6 + 0.4 * (double)hc / (double)typed_cols;
+                hreason = dialect_only ? "present: the first row is text where the data is typed"
+                                       : keep(s, "present: the first row is text in %zu of %zu typed columns", hc,
+                                              typed_cols);
+            } else if (first == FIRST_ROW_DATA) {
+                hconf = dialect_only || same != typed_cols ? 0.6 : 0.9;
+                hreason = dialect_only ? "absent: the first row types like the data"
+                                       : keep(s, "absent: the first row types like the data in %zu of %zu typed "
+                                                 "columns",
+                                              same, typed_cols);
+            } else {
+                /* Only text: a header when its names are distinct and not repeated below. */
+                int distinct = 1, recur = 0;
+                for (size_t a = 0; a < kc && distinct; a++) {
+                    const field_text x = text_of(gs, &rs, h, a);
+                    for (size_t b = a + 1; b < kc; b++) {
+                        const field_text y = text_of(gs, &rs, h, b);
+                        if (x.n && x.n == y.n && !memcmp(x.s, y.s, x.n))
+                            distinct = 0;
+                    }
+                    for (size_t i = body_from; i < body_end && !recur; i++) {
+                        const sn_row *r = &rs.r[i];
+                        if (r->kind != ROW_DATA || r->nfields != width)
+                            continue;
+                        const field_text y = text_of(gs, &rs, r, a);
+                        recur = x.n && x.n == y.n && !memcmp(x.s, y.s, x.n);
+                    }
+                }
+                /* Not sure either way: the default (a header) is kept. */
+                hconf = distinct && !recur ? 0.6 : 0.4;
+                hreason = distinct && !recur ? "every column is text; the first row is taken as the header (distinct "
+                                               "names that do not recur below)"
+                                             : "not sure: every column is text and the first row repeats a value; a "
+                                               "header assumed (the default)";
             }
             if (header_rows > 1)
                 hreason = keep(s, "%s; %llu header rows (the rows below it are text too where the data is typed)",
                                hreason, (unsigned long long)header_rows);
-        }
-        if (given & (1u << SIMDSV_SNIFF_HEADER)) {
-            simdsv_options_get(opt, SIMDSV_OPT_HEADER, &v);
-            header = v != 0;
-            header_rows = header;
-            hreason = "given";
-            hconf = 1;
-        }
-        if (given & (1u << SIMDSV_SNIFF_HEADER_ROWS)) {
-            header_rows = params->header_rows;
-            header = header_rows > 0;
-            hreason = "given";
-            hconf = 1;
         }
         out->header = header;
         out->header_rows = header_rows;
@@ -942,8 +1060,8 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         s->columns = simdsv__alloc(&s->alloc, (kc ? kc : 1) * sizeof *s->columns);
         /* The body and the first row (a row of data without a header). */
         const size_t vals_cap = nbody_rows + 1;
-        field_text *vals = simdsv__alloc(&s->alloc, vals_cap * sizeof *vals);
-        if (!s->columns || !vals) {
+        field_text *vals = dialect_only ? NULL : simdsv__alloc(&s->alloc, vals_cap * sizeof *vals);
+        if (!s->columns || (!vals && !dialect_only)) {
             simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
             st = SIMDSV_ERR_NOMEM;
             goto done;
@@ -975,6 +1093,12 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                     nl = nl + (size_t)wrote < sizeof name ? nl + (size_t)wrote : sizeof name - 1;
             }
             col->name = header ? keep(s, "%s", simdsv__sniff_utf8_name(&enc, name, nl, shown)) : "";
+            if (dialect_only) {
+                col->type = SIMDSV_TYPE_NULL;
+                col->format = "";
+                col->reason = "not typed (dialect only)";
+                continue;
+            }
             size_t nv = 0, nulls = 0, rowi = 0, texts_seen = 0;
             simdsv_type kind = SIMDSV_TYPE_NULL, typed_only = SIMDSV_TYPE_NULL;
             int dc_th = 0;
@@ -1129,6 +1253,11 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
                    : out->thousands == ',' ? "decimal point, ',' groups thousands (1,234.56)"
                                            : "decimal point");
         }
+        /* Nothing was typed: the defaults, and no claim about the values. */
+        if (dialect_only && !(given & (1u << SIMDSV_SNIFF_DATES)))
+            decide(s, SIMDSV_SNIFF_DATES, 0, "not looked for (dialect only)");
+        if (dialect_only && !(given & (1u << SIMDSV_SNIFF_DECIMAL)))
+            decide(s, SIMDSV_SNIFF_DECIMAL, 0, "not looked for (dialect only)");
     } else {
         decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
         decide(s, SIMDSV_SNIFF_HEADER_ROWS, NOT_SURE, "not sure: no rows");

@@ -126,6 +126,21 @@ typedef struct sniff_input {
     uint64_t input_size;  /* 0: unknown */
 } sniff_input;
 
+/* How many bytes of p[0..n) are c: counted in blocks of 255 into a byte,
+ * which the compiler vectorizes (a 64-bit count per byte would not pay). */
+static inline size_t simdsv__sniff_count_byte(const uint8_t *p, size_t n, uint8_t c)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n;) {
+        const size_t end = n - i > 255 ? i + 255 : n;
+        uint8_t block = 0;
+        for (; i < end; i++)
+            block = (uint8_t)(block + (p[i] == c));
+        count += block;
+    }
+    return count;
+}
+
 /* ---------------------------------------------------------------- sniff.c */
 
 /* A formatted copy owned by the result ("" when out of memory). */
@@ -148,7 +163,12 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
 /* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n);
 
-void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, score *sc);
+/* The score of a candidate's rows (sc->value, 0 without a row), times the
+ * delimiter's preference.  One whose value could not exceed beat even if
+ * every field typed is not typed: its value is then that bound (beat -1:
+ * always the exact value). */
+void simdsv__sniff_score_rows(const region *gs, const rows *rs, int decimal_comma, double preference, double beat,
+                              score *sc);
 
 double simdsv__sniff_delimiter_preference(const char *d);
 
@@ -162,6 +182,9 @@ const char *simdsv__sniff_show_delim(sniff_impl *s, const char *d);
 void simdsv__sniff_parse_all(region *g, size_t ng, const dialect *d, size_t k, rows *rs);
 
 void simdsv__sniff_free_rows(rows *rs);
+
+/* 1 when a and b hold the same rows and fields (every offset and flag). */
+int simdsv__sniff_rows_equal(const rows *a, const rows *b);
 
 void simdsv__sniff_reset_rows(rows *rs);
 

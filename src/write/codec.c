@@ -3,12 +3,49 @@
  * found it (SIMDSV_HAVE_SNAPPY, _ZLIB, _ZSTD, _LZ4); a codec that is not in
  * the build has bound 0, which the entry points report by name.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "write.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #ifdef SIMDSV_HAVE_SNAPPY
+/* Snappy is opened (dlopen, its SONAME SIMDSV_SNAPPY_LIBRARY) the first
+ * time it is asked for, not linked: it is C++, and linking it loads the C++
+ * runtime, whose thousands of symbol relocations cost every start of every
+ * program that links the writers about 2 million instructions (more than a
+ * short 'simdsv headers' does in all). */
+#include <dlfcn.h>
+#include <pthread.h>
 #include <snappy-c.h>
+
+static struct {
+    size_t (*bound)(size_t n);
+    snappy_status (*compress)(const char *src, size_t n, char *dst, size_t *out);
+    char error[256]; /* why it could not be opened */
+} snappy;
+static pthread_once_t snappy_once = PTHREAD_ONCE_INIT;
+
+static void snappy_open(void)
+{
+    void *lib = dlopen(SIMDSV_SNAPPY_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    void *bound = lib ? dlsym(lib, "snappy_max_compressed_length") : NULL;
+    void *compress = lib ? dlsym(lib, "snappy_compress") : NULL;
+    if (!bound || !compress) {
+        const char *why = dlerror();
+        snprintf(snappy.error, sizeof snappy.error, "%s", why ? why : "cannot open " SIMDSV_SNAPPY_LIBRARY);
+        return;
+    }
+    /* POSIX: a symbol's address converts to a function pointer of its type. */
+    memcpy(&snappy.bound, &bound, sizeof bound);
+    memcpy(&snappy.compress, &compress, sizeof compress);
+}
+
+static int snappy_ready(void)
+{
+    pthread_once(&snappy_once, snappy_open);
+    return snappy.compress != NULL;
+}
 #endif
 #ifdef SIMDSV_HAVE_ZLIB
 #include <zlib.h>
@@ -27,7 +64,7 @@ size_t simdsv__codec_bound(simdsv_codec codec, size_t n)
         return n;
 #ifdef SIMDSV_HAVE_SNAPPY
     case SIMDSV_CODEC_SNAPPY:
-        return snappy_max_compressed_length(n);
+        return snappy_ready() ? snappy.bound(n) : 0;
 #endif
 #ifdef SIMDSV_HAVE_ZLIB
     case SIMDSV_CODEC_GZIP:
@@ -66,6 +103,16 @@ static size_t gzip(int level, const void *src, size_t n, void *dst, size_t cap)
 }
 #endif
 
+const char *simdsv__codec_load_error(simdsv_codec codec)
+{
+#ifdef SIMDSV_HAVE_SNAPPY
+    if (codec == SIMDSV_CODEC_SNAPPY && !snappy_ready())
+        return snappy.error;
+#endif
+    (void)codec;
+    return NULL;
+}
+
 void simdsv__codec_state_free(void *state)
 {
 #ifdef SIMDSV_HAVE_ZSTD
@@ -89,7 +136,7 @@ size_t simdsv__codec_compress(simdsv_codec codec, int level, void **state, const
 #ifdef SIMDSV_HAVE_SNAPPY
     case SIMDSV_CODEC_SNAPPY: {
         size_t out = cap;
-        return snappy_compress(src, n, dst, &out) == SNAPPY_OK ? out : 0;
+        return snappy_ready() && snappy.compress(src, n, dst, &out) == SNAPPY_OK ? out : 0;
     }
 #endif
 #ifdef SIMDSV_HAVE_ZLIB

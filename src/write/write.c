@@ -294,6 +294,10 @@ simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, simdsv_writ
         return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "%s compression is not defined for %s",
                                   codec_names[o.codec], parquet ? "Parquet (use zstd, snappy or gzip)"
                                                                 : "Arrow IPC (use zstd or lz4)");
+    const char *unloadable = simdsv__codec_load_error(o.codec);
+    if (unloadable)
+        return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "%s compression: %s", codec_names[o.codec],
+                                  unloadable);
     if (!simdsv_codec_supported(o.codec))
         return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0,
                                   "this build has no %s compression: install %s and rebuild",

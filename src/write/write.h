@@ -68,6 +68,9 @@ simdsv_status simdsv__write_fail(simdsv_error *err, simdsv_status code, int os_e
 /* The largest output compress() can produce for n input bytes (0 when the
  * codec is not in this build). */
 size_t simdsv__codec_bound(simdsv_codec codec, size_t n);
+/* Why a codec of this build cannot be used after all (its library, opened
+ * when first asked for, could not be), or NULL. */
+const char *simdsv__codec_load_error(simdsv_codec codec);
 /* Compresses src into dst (capacity cap, at least the bound); returns the
  * compressed size or 0 on failure.  *state (NULL at first) keeps what a
  * codec reuses between calls of one thread; simdsv__codec_state_free

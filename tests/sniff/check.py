@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """tests/sniff/check.py — runs `simdsv sniff --json` on the corpus of gen.py
-and compares each file's detection with what gen.py wrote down.
+and compares each file's detection with what gen.py wrote down; then reads
+each file with the record commands, which detect only the dialect (not the
+value formats), and checks that they read it as the options `simdsv sniff`
+printed say.
 
     python3 tests/sniff/check.py SIMDSV CORPUS_DIR [--min-rate R]
 
@@ -8,6 +11,7 @@ Prints one line per file that is wrong and the rate per category; exits 1
 when the overall rate is below R (default 1.0: every file right)."""
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -36,6 +40,37 @@ def judge(exp, got):
     return wrong
 
 
+# The commands that read records, never typed values: their detection leaves
+# the value formats out (simdsv_sniff_params.dialect_only).
+RECORD_COMMANDS = (["count"], ["headers"], ["head", "-n", "3"], ["tail", "-n", "2"], ["check"])
+# The typed options of the options line, which the record commands do not take.
+TYPED_OPTIONS = {"--decimal-comma": 0, "--thousands": 1, "--date-order": 1}
+
+
+def record_options(options):
+    """The options line of `simdsv sniff` without its typed options."""
+    words, kept, i = shlex.split(options), [], 0
+    while i < len(words):
+        if words[i] in TYPED_OPTIONS:
+            i += 1 + TYPED_OPTIONS[words[i]]
+            continue
+        kept.append(words[i])
+        i += 1
+    return kept
+
+
+def read_as_sniffed(binary, corpus, name, options):
+    """The record commands whose output (and exit status) on the file, as
+    they detect it, differs from their output with the options given."""
+    wrong = []
+    for cmd in RECORD_COMMANDS:
+        auto = subprocess.run([binary] + cmd + [name], cwd=corpus, capture_output=True)
+        given = subprocess.run([binary] + cmd + record_options(options) + [name], cwd=corpus, capture_output=True)
+        if (auto.returncode, auto.stdout) != (given.returncode, given.stdout):
+            wrong.append("%s reads it otherwise than %s" % (" ".join(cmd), options))
+    return wrong
+
+
 def main():
     binary, corpus = os.path.abspath(sys.argv[1]), sys.argv[2]
     min_rate = float(sys.argv[sys.argv.index("--min-rate") + 1]) if "--min-rate" in sys.argv else 1.0
@@ -45,7 +80,7 @@ def main():
     for case in cases:
         res = subprocess.run([binary, "sniff", "--json", case["file"]], cwd=corpus, capture_output=True, text=True)
         got = json.loads(res.stdout)
-        wrong = judge(case["expect"], got)
+        wrong = judge(case["expect"], got) + read_as_sniffed(binary, corpus, case["file"], got["options"])
         ok_, total = per.get(case["category"], (0, 0))
         per[case["category"]] = (ok_ + (not wrong), total + 1)
         right += not wrong
