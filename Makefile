@@ -62,8 +62,8 @@ sanitize:
 tsan:
 	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSIMDSV_SANITIZE=thread -DSIMDSV_BUILD_TESTS=ON -DSIMDSV_BUILD_BENCH=OFF > /dev/null
-	@cmake --build build-tsan -j $(JOBS) --target test_table test_count_threads test_write
-	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_((table|count_threads)\.scalar|write)$$'
+	@cmake --build build-tsan -j $(JOBS) --target test_table test_table_threads test_count_threads test_write
+	@cd build-tsan && ctest --output-on-failure --no-tests=error -j $(JOBS) -R '^test_((table|table_threads|count_threads)\.scalar|write)$$'
 	@# stats: threads over byte ranges, each with its own statistics, merged
 	@cmake --build build-tsan -j $(JOBS) --target simdsv_cli
 	@awk 'BEGIN { print "n,f,s"; for (i = 0; i < 1200000; i++) print i "," i / 7 ",w" i % 9; print "x,1,z" }' \

@@ -3,6 +3,7 @@
  * `read1` ops (bench/typed.sh runs both side by side):
  *
  *   bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1] [--peak 1]
+ *              [--lenient 1] [--escape C] [--comment C]
  *
  * Prints one peer-style line: rows, columns, types and the seconds of
  * simdsv_table_read plus the export to Arrow (the data a consumer gets),
@@ -110,6 +111,12 @@ int main(int argc, char **argv)
             simdsv_options_set_string(o, SIMDSV_OPT_COLUMNS, argv[i + 1]);
         } else if (strcmp(argv[i], "--mmap") == 0) {
             simdsv_options_set(o, SIMDSV_OPT_MMAP, atoi(argv[i + 1]));
+        } else if (strcmp(argv[i], "--lenient") == 0) {
+            simdsv_options_set(o, SIMDSV_OPT_LENIENT, atoi(argv[i + 1]));
+        } else if (strcmp(argv[i], "--escape") == 0) {
+            simdsv_options_set(o, SIMDSV_OPT_ESCAPE, (unsigned char)argv[i + 1][0]);
+        } else if (strcmp(argv[i], "--comment") == 0) {
+            simdsv_options_set(o, SIMDSV_OPT_COMMENT, (unsigned char)argv[i + 1][0]);
         } else if (strcmp(argv[i], "--peak") == 0) {
             peak = atoi(argv[i + 1]);
         }

@@ -116,4 +116,9 @@ size_t simdsv__reader_batch(simdsv_reader *r, size_t fields, size_t max_rows, ui
 int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
                          uint64_t *records);
 
+/* The smallest chunk a parallel count or typed read cuts: `normal`, or for
+ * the tests the byte count in the environment variable
+ * SIMDSV_TEST_COUNT_CHUNK, so that small inputs are cut too. */
+uint64_t simdsv__min_chunk(uint64_t normal);
+
 #endif

@@ -243,9 +243,16 @@ static int scan_range(count_job *j, scan_state *s, uint64_t from, uint64_t to, i
     return 1;
 }
 
-/* Counts chunk j->i assuming quote state h at its raw start.  Returns 1,
- * 0 (this assumption does not work) or -1 (give up). */
-static int count_chunk(count_job *j, int h)
+/* How far a guessed quote state is followed to a line end before the other
+ * guess is tried.  The wrong guess on data whose records each hold an even
+ * number of quotes (quoted text fields) sees every line end inside quotes:
+ * walked to the end, it cost a byte loop over the whole chunk. */
+#define GUESS_WALK ((uint64_t)64 << 10)
+
+/* Counts chunk j->i assuming quote state h at its raw start, looking for
+ * its first record start at most `walk` bytes in.  Returns 1, 0 (this
+ * assumption does not work) or -1 (give up). */
+static int count_chunk(count_job *j, int h, uint64_t walk)
 {
     const count_plan *p = j->plan;
     const size_t i = j->i;
@@ -256,7 +263,8 @@ static int count_chunk(count_job *j, int h)
     scan_state_reset(&s);
     uint64_t start = from;
     if (i > 0) {
-        const int found = find_record_start(j, from, to, h, &start, &j->parity);
+        const uint64_t limit = to - from > walk ? from + walk : to;
+        const int found = find_record_start(j, from, limit, h, &start, &j->parity);
         if (found <= 0)
             return found;
     }
@@ -307,18 +315,24 @@ static void *run_job(void *arg)
     count_job *j = arg;
     count_plan *p = j->plan;
     j->ok = 0;
-    /* Chunk 0 starts at a record start: outside quotes. */
+    /* Chunk 0 starts at a record start: outside quotes.  Guesses look for a
+     * line end near the raw start first, then (a record longer than that
+     * across the raw start) anywhere in the chunk. */
     const int tries = j->forced >= 0 || j->i == 0 ? 1 : 2;
-    for (int t = 0; t < tries; t++) {
-        const int h = j->forced >= 0 ? j->forced : t;
-        const int res = count_chunk(j, h);
-        if (res > 0) {
-            j->ok = 1;
-            j->hyp = h;
-            return NULL;
+    for (int round = tries == 2 ? 0 : 1; round < 2; round++) {
+        for (int t = 0; t < tries; t++) {
+            const int h = j->forced >= 0 ? j->forced : t;
+            const int res = count_chunk(j, h, round == 0 ? GUESS_WALK : UINT64_MAX);
+            if (res > 0) {
+                j->ok = 1;
+                j->hyp = h;
+                return NULL;
+            }
+            if (res < 0) {
+                round = 2;
+                break;
+            }
         }
-        if (res < 0)
-            break;
     }
     atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
     return NULL;
@@ -330,15 +344,14 @@ static void run_listed(void *jobs, size_t i)
     run_job(((count_job **)jobs)[i]);
 }
 
-/* SIMDSV_TEST_COUNT_CHUNK (tests only): a smaller minimum chunk. */
-static uint64_t min_chunk(void)
+uint64_t simdsv__min_chunk(uint64_t normal)
 {
     const char *env = getenv("SIMDSV_TEST_COUNT_CHUNK");
     if (!env || !*env)
-        return MIN_CHUNK;
+        return normal;
     char *stop = NULL;
     const unsigned long long v = strtoull(env, &stop, 10);
-    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : MIN_CHUNK;
+    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : normal;
 }
 
 /* Checks the guesses and the seams; returns 1 and the total when the chunks
@@ -452,7 +465,7 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     if (threads < 2)
         return 0;
     count_plan plan;
-    const uint64_t chunk_min = min_chunk();
+    const uint64_t chunk_min = simdsv__min_chunk(MIN_CHUNK);
     size_t window = WINDOW;
     if (chunk_min < MIN_CHUNK) { /* tests: small windows too */
         const uint64_t w = chunk_min / 2 / 64 * 64;

@@ -27,8 +27,9 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
  * scanned a second time because their guessed starting quote state was
  * wrong, since the program started (relaxed atomic counters; they change
  * nothing else).  The environment variable SIMDSV_TEST_COUNT_CHUNK=BYTES
- * (tests only) lowers the minimum chunk size from 4 MiB so that small inputs
- * are split too, and the read window of a file with it. */
+ * (tests only, simdsv__min_chunk) lowers the minimum chunk size from 4 MiB
+ * so that small inputs are split too, and the read window of a file with
+ * it; it lowers the typed reader's (1 MiB) too. */
 void simdsv__count_parallel_stats(uint64_t *parallel_counts, uint64_t *rescanned_chunks);
 
 #endif

@@ -5,7 +5,23 @@
  */
 #include "typed.h"
 
+#include <stdatomic.h>
 #include <string.h>
+
+/* At least this many bytes of data rows per chunk, else fewer threads. */
+#define MIN_CHUNK ((uint64_t)1 << 20)
+
+static atomic_ullong parallel_reads, line_cut_reads;
+
+void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts)
+{
+    *reads = atomic_load_explicit(&parallel_reads, memory_order_relaxed);
+    *line_cuts = atomic_load_explicit(&line_cut_reads, memory_order_relaxed);
+}
+
+/* A chunk's first record: its data offset, or one of these. */
+#define NO_RECORD UINT64_MAX           /* the chunk holds none: the input ends first */
+#define UNKNOWN_RECORD (UINT64_MAX - 1) /* reading it failed: the chunks cannot be proven */
 
 typedef struct worker_job {
     chunk k;
@@ -13,27 +29,154 @@ typedef struct worker_job {
     uint64_t rows;      /* records in the chunk (counted first) */
     uint64_t row_base;  /* rows of the chunks before it */
     simdsv_table *table; /* the table being read */
+    /* Chunks cut at line ends (lenient, escape and comment dialects; see
+     * simdsv__convert_parallel): the chunk's reader runs on past k.to, and
+     * the record after its `rows` records must start at next_first. */
+    int line_cut;
+    uint64_t first;      /* data offset of the chunk's first record (NO_RECORD, UNKNOWN_RECORD) */
+    uint64_t next_first; /* the next chunk's `first` (NO_RECORD after the last chunk) */
     size_t chars_base[]; /* per column: string bytes of the chunks before it */
 } worker_job;
+
+/* Whether the record k's reader gives after the chunk's rows starts at data
+ * offset `expected` (NO_RECORD: the input ends there instead). */
+static int next_record_at(chunk *k, uint64_t expected)
+{
+    simdsv_record rec;
+    const simdsv_status st = simdsv_reader_next(k->source, &rec);
+    if (st == SIMDSV_END)
+        return expected == NO_RECORD;
+    return st == SIMDSV_OK && k->from + rec.byte_offset == expected;
+}
 
 static void *run_convert(void *arg)
 {
     worker_job *w = arg;
     chunk *k = &w->k;
-    k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, k->to - k->from, true, &k->source);
+    /* A chunk cut at a line end reads on to the end of the input, so that
+     * its last record ends where a single read ends it. */
+    const size_t until = w->line_cut ? k->x.size : k->to;
+    k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, until - k->from, true, &k->source);
     if (k->status == SIMDSV_OK)
         k->status = simdsv__reserve_rows(&w->own, w->rows);
     if (k->status == SIMDSV_OK && w->rows) /* (a limit of 0 would mean no limit) */
         k->status = simdsv__convert_chunk(k);
     if (k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit) {
-        /* The count and the conversion must agree to the record: else the
-         * single-thread path redoes the input (and reports what differs). */
-        simdsv_record rec;
-        k->misfit = w->own.rows != w->rows || simdsv_reader_next(k->source, &rec) != SIMDSV_END;
+        /* The count and the conversion must agree to the record, and the
+         * chunk must end where the next begins: else the single-thread path
+         * redoes the input (and reports what differs). */
+        k->misfit = w->own.rows != w->rows || !next_record_at(k, w->line_cut ? w->next_first : NO_RECORD);
     }
     simdsv_reader_free(k->source);
     k->source = NULL;
     return NULL;
+}
+
+/* The first line end at or after data offset `from`, as the chunk start just
+ * past it (a CR LF pair is one line end); 0 when there is none. */
+static size_t after_line_end(const uint8_t *data, size_t size, size_t from)
+{
+    for (size_t i = from; i < size; i++) {
+        if (data[i] == '\n')
+            return i + 1;
+        if (data[i] == '\r')
+            return i + 1 < size && data[i + 1] == '\n' ? i + 2 : i + 1;
+    }
+    return 0;
+}
+
+/* For a chunk cut at a line end: its records counted by a reader over its
+ * bytes alone, and where its first record starts (what the chunk before
+ * must reach).  k->status is what went wrong, if anything: the read then
+ * falls back to one thread. */
+static void count_line_cut(void *jobs, size_t i)
+{
+    worker_job *w = ((worker_job **)jobs)[i];
+    chunk *k = &w->k;
+    simdsv_reader *sub = NULL;
+    k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, k->to - k->from, false, &sub);
+    if (k->status == SIMDSV_OK)
+        k->status = simdsv_reader_count(sub, &w->rows);
+    simdsv_reader_free(sub);
+    sub = NULL;
+    w->first = UNKNOWN_RECORD;
+    if (k->status != SIMDSV_OK || simdsv__reader_sub(k->x.r, k->x.data + k->from, k->x.size - k->from, false, &sub) != SIMDSV_OK) {
+        simdsv_reader_free(sub);
+        return;
+    }
+    simdsv_record rec;
+    const simdsv_status st = simdsv_reader_next(sub, &rec);
+    if (st == SIMDSV_END)
+        w->first = NO_RECORD;
+    else if (st == SIMDSV_OK)
+        w->first = k->from + rec.byte_offset;
+    simdsv_reader_free(sub);
+}
+
+/* Whether the records from data offset s look like the single read's: the
+ * first few read without an error and with the width of a regular row.  A
+ * line end inside a quoted field usually fails this (the rest of that field
+ * reads as a short or broken record), and so does a cut before a comment
+ * line (which may be the rest of a quoted field).  Only a guess that saves a fallback:
+ * the cuts are proven after the conversion either way. */
+static int plausible_start(const typed_ctx *x, size_t s)
+{
+    /* A line that starts with the comment byte may as well be the rest of
+     * a quoted field: the line after it is the safer cut. */
+    const scan_dialect *d = simdsv__reader_dialect(x->r);
+    if (s >= x->size || (d->has_comment && x->data[s] == d->comment))
+        return 0;
+    const size_t window = x->size - s < ((size_t)64 << 10) ? x->size - s : (size_t)64 << 10;
+    simdsv_reader *sub = NULL;
+    int ok = simdsv__reader_sub(x->r, x->data + s, window, false, &sub) == SIMDSV_OK;
+    simdsv_record rec;
+    for (int i = 0; ok && i < 4; i++) {
+        const simdsv_status st = simdsv_reader_next(sub, &rec);
+        if (st == SIMDSV_END)
+            break;
+        ok = st == SIMDSV_OK && (!x->row_fields || rec.field_count == x->row_fields);
+    }
+    simdsv_reader_free(sub);
+    return ok;
+}
+
+/* Line ends tried past a raw cut before the first is taken anyway. */
+#define CUT_TRIES 16
+
+/* Cuts the data into n chunks just after a line end past each nth (the
+ * first that starts plausible records), with each chunk's records counted
+ * on n threads: 1 when every chunk was counted (what makes the cuts valid
+ * is checked after the conversion). */
+static int cut_at_lines(const typed_ctx *x, worker_job **jobs, size_t n)
+{
+    const simdsv_allocator *a = &x->t->alloc;
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t to = x->size;
+        if (i + 1 < n) {
+            to = after_line_end(x->data, x->size, (size_t)((uint64_t)x->size * (i + 1) / n));
+            size_t next = to;
+            int tries = 1;
+            while (next && !plausible_start(x, next) && tries++ < CUT_TRIES)
+                next = after_line_end(x->data, x->size, next);
+            if (next && tries <= CUT_TRIES)
+                to = next;
+        }
+        if (to <= from)
+            return 0; /* a line longer than a chunk: fewer chunks would do, one thread does */
+        jobs[i]->line_cut = 1;
+        jobs[i]->k.from = from;
+        jobs[i]->k.to = to;
+        from = to;
+    }
+    if (!simdsv__run_threads(a, n, count_line_cut, jobs))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i]->k.status != SIMDSV_OK || jobs[i]->first == UNKNOWN_RECORD)
+            return 0;
+        jobs[i]->next_first = i + 1 < n ? jobs[i + 1]->first : NO_RECORD;
+    }
+    return 1;
 }
 
 /* Job i of a list of worker jobs, for simdsv__run_threads. */
@@ -132,34 +275,67 @@ static void copy_strings_listed(void *arg, size_t t)
     }
 }
 
+/* Takes chunk 0's bitmap (*from, its bits already where the table's go)
+ * as the table's, grown to `bytes`: the later chunks' bits are appended to
+ * it by append_bitmaps. */
+static simdsv_status take_bitmap(const simdsv_allocator *a, uint8_t **to, size_t *to_cap, uint8_t **from,
+                                 size_t *from_cap, size_t bytes)
+{
+    void *p = simdsv__realloc(a, *from, *from_cap, bytes);
+    if (!p)
+        return SIMDSV_ERR_NOMEM;
+    simdsv__free(a, *to, *to_cap);
+    *to = p;
+    *to_cap = bytes;
+    *from = NULL;
+    *from_cap = 0;
+    return SIMDSV_OK;
+}
+
+/* The validity (and bool value) bits of the chunks after the first,
+ * appended to the table's bitmaps: columns t, t + n, ... on thread t. */
+typedef struct bitmap_appends {
+    simdsv_table *t;
+    worker_job **jobs;
+    size_t n, threads;
+} bitmap_appends;
+
+static void append_bitmaps(void *arg, size_t thread)
+{
+    const bitmap_appends *b = arg;
+    for (size_t j = thread; j < b->t->ncols; j += b->threads) {
+        column *c = &b->t->cols[j];
+        uint64_t at = b->jobs[0]->own.cols[j].length;
+        for (size_t i = 1; i < b->n; i++) {
+            const column *own = &b->jobs[i]->own.cols[j];
+            bitmap_append(c->validity, at, own->validity, own->length);
+            if (c->type == SIMDSV_TYPE_BOOL)
+                bitmap_append(c->values, at, own->values, own->length);
+            at += own->length;
+        }
+    }
+}
+
 /* The chunks' rows into the table: values are in place already; bitmaps
- * are appended (a byte per 8 rows); strings take chunk 0's buffers, grown,
- * and the other chunks' are copied after them, each by every thread. */
+ * and strings take chunk 0's buffers, grown, and the other chunks' bits
+ * are appended (a column per thread) and their strings copied after them
+ * (each by every thread). */
 static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
 {
     const simdsv_allocator *a = &t->alloc;
     const size_t bitmap_bytes = (size_t)((rows + 7) / 8) + 1;
     for (size_t j = 0; j < t->ncols; j++) {
         column *c = &t->cols[j];
-        void *p = simdsv__realloc(a, c->validity, c->validity_cap, bitmap_bytes);
-        if (!p)
+        column *first = &jobs[0]->own.cols[j];
+        if (take_bitmap(a, &c->validity, &c->validity_cap, &first->validity, &first->validity_cap, bitmap_bytes) !=
+                SIMDSV_OK ||
+            (c->type == SIMDSV_TYPE_BOOL && take_bitmap(a, &c->values, &c->values_cap, &first->values,
+                                                        &first->values_cap, bitmap_bytes) != SIMDSV_OK))
             return SIMDSV_ERR_NOMEM;
-        c->validity = p;
-        c->validity_cap = bitmap_bytes;
-        if (c->type == SIMDSV_TYPE_BOOL) {
-            if (!(p = simdsv__realloc(a, c->values, c->values_cap, bitmap_bytes)))
-                return SIMDSV_ERR_NOMEM;
-            c->values = p;
-            c->values_cap = bitmap_bytes;
-        }
         c->length = c->null_count = 0;
         for (size_t i = 0; i < n; i++) {
-            const column *own = &jobs[i]->own.cols[j];
-            bitmap_append(c->validity, c->length, own->validity, own->length);
-            if (c->type == SIMDSV_TYPE_BOOL)
-                bitmap_append(c->values, c->length, own->values, own->length);
-            c->length += own->length;
-            c->null_count += own->null_count;
+            c->length += jobs[i]->own.cols[j].length;
+            c->null_count += jobs[i]->own.cols[j].null_count;
         }
         if (c->type != SIMDSV_TYPE_STRING)
             continue;
@@ -168,7 +344,6 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
             jobs[i]->chars_base[j] = chars;
             chars += jobs[i]->own.cols[j].chars_len;
         }
-        column *first = &jobs[0]->own.cols[j];
         if (!first->offsets && simdsv__column_reserve(a, first, 0) != SIMDSV_OK)
             return SIMDSV_ERR_NOMEM; /* a chunk of no rows: offsets[0] still */
         if (chars > (size_t)INT32_MAX && simdsv__column_widen_offsets(a, first) != SIMDSV_OK)
@@ -196,6 +371,9 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         first->chars = NULL;
         first->offsets_cap = first->chars_cap = first->chars_len = 0;
     }
+    bitmap_appends appends = {t, jobs, n, n < t->ncols ? n : t->ncols};
+    if (!simdsv__run_threads(a, appends.threads, append_bitmaps, &appends))
+        return SIMDSV_ERR_NOMEM;
     for (size_t j = 0; j < t->ncols; j++) {
         if (t->cols[j].type != SIMDSV_TYPE_STRING)
             continue;
@@ -223,17 +401,36 @@ static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
     simdsv__free(a, w, sizeof *w + ncols * sizeof w->chars_base[0]);
 }
 
-/* Chunks that start at record starts found without a serial rescan: the
- * count kernel finds them, and each chunk's record count, in one parallel
- * scan (simdsv__count_chunks: each boundary's quote state is guessed and
- * the guesses checked by a prefix XOR of the chunks' quote parities).
- * Valid for strict RFC 4180 without escape or comment bytes; anything
- * irregular is left to the one-thread read, which reports it.  With each
- * chunk's records known, fixed-width values are written in place and only
- * strings and bitmaps are merged.  A value that does not fit an inferred
- * type (or a count that disagrees with the conversion) sends the input back
- * to the single-thread path, which widens in place.  Returns 0 in *done
- * when it did not apply. */
+/* Two ways to cut the input into chunks that start at record starts:
+ *
+ * Strict RFC 4180 without escape or comment bytes: the count kernel finds
+ * the starts and each chunk's record count in one parallel scan
+ * (simdsv__count_chunks: each boundary's quote state is guessed and the
+ * guesses checked by a prefix XOR of the chunks' quote parities), so the
+ * cuts are proven before anything is converted.
+ *
+ * Any other dialect (lenient, escape, comment, several-byte delimiters,
+ * trimmed spaces), or when that scan gives up: a quote's meaning depends
+ * on more than the parity before it, so each chunk is cut just after a line
+ * end and counted by a reader over its bytes (the full policy: lenient
+ * recovery, escapes, comment lines), and the cuts are proven afterwards.
+ * Chunk 0 starts at the first data row; if chunk i's records are the single
+ * read's, from its first record on, then its reader, which reads on past
+ * its end with nothing cut short, sees exactly the bytes and states the
+ * single read sees, and the record it gives after its counted rows is the
+ * single read's next record.  When that record starts where chunk i+1's
+ * reader finds its own first record (a record start of both reads: from
+ * there on they agree), chunk i+1's records are the single read's too.  A
+ * cut inside a quoted field (or a count that reads differently alone) moves
+ * that record: the read falls back to one thread.  A chunk's error is
+ * reported only when every chunk before it was proven, so errors and
+ * rejects (rows, lines, offsets) are those of the single read.
+ *
+ * With each chunk's records known, fixed-width values are written in place
+ * and only strings and bitmaps are merged.  A value that does not fit an
+ * inferred type (or a count that disagrees with the conversion) sends the
+ * input back to the single-thread path, which widens in place.  Returns 0
+ * in *done when it did not apply. */
 simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
 {
     simdsv_reader *r = x->r;
@@ -246,8 +443,8 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
     if (n > by_width)
         n = by_width ? by_width : 1;
     const scan_dialect *d = simdsv__reader_dialect(r);
-    if (n < 2 || x->size < ((size_t)1 << 20) * n || x->opt->lenient || d->has_escape || d->has_comment ||
-        x->opt->row_limit)
+    const int line_cut = x->opt->lenient || d->has_escape || d->has_comment;
+    if (n < 2 || x->size < simdsv__min_chunk(MIN_CHUNK) * n || x->opt->row_limit)
         return SIMDSV_OK;
     worker_job **jobs = simdsv__alloc(a, n * sizeof *jobs);
     if (!jobs)
@@ -278,15 +475,22 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
     if (st == SIMDSV_OK) {
         uint64_t *records = starts + n + 1;
         /* No: a quoting error or a record longer than a chunk; one thread reports or reads it. */
-        fallback = !simdsv__count_chunks(r, x->data, x->size, n, starts, records);
+        if (!line_cut && simdsv__count_chunks(r, x->data, x->size, n, starts, records)) {
+            for (size_t i = 0; i < n; i++) {
+                jobs[i]->k.from = (size_t)starts[i];
+                jobs[i]->k.to = (size_t)starts[i + 1];
+                jobs[i]->rows = records[i];
+            }
+        } else {
+            fallback = !cut_at_lines(x, jobs, n);
+        }
         for (size_t i = 0; i < n && !fallback; i++) {
             chunk *k = &jobs[i]->k;
-            k->from = (size_t)starts[i];
-            k->to = (size_t)starts[i + 1];
+            k->status = SIMDSV_OK;
             k->shift = (int64_t)x->data_pos + (int64_t)k->from;
-            jobs[i]->rows = k->limit = records[i];
+            k->limit = jobs[i]->rows;
             jobs[i]->row_base = rows;
-            rows += records[i];
+            rows += jobs[i]->rows;
         }
     }
     simdsv__free(a, starts, (2 * n + 1) * sizeof *starts);
@@ -295,8 +499,8 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
         st = place_values(t, jobs, n, rows);
     if (st == SIMDSV_OK && !fallback && !simdsv__run_threads(a, n, run_convert_listed, jobs))
         st = SIMDSV_ERR_NOMEM;
-    for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++)
-        fallback |= jobs[i]->k.misfit;
+    /* In input order: a chunk's error counts once the chunks before it
+     * are proven (their counts and their ends); the first is reported. */
     for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++) {
         const chunk *k = &jobs[i]->k;
         if (k->code != SIMDSV_OK) {
@@ -304,6 +508,8 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
             *done = 1;
         } else if (k->status != SIMDSV_OK) {
             st = k->status;
+        } else {
+            fallback = k->misfit;
         }
     }
     if (placed)
@@ -311,6 +517,9 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
     if (st == SIMDSV_OK && !fallback) {
         st = merge(t, jobs, n, rows);
         *done = 1;
+        atomic_fetch_add_explicit(&parallel_reads, 1, memory_order_relaxed);
+        if (jobs[0]->line_cut)
+            atomic_fetch_add_explicit(&line_cut_reads, 1, memory_order_relaxed);
     }
     if (fallback) { /* the table's columns start again from nothing */
         for (size_t j = 0; j < t->ncols; j++)

@@ -195,6 +195,10 @@ void simdsv__finish_rejects(simdsv_table *t, simdsv_reader *r);
 /* parallel.c.  The input on `threads` threads, when it applies; *done = 0
  * when it did not (the caller converts on one thread). */
 simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done);
+/* For the tests: how many typed reads ran on several threads, and how many
+ * of those cut their chunks at line ends (relaxed atomic counters; they
+ * change nothing else). */
+void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts);
 
 /* table.c.  own: an empty table with t's columns (types, sources; names and
  * null lists borrowed), for rows converted apart from t (a chunk, a batch). */

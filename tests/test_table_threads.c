@@ -1,0 +1,378 @@
+/*
+ * test_table_threads.c — the typed reader on several threads for the
+ * dialects whose chunks are cut at line ends (parallel.c): an escape byte,
+ * comment lines, lenient mode.  Inputs are built so that escaped quotes,
+ * quoted line ends, comment lines holding quotes and delimiters, stray
+ * quotes and blank lines fall on and around the chunk edges
+ * (SIMDSV_TEST_COUNT_CHUNK lets inputs of a few KiB be cut; 2 to 7 threads
+ * move the edges).  Every threaded read must equal the one-thread read —
+ * values, nulls, types, rejects with their rows, lines and offsets, and the
+ * error with its position — and the one-thread read must hold what the
+ * generator wrote (rows, the sum of the ids, the rejects).  The library's
+ * counter (simdsv__table_parallel_stats) shows the threaded path ran.
+ *
+ *   test_table_threads [DIR...]   also every .csv under each DIR (the
+ *   conformance corpus, ../shared/datasets when beside the clone), read with
+ *   four dialect option sets on 1 thread and on 3.
+ */
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts);
+
+typedef struct opt_kv {
+    simdsv_option id;
+    int64_t value;
+} opt_kv;
+
+/* What a read gave, as text: status, error, types, every value, rejects. */
+typedef struct dump {
+    char *s;
+    size_t len, cap;
+    uint64_t rows, id_sum, rejects;
+} dump;
+
+static void put(dump *d, const char *fmt, ...)
+{
+    va_list ap;
+    if (!d->s)
+        d->s = malloc(d->cap = 256);
+    for (;;) {
+        va_start(ap, fmt);
+        const int n = vsnprintf(d->s + d->len, d->cap - d->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < d->cap - d->len) {
+            d->len += (size_t)n;
+            return;
+        }
+        d->cap = d->cap * 2 + (size_t)(n > 0 ? n : 0) + 256;
+        d->s = realloc(d->s, d->cap);
+    }
+}
+
+static int bit_at(const void *bits, int64_t i)
+{
+    return (((const uint8_t *)bits)[i / 8] >> (i % 8)) & 1;
+}
+
+static void dump_array(dump *d, const struct ArrowSchema *s, const struct ArrowArray *a)
+{
+    for (int64_t c = 0; c < a->n_children; c++) {
+        const struct ArrowArray *x = a->children[c];
+        const char *f = s->children[c]->format;
+        put(d, "col %s %s nulls %lld\n", s->children[c]->name, f, (long long)x->null_count);
+        for (int64_t i = 0; i < x->length; i++) {
+            const int64_t k = i + x->offset;
+            if (x->n_buffers == 0 || (x->buffers[0] && !bit_at(x->buffers[0], k))) { /* all-null type: no buffers */
+                put(d, "N\n");
+            } else if (strcmp(f, "u") == 0) {
+                const int32_t *o = x->buffers[1];
+                put(d, "'%.*s'\n", (int)(o[k + 1] - o[k]), (const char *)x->buffers[2] + o[k]);
+            } else if (strcmp(f, "b") == 0) {
+                put(d, "%d\n", bit_at(x->buffers[1], k));
+            } else if (strcmp(f, "tdD") == 0) {
+                put(d, "%d\n", ((const int32_t *)x->buffers[1])[k]);
+            } else {
+                int64_t v;
+                memcpy(&v, (const char *)x->buffers[1] + 8 * k, 8);
+                put(d, "%llx\n", (long long)v);
+                if (c == 0 && strcmp(f, "l") == 0)
+                    d->id_sum += (uint64_t)v;
+            }
+        }
+    }
+}
+
+static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, int threads)
+{
+    dump d = {0};
+    simdsv_options *o = simdsv_options_new(NULL);
+    for (; opts && opts->id; opts++)
+        simdsv_options_set(o, opts->id, opts->value);
+    simdsv_options_set(o, SIMDSV_OPT_THREADS, threads);
+    if (schema)
+        CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, schema) == SIMDSV_OK);
+    simdsv_reader *r = NULL;
+    simdsv_status st = simdsv_reader_new(&r, o);
+    if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    simdsv_table *t = NULL;
+    if (st == SIMDSV_OK && (st = simdsv_reader_open_memory(r, csv, strlen(csv))) == SIMDSV_OK)
+        st = simdsv_table_read(r, &t);
+    const simdsv_error *e = simdsv_reader_error(r);
+    put(&d, "status %d\n", (int)st);
+    if (st != SIMDSV_OK)
+        put(&d, "error %d at byte %llu line %llu column %llu record %llu field %llu: %s\n", (int)e->code,
+            (unsigned long long)e->byte_offset, (unsigned long long)e->line, (unsigned long long)e->column,
+            (unsigned long long)e->record, (unsigned long long)e->field, e->message);
+    if (t) {
+        d.rows = simdsv_table_rows(t);
+        d.rejects = simdsv_table_reject_count(t);
+        for (size_t i = 0; i < d.rejects; i++) {
+            const simdsv_reject *j = simdsv_table_reject(t, i);
+            put(&d, "reject row %llu line %llu column %zu byte %llu '%s': %s\n", (unsigned long long)j->row,
+                (unsigned long long)j->line, j->column, (unsigned long long)j->byte_offset, j->value, j->reason);
+        }
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        CHECK(simdsv_table_move_to_arrow(t, &s, &a) == SIMDSV_OK);
+        put(&d, "rows %llu\n", (unsigned long long)a.length);
+        dump_array(&d, &s, &a);
+        a.release(&a);
+        s.release(&s);
+        simdsv_table_free(t);
+    }
+    simdsv_reader_free(r);
+    simdsv_options_free(o);
+    return d;
+}
+
+enum shape { PLAIN, ESCAPED, COMMENTED, LENIENT };
+
+static size_t first_bad; /* offset of the first id that is not an integer (build) */
+
+/* The name field's forms (with a number for %u), eight per shape. */
+static const char *const name_forms[][8] = {
+    /* RFC 4180: doubled quotes, quoted delimiters and line ends */
+    [PLAIN] = {"\"say \"\"hi\"\", %u\",", "\"say \"\"hi\"\", %u\",", "\"say \"\"hi\"\", %u\",",
+               "\"two\r\nlines %u\",", "\"two\r\nlines %u\",", "plain %u,", "plain %u,", "plain %u,"},
+    /* escaped quotes, backslashes, delimiters, line ends inside quotes */
+    [ESCAPED] = {"\"say \\\"hi\\\", %u\",", "\"say \\\"hi\\\", %u\",", "\"say \\\"hi\\\", %u\",",
+                 "\"two\nlines \\\\ %u\\\\\",", "\"two\nlines \\\\ %u\\\\\",", "\"\\\n%u\\\"\n\",",
+                 "plain %u,", "plain %u,"},
+    /* # inside fields is data; quoted line ends */
+    [COMMENTED] = {"\"a # %u\",", "\"a # %u\",", "\"a # %u\",", "\"b\n#%u\",", "c%u#,", "c%u#,", "c%u#,", "c%u#,"},
+    /* stray quotes, text after a closing quote, quoted line ends */
+    [LENIENT] = {"ab\"c%u,", "ab\"c%u,", "\"ab\"cd %u,", "\"ab\"cd %u,", "\"q\n\"\"x\"\" %u\",", "w%u\",", "w%u\",",
+                 "w%u\","},
+};
+
+/* A CSV of `rows` data rows in the given shape: id,x,name,day,flag (flag a
+ * bool or null, so that bitmaps of every alignment are merged).  *id_sum and
+ * *bad (ids that are not integers, lenient only) are what was written. */
+static char *build(enum shape shape, int rows, uint32_t seed, uint64_t *id_sum, int *bad)
+{
+    size_t cap = (size_t)rows * 120 + 256, len = 0;
+    char *csv = malloc(cap);
+    *id_sum = 0;
+    *bad = 0;
+    len += (size_t)sprintf(csv + len, "id,x,name,day,flag\n");
+    uint32_t rng = seed;
+    for (int row = 0; row < rows; row++) {
+        rng = rng * 1103515245u + 12345u;
+        const unsigned pick = (rng >> 16) % 8;
+        if (shape == COMMENTED && pick == 0)
+            len += (size_t)sprintf(csv + len, "# a comment, with \"an open quote\n");
+        if (shape == COMMENTED && pick == 1)
+            len += (size_t)sprintf(csv + len, "#\"\n\n");
+        if (shape == LENIENT && pick == 2 && row % 5 == 0) {
+            if (!*bad)
+                first_bad = len;
+            len += (size_t)sprintf(csv + len, "x%d,", row); /* not an int64: a reject */
+            ++*bad;
+        } else {
+            len += (size_t)sprintf(csv + len, "%d,", row);
+            *id_sum += (uint64_t)row;
+        }
+        len += (size_t)sprintf(csv + len, "%u.%02u,", rng % 1000, (rng >> 10) % 100);
+        /* the name field: one of eight forms per shape, each with a number */
+        const char *form = name_forms[shape][pick];
+        const char *cut = strstr(form, "%u");
+        memcpy(csv + len, form, (size_t)(cut - form));
+        len += (size_t)(cut - form);
+        len += (size_t)sprintf(csv + len, "%u", rng % 97);
+        len += (size_t)sprintf(csv + len, "%s", cut + 2);
+        len += (size_t)sprintf(csv + len, "2024-%02u-%02u,%s%s", 1 + (rng >> 4) % 12, 1 + (rng >> 8) % 28,
+                               (rng >> 24) % 3 == 0 ? "" : (rng >> 24) % 3 == 1 ? "true" : "false",
+                               (rng >> 20) % 3 == 0 ? "\r\n" : "\n");
+    }
+    csv[len] = '\0';
+    return csv;
+}
+
+static int same(const dump *a, const dump *b)
+{
+    return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+}
+
+/* 1 thread against 2..7, exact counts against the generator. */
+static void check_shape(enum shape shape, const opt_kv *opts, const char *schema, int rows)
+{
+    for (uint32_t seed = 1; seed <= 3; seed++) {
+        uint64_t id_sum;
+        int bad;
+        char *csv = build(shape, rows, seed, &id_sum, &bad);
+        dump one = read_dump(csv, opts, schema, 1);
+        CHECK(strncmp(one.s, "status 0\n", 9) == 0);
+        CHECK_EQ_U64(one.rows, (uint64_t)rows);
+        CHECK_EQ_U64(one.id_sum, id_sum);
+        CHECK_EQ_U64(one.rejects, (uint64_t)bad);
+        CHECK(strstr(one.s, "col flag b nulls ") != NULL && strstr(one.s, "col day tdD nulls 0\n") != NULL);
+        uint64_t reads0, cuts0, reads1, cuts1;
+        simdsv__table_parallel_stats(&reads0, &cuts0);
+        for (int threads = 2; threads <= 7; threads++) {
+            dump many = read_dump(csv, opts, schema, threads);
+            if (!same(&one, &many))
+                FAIL_MSG("shape %d seed %u: %d threads differ from one", (int)shape, seed, threads);
+            free(many.s);
+        }
+        simdsv__table_parallel_stats(&reads1, &cuts1);
+        /* Edges inside quoted fields may fall back; most thread counts must
+         * not.  Only RFC 4180 is cut by the parity scan instead of at lines. */
+        const uint64_t cuts = cuts1 - cuts0, reads = reads1 - reads0;
+        if (reads < 3 || cuts != (shape == PLAIN ? 0 : reads))
+            FAIL_MSG("shape %d seed %u: %llu of 6 reads threaded, %llu cut at lines", (int)shape, seed,
+                     (unsigned long long)reads, (unsigned long long)cuts);
+        free(one.s);
+        free(csv);
+    }
+}
+
+/* An error (a stray quote in strict mode, a value that does not fit the
+ * schema) at rows around the chunk edges: the threaded read reports the
+ * same error, at the same byte, line, column and record. */
+static void check_errors(void)
+{
+    const opt_kv escaped[] = {{SIMDSV_OPT_ESCAPE, '\\'}, {0, 0}};
+    uint64_t id_sum;
+    int bad;
+    char *csv = build(ESCAPED, 400, 7, &id_sum, &bad);
+    const size_t len = strlen(csv);
+    for (int place = 1; place < 8; place++) {
+        /* "plain N," fields become "pl"ain N,": a quote in an unquoted field */
+        char *at = strstr(csv + len * (size_t)place / 8, ",plain ");
+        if (!at)
+            continue;
+        at[3] = '"';
+        dump one = read_dump(csv, escaped, NULL, 1);
+        CHECK(strncmp(one.s, "status 6\nerror 6 at byte ", 25) == 0); /* SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD */
+        CHECK(strtoull(one.s + 25, NULL, 10) == (uint64_t)(at + 3 - csv));
+        for (int threads = 2; threads <= 5; threads++) {
+            dump many = read_dump(csv, escaped, NULL, threads);
+            if (!same(&one, &many))
+                FAIL_MSG("stray quote at %zu: %d threads differ from one", (size_t)(at + 3 - csv), threads);
+            free(many.s);
+        }
+        free(one.s);
+        at[3] = 'a';
+    }
+    free(csv);
+    /* lenient, a user type that a value does not fit: an error, not a reject */
+    const opt_kv lenient[] = {{SIMDSV_OPT_LENIENT, 1}, {0, 0}};
+    csv = build(LENIENT, 400, 9, &id_sum, &bad);
+    CHECK(bad > 0);
+    dump one = read_dump(csv, lenient, "id:int64", 1);
+    uint64_t line = 1; /* physical lines before the first bad id: CR LF, LF and lone CR end one */
+    for (size_t i = 0; i < first_bad; i++)
+        line += csv[i] == '\n' || (csv[i] == '\r' && csv[i + 1] != '\n');
+    char expect[96];
+    snprintf(expect, sizeof expect, "status 14\nerror 14 at byte %zu line %llu column 1 ", first_bad,
+             (unsigned long long)line); /* SIMDSV_ERR_VALUE */
+    if (strncmp(one.s, expect, strlen(expect)) != 0)
+        FAIL_MSG("expected %s, got %.120s", expect, one.s);
+    CHECK(one.rows == 0);
+    for (int threads = 2; threads <= 5; threads++) {
+        dump many = read_dump(csv, lenient, "id:int64", threads);
+        if (!same(&one, &many))
+            FAIL_MSG("schema error: %d threads differ from one: %.300s VS %.300s", threads, one.s, many.s);
+        free(many.s);
+    }
+    free(one.s);
+    free(csv);
+}
+
+/* A quoted field that holds most of the input as lines that read like rows:
+ * every cut lands inside it and starts plausible records, so only the proof
+ * after the conversion (the record after a chunk's rows starts where the
+ * next chunk's first record does) can reject the cuts.  Every read falls
+ * back to one thread and equals it: one row holds the field. */
+static void check_fake_rows(const opt_kv *opts)
+{
+    size_t cap = 64 << 10, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)sprintf(csv + len, "id,x,name,day,flag\n0,1.5,\"start\n");
+    for (int i = 1; len < cap - 200; i++)
+        len += (size_t)sprintf(csv + len, "%d,2.5,fake,2024-01-02,true\n", i);
+    len += (size_t)sprintf(csv + len, "end\",2024-01-01,false\n7,3.5,last,2024-01-03,\n");
+    dump one = read_dump(csv, opts, NULL, 1);
+    CHECK(strncmp(one.s, "status 0\n", 9) == 0);
+    CHECK_EQ_U64(one.rows, 2);
+    CHECK_EQ_U64(one.id_sum, 7);
+    uint64_t reads0, cuts0, reads1, cuts1;
+    simdsv__table_parallel_stats(&reads0, &cuts0);
+    for (int threads = 2; threads <= 5; threads++) {
+        dump many = read_dump(csv, opts, NULL, threads);
+        if (!same(&one, &many))
+            FAIL_MSG("fake rows: %d threads differ from one", threads);
+        free(many.s);
+    }
+    simdsv__table_parallel_stats(&reads1, &cuts1);
+    CHECK_EQ_U64(reads1 - reads0, 0);
+    free(one.s);
+    free(csv);
+}
+
+/* Every file under the directories given, with the dialects cut at line
+ * ends and RFC 4180: 3 threads give what one gives. */
+static const opt_kv sweep_sets[][4] = {
+    {{SIMDSV_OPT_LENIENT, 1}, {0, 0}},
+    {{SIMDSV_OPT_ESCAPE, '\\'}, {0, 0}},
+    {{SIMDSV_OPT_LENIENT, 1}, {SIMDSV_OPT_COMMENT, '#'}, {SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}},
+    {{0, 0}},
+};
+static uint64_t swept_files;
+
+static void sweep_file(const char *name, const unsigned char *data, size_t size)
+{
+    if (memchr(data, '\0', size))
+        return; /* read_dump takes text */
+    char *csv = malloc(size + 1);
+    memcpy(csv, data, size);
+    csv[size] = '\0';
+    swept_files++;
+    for (size_t set = 0; set < sizeof sweep_sets / sizeof sweep_sets[0]; set++) {
+        dump one = read_dump(csv, sweep_sets[set], NULL, 1);
+        dump many = read_dump(csv, sweep_sets[set], NULL, 3);
+        if (!same(&one, &many))
+            FAIL_MSG("%s, option set %zu: 3 threads differ from one", name, set);
+        free(many.s);
+        free(one.s);
+    }
+    free(csv);
+}
+
+int main(int argc, char **argv)
+{
+    harness_kernel();
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "64", 1);
+    const opt_kv escaped[] = {{SIMDSV_OPT_ESCAPE, '\\'}, {0, 0}};
+    const opt_kv commented[] = {{SIMDSV_OPT_COMMENT, '#'}, {0, 0}};
+    const opt_kv lenient[] = {{SIMDSV_OPT_LENIENT, 1}, {SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}};
+    const opt_kv lenient_escaped[] = {{SIMDSV_OPT_LENIENT, 1}, {SIMDSV_OPT_ESCAPE, '\\'}, {0, 0}};
+    check_shape(PLAIN, NULL, NULL, 600);
+    check_shape(ESCAPED, escaped, NULL, 600);
+    check_shape(COMMENTED, commented, NULL, 600);
+    check_shape(LENIENT, lenient, "id:int64", 600);
+    check_shape(ESCAPED, lenient_escaped, NULL, 600);
+    check_errors();
+    check_fake_rows(lenient_escaped);
+    check_fake_rows(escaped);
+    check_fake_rows(commented);
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "16", 1); /* the corpus's files are small */
+    uint64_t reads0, cuts0, reads1, cuts1;
+    simdsv__table_parallel_stats(&reads0, &cuts0);
+    for (int i = 1; i < argc; i++)
+        h_for_each_csv(argv[i], sweep_file);
+    simdsv__table_parallel_stats(&reads1, &cuts1);
+    /* many files are a few lines or broken (one thread reads those): a
+     * share of the reads must still be threaded (the corpus alone: 41 of
+     * 314 files, the datasets with it: 418 of 948) */
+    if (argc > 1 && !(swept_files > 100 && cuts1 - cuts0 > swept_files / 16))
+        FAIL_MSG("%llu files, %llu threaded reads cut at lines", (unsigned long long)swept_files,
+                 (unsigned long long)(cuts1 - cuts0));
+    return check_summary();
+}
