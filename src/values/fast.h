@@ -94,6 +94,35 @@ static inline uint64_t simdsv__digits_value16(uint64_t lo, uint64_t hi, size_t k
            simdsv__swar_digits_value_n(hi, (unsigned)(k - 8));
 }
 
+/* The field's one non-digit byte must be the separator (bad_lo, bad_hi:
+ * bit 7 of each non-digit byte of the words lo, hi; at least one set): true
+ * with its index in *at and the separator taken out of the words (the bytes
+ * after it move down one), false for any other shape. */
+static inline bool simdsv__take_separator(const unsigned char *p, size_t len, unsigned char sep, uint64_t bad_lo,
+                                          uint64_t bad_hi, uint64_t *lo, uint64_t *hi, size_t *at)
+{
+    size_t i;
+    if (bad_lo) {
+        i = simdsv__ctz64(bad_lo) >> 3;
+        bad_lo &= bad_lo - 1;
+    } else {
+        i = 8 + (simdsv__ctz64(bad_hi) >> 3);
+        bad_hi &= bad_hi - 1;
+    }
+    if ((bad_lo | bad_hi) || p[i] != sep || len == 1)
+        return false;
+    if (i < 8) {
+        const uint64_t keep = ((uint64_t)1 << (8 * i)) - 1;
+        *lo = (*lo & keep) | ((*lo >> 8) & ~keep) | *hi << 56;
+        *hi >>= 8;
+    } else {
+        const uint64_t keep = ((uint64_t)1 << (8 * (i - 8))) - 1;
+        *hi = (*hi & keep) | ((*hi >> 8) & ~keep);
+    }
+    *at = i;
+    return true;
+}
+
 /* The shape of most fields: at most 16 bytes of digits with at most one
  * separator, no exponent.  The field is loaded as two words whatever its
  * shape, its non-digits found with one SWAR test per word, the separator
@@ -130,24 +159,8 @@ static inline bool simdsv__plain_decimal(const unsigned char *p, const unsigned 
         return true;
     }
     size_t at;
-    if (bad_lo) {
-        at = simdsv__ctz64(bad_lo) >> 3;
-        bad_lo &= bad_lo - 1;
-    } else {
-        at = 8 + (simdsv__ctz64(bad_hi) >> 3);
-        bad_hi &= bad_hi - 1;
-    }
-    if ((bad_lo | bad_hi) || p[at] != sep || len == 1)
+    if (!simdsv__take_separator(p, len, sep, bad_lo, bad_hi, &lo, &hi, &at))
         return false;
-    /* take the separator out: the bytes after it move down one */
-    if (at < 8) {
-        const uint64_t keep = ((uint64_t)1 << (8 * at)) - 1;
-        lo = (lo & keep) | ((lo >> 8) & ~keep) | hi << 56;
-        hi >>= 8;
-    } else {
-        const uint64_t keep = ((uint64_t)1 << (8 * (at - 8))) - 1;
-        hi = (hi & keep) | ((hi >> 8) & ~keep);
-    }
     w = simdsv__digits_value16(lo, hi, len - 1);
     const double v = (double)w / simdsv__pow10_exact[len - 1 - at]; /* both exact: one correctly rounded division */
     *out = neg ? -v : v;
@@ -180,26 +193,8 @@ static inline bool simdsv__plain_decimal_wide(const unsigned char *p, size_t len
     uint64_t bad_lo = (((lo & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | lo) & SIMDSV__BYTES(0x80);
     uint64_t bad_hi = (((hi & SIMDSV__BYTES(0x7F)) + SIMDSV__BYTES(0x76)) | hi) & SIMDSV__BYTES(0x80);
     size_t at = len;
-    if (bad_lo | bad_hi) {
-        if (bad_lo) {
-            at = simdsv__ctz64(bad_lo) >> 3;
-            bad_lo &= bad_lo - 1;
-        } else {
-            at = 8 + (simdsv__ctz64(bad_hi) >> 3);
-            bad_hi &= bad_hi - 1;
-        }
-        if ((bad_lo | bad_hi) || p[at] != sep || len == 1)
-            return false;
-        /* take the separator out: the bytes after it move down one */
-        if (at < 8) {
-            const uint64_t keep = ((uint64_t)1 << (8 * at)) - 1;
-            lo = (lo & keep) | ((lo >> 8) & ~keep) | hi << 56;
-            hi >>= 8;
-        } else {
-            const uint64_t keep = ((uint64_t)1 << (8 * (at - 8))) - 1;
-            hi = (hi & keep) | ((hi >> 8) & ~keep);
-        }
-    }
+    if ((bad_lo | bad_hi) && !simdsv__take_separator(p, len, sep, bad_lo, bad_hi, &lo, &hi, &at))
+        return false;
     const uint64_t n16 = (uint64_t)simdsv__digit_bytes_value(lo) * 100000000u + simdsv__digit_bytes_value(hi);
     if (n16 > (uint64_t)1 << 53 && (n16 & 1))
         return false;
