@@ -17,87 +17,6 @@
 
 #include <string.h>
 
-/* Bytes per kernel call: large enough to amortise the call, small enough that
- * the index (4 bytes per separator) stays in the L2 cache. */
-#define SCAN_CHUNK ((size_t)64 << 10)
-
-/* --------------------------------------------------------------- positions */
-
-static uint64_t count_breaks(simdsv_reader *r, size_t from, size_t to)
-{
-    return r->kernel->count_lines(r->buf + from, to - from, &r->line_after_cr);
-}
-
-/* Characters in p[0..n): a valid UTF-8 sequence is one, and so is every
- * byte that is not part of one. */
-static uint64_t count_chars(const uint8_t *p, size_t n)
-{
-    uint64_t chars = 0;
-    for (size_t i = 0; i < n; chars++) {
-        const uint8_t lead = p[i];
-        const size_t len = lead < 0x80 ? 1 : lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 0;
-        i += len && len <= n - i && simdsv__utf8_validate_scalar(p + i, len) == len ? len : 1;
-    }
-    return chars;
-}
-
-/* Fills line and column for buffer position pos (>= the record start). */
-void simdsv__advance_lines(simdsv_reader *r, size_t pos)
-{
-    const size_t ck = (size_t)(r->line_offset - r->buf_origin);
-    if (pos >= ck) {
-        r->line_count += count_breaks(r, ck, pos);
-        r->line_offset = r->buf_origin + pos;
-    }
-}
-
-static void locate(simdsv_reader *r, size_t pos, simdsv_error *e)
-{
-    simdsv__advance_lines(r, pos);
-    e->line = r->line_count + 1;
-    /* A line starts after a line end; a stream buffer always starts at a
-     * record start, which is a line start, so the search stays inside it.
-     * The BOM is not a column. */
-    size_t lower = r->bom_len > r->buf_origin ? (size_t)(r->bom_len - r->buf_origin) : 0;
-    if (lower > pos)
-        lower = pos;
-    size_t line_start = pos;
-    while (line_start > lower && r->buf[line_start - 1] != '\n' && r->buf[line_start - 1] != '\r')
-        line_start--;
-    e->column = 1 + count_chars(r->buf + line_start, pos - line_start);
-}
-
-simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail)
-{
-    simdsv_error *e = &r->err;
-    memset(e, 0, sizeof *e);
-    e->code = code;
-    e->byte_offset = r->buf_origin + pos;
-    e->record = r->physical_records;
-    e->field = field;
-    locate(r, pos, e);
-    const char *msg = detail ? detail : simdsv_status_message(code);
-    size_t n = strlen(msg);
-    if (n >= sizeof e->message)
-        n = sizeof e->message - 1;
-    memcpy(e->message, msg, n);
-    e->message[n] = '\0';
-    return code;
-}
-
-static simdsv_status fail(simdsv_reader *r, simdsv_status code, int os_errno)
-{
-    memset(&r->err, 0, sizeof r->err);
-    r->err.code = code;
-    r->err.os_errno = os_errno;
-    r->err.byte_offset = r->buf_origin + r->rec_start;
-    r->err.record = r->physical_records;
-    const char *msg = simdsv_status_message(code);
-    memcpy(r->err.message, msg, strlen(msg) + 1);
-    r->fatal = true;
-    return code;
-}
-
 /* ------------------------------------------------------------------ buffer */
 
 /* Drops the bytes before the current record and reads more.  With
@@ -110,11 +29,7 @@ static void drop_consumed(simdsv_reader *r)
     const size_t keep = r->rec_start;
     r->run_n = 0; /* its views point where the bytes were */
     if (keep > 0) {
-        const size_t ck = (size_t)(r->line_offset - r->buf_origin);
-        if (ck < keep) {
-            r->line_count += count_breaks(r, ck, keep);
-            r->line_offset = r->buf_origin + keep;
-        }
+        simdsv__advance_lines(r, keep); /* the line count must not lose the dropped bytes */
         memmove(r->buf, r->buf + keep, r->len - keep);
         r->len -= keep;
         r->scan_pos -= keep;
@@ -132,7 +47,7 @@ static simdsv_status resize_buffer(simdsv_reader *r, size_t new_cap)
 {
     uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
     if (!grown)
-        return fail(r, SIMDSV_ERR_NOMEM, 0);
+        return simdsv__fail(r, SIMDSV_ERR_NOMEM, 0);
     r->run_n = 0;
     memcpy(grown, r->buf, r->len);
     for (size_t i = 0; i < r->nfields; i++)
@@ -146,7 +61,7 @@ static simdsv_status resize_buffer(simdsv_reader *r, size_t new_cap)
 static simdsv_status grow_buffer(simdsv_reader *r, bool limited)
 {
     if (r->cap > SIZE_MAX / 2)
-        return fail(r, SIMDSV_ERR_NOMEM, 0);
+        return simdsv__fail(r, SIMDSV_ERR_NOMEM, 0);
     size_t new_cap = r->cap * 2;
     /* One byte past the record limit is enough to know a record exceeds it. */
     const uint64_t max = r->opt.max_record_size;
@@ -160,7 +75,7 @@ static simdsv_status read_some(simdsv_reader *r)
     size_t got = 0;
     int os_errno = 0;
     if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK)
-        return fail(r, SIMDSV_ERR_IO, os_errno);
+        return simdsv__fail(r, SIMDSV_ERR_IO, os_errno);
     if (got == 0)
         r->eof = true;
     r->len += got;
@@ -193,13 +108,6 @@ simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least)
             return st;
     }
     return SIMDSV_OK;
-}
-
-uint64_t simdsv__line_at(simdsv_reader *r, size_t pos)
-{
-    simdsv_error e;
-    locate(r, pos, &e);
-    return e.line;
 }
 
 simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely)
@@ -301,7 +209,7 @@ static simdsv_status grow_fields(simdsv_reader *r, bool *full)
     void *fields = r->fields;
     const simdsv_status st = simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, r->nfields + 1, sizeof *r->fields);
     r->fields = fields;
-    return st == SIMDSV_OK ? SIMDSV_OK : fail(r, st, 0);
+    return st == SIMDSV_OK ? SIMDSV_OK : simdsv__fail(r, st, 0);
 }
 
 /* Flags of a quoted field whose inner bytes are p[0..n). */
@@ -592,7 +500,7 @@ static size_t cut_run(simdsv_reader *r)
         const simdsv_status st = simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, RUN_FIELDS, sizeof *r->fields);
         r->fields = fields;
         if (st != SIMDSV_OK) {
-            fail(r, st, 0);
+            simdsv__fail(r, st, 0);
             return 0;
         }
     }
@@ -836,121 +744,6 @@ simdsv_status simdsv__ensure_usable(simdsv_reader *r)
     return r->fatal ? r->err.code : SIMDSV_OK;
 }
 
-/* Appends the cells of one more header row to the names, with a space:
- * the header bytes are rebuilt in a new block (names are short). */
-static simdsv_status add_header_row(simdsv_reader *r, bool upper)
-{
-    simdsv_record rec;
-    simdsv_status st = simdsv__read_record(r, &rec);
-    if (st != SIMDSV_OK)
-        return st;
-    r->records_emitted = 0;
-    size_t bytes = r->header_bytes_size;
-    for (size_t i = 0; i < rec.field_count && i < r->header_count; i++)
-        bytes += rec.fields[i].size + 1;
-    /* An upper row's empty cell may repeat its left neighbour: room for the widest. */
-    size_t widest = 0;
-    for (size_t i = 0; i < rec.field_count; i++)
-        widest = rec.fields[i].size > widest ? rec.fields[i].size : widest;
-    if (upper)
-        bytes += r->header_count * (widest + 1);
-    char *nb = simdsv__alloc(&r->opt.alloc, bytes ? bytes : 1);
-    if (!nb)
-        return fail(r, SIMDSV_ERR_NOMEM, 0);
-    char *out = nb;
-    const simdsv_field *left = NULL;
-    for (size_t i = 0; i < r->header_count; i++) {
-        simdsv_field *h = &r->header_fields[i];
-        memcpy(out, h->data, h->size);
-        size_t n = h->size;
-        const simdsv_field *f = i < rec.field_count ? &rec.fields[i] : NULL;
-        if (f && f->size)
-            left = f;
-        else if (upper && left)
-            f = left;
-        if (f && f->size) {
-            if (n)
-                out[n++] = ' ';
-            n += (f->flags & SIMDSV_FIELD_NEEDS_UNESCAPE) ? simdsv_unescape(f, r->opt.quote, r->opt.escape, out + n)
-                                                           : (memcpy(out + n, f->data, f->size), f->size);
-        }
-        h->data = out;
-        h->size = n;
-        out += n;
-    }
-    simdsv__free(&r->opt.alloc, r->header_bytes, r->header_bytes_size);
-    r->header_bytes = nb;
-    r->header_bytes_size = bytes ? bytes : 1;
-    return SIMDSV_OK;
-}
-
-static simdsv_status read_header(simdsv_reader *r)
-{
-    simdsv_record rec;
-    simdsv_status st = simdsv__read_record(r, &rec);
-    if (st == SIMDSV_END) {
-        r->header_done = true;
-        return SIMDSV_END;
-    }
-    if (st != SIMDSV_OK)
-        return st;
-    r->records_emitted = 0;
-    /* Copy: the header outlives the buffer it was read from. */
-    size_t bytes = 0;
-    for (size_t i = 0; i < rec.field_count; i++)
-        bytes += rec.fields[i].size;
-    r->header_bytes = simdsv__alloc(&r->opt.alloc, bytes);
-    if (!r->header_bytes)
-        return fail(r, SIMDSV_ERR_NOMEM, 0);
-    r->header_bytes_size = bytes;
-    r->header_fields = simdsv__alloc(&r->opt.alloc, rec.field_count * sizeof *r->header_fields);
-    if (!r->header_fields)
-        return fail(r, SIMDSV_ERR_NOMEM, 0);
-    r->header_count = rec.field_count;
-    char *out = r->header_bytes;
-    for (size_t i = 0; i < rec.field_count; i++) {
-        const simdsv_field *f = &rec.fields[i];
-        const size_t n = (f->flags & SIMDSV_FIELD_NEEDS_UNESCAPE) ? simdsv_unescape(f, r->opt.quote, r->opt.escape, out)
-                                                                   : (memcpy(out, f->data, f->size), f->size);
-        r->header_fields[i].data = out;
-        r->header_fields[i].size = n;
-        r->header_fields[i].flags = f->flags & ~SIMDSV_FIELD_NEEDS_UNESCAPE;
-        out += n;
-    }
-    /* An empty cell of an upper header row stands for its left neighbour (a merged cell). */
-    for (size_t i = 1; r->opt.header_rows > 1 && i < r->header_count; i++)
-        if (r->header_fields[i].size == 0)
-            r->header_fields[i] = r->header_fields[i - 1];
-    for (uint64_t row = 1; row < r->opt.header_rows; row++)
-        if ((st = add_header_row(r, row + 1 < r->opt.header_rows)) != SIMDSV_OK)
-            break;
-    r->header_done = true;
-    return st == SIMDSV_END ? SIMDSV_OK : st;
-}
-
-simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *rec)
-{
-    simdsv_status st = simdsv__ensure_usable(r);
-    if (st != SIMDSV_OK)
-        return st;
-    if (!rec || !r->opt.header)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    if (!r->header_done && (st = read_header(r)) != SIMDSV_OK)
-        return st;
-    if (!r->header_fields)
-        return SIMDSV_END;
-    rec->fields = r->header_fields;
-    rec->field_count = r->header_count;
-    rec->index = 0;
-    rec->byte_offset = 0;
-    return SIMDSV_OK;
-}
-
-simdsv_status simdsv__ensure_header(simdsv_reader *r)
-{
-    return r->opt.header && !r->header_done ? read_header(r) : SIMDSV_OK;
-}
-
 simdsv_status simdsv_reader_next(simdsv_reader *r, simdsv_record *rec)
 {
     simdsv_status st = simdsv__ensure_usable(r);
@@ -974,13 +767,11 @@ simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count)
         return st != SIMDSV_OK ? st : SIMDSV_ERR_INVALID_ARGUMENT;
     *count = 0;
     /* The header is read as usual (checked like any record); what follows is counted. */
-    if (r->opt.header && !r->header_done) {
-        st = read_header(r);
-        if (st == SIMDSV_END)
-            return SIMDSV_OK;
-        if (st != SIMDSV_OK)
-            return st;
-    }
+    st = simdsv__ensure_header(r);
+    if (st == SIMDSV_END)
+        return SIMDSV_OK;
+    if (st != SIMDSV_OK)
+        return st;
     r->counting = true;
     st = count_records(r, count);
     r->counting = false;
@@ -1093,247 +884,4 @@ size_t simdsv_unescape(const simdsv_field *field, int quote, int escape, char *d
         *out++ = c;
     }
     return (size_t)(out - dst);
-}
-
-/* --------------------------------------------------------------- lifecycle */
-
-static bool collide(int a, int b)
-{
-    return a >= 0 && a == b;
-}
-
-simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
-{
-    if (!out)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    *out = NULL;
-    struct simdsv_options o;
-    if (opt)
-        o = *opt;
-    else
-        simdsv__options_defaults(&o);
-    const int d = o.delimiter, q = o.quote, e = o.escape == o.quote ? -1 : o.escape, c = o.comment;
-    o.escape = e;
-    const int bytes[4] = {d, q, e, c};
-    for (int i = 0; i < 4; i++) {
-        if (bytes[i] == '\n' || bytes[i] == '\r')
-            return SIMDSV_ERR_BAD_DIALECT;
-        for (int j = i + 1; j < 4; j++)
-            if (collide(bytes[i], bytes[j]))
-                return SIMDSV_ERR_BAD_DIALECT;
-    }
-    /* The later bytes of a longer delimiter: not the quote or the escape
-     * (where would a field end?); with trimming, no delimiter of spaces. */
-    for (int i = 1; i < o.delimiter_len; i++)
-        if (collide(o.delimiter_seq[i], q) || collide(o.delimiter_seq[i], e))
-            return SIMDSV_ERR_BAD_DIALECT;
-    if (o.trim_spaces && (d == ' ' || q == ' ' || e == ' '))
-        return SIMDSV_ERR_BAD_DIALECT;
-    const scan_kernel *kernel = NULL;
-    simdsv_status st = simdsv__kernel_resolve(o.kernel, &kernel);
-    if (st != SIMDSV_OK)
-        return st;
-    simdsv_reader *r = simdsv__alloc(&o.alloc, sizeof *r);
-    if (!r)
-        return SIMDSV_ERR_NOMEM;
-    memset(r, 0, sizeof *r);
-    r->opt = o;
-    if (simdsv__options_copy_specs(&r->opt, &o) != SIMDSV_OK) {
-        simdsv__free(&o.alloc, r, sizeof *r);
-        return SIMDSV_ERR_NOMEM;
-    }
-    r->kernel = kernel;
-    r->slow_only = o.delimiter_len > 1 || o.trim_spaces;
-    r->dialect.delimiter = (uint8_t)d;
-    r->dialect.has_quote = q >= 0;
-    r->dialect.quote = (uint8_t)(q >= 0 ? q : 0);
-    r->dialect.has_escape = e >= 0;
-    r->dialect.escape = (uint8_t)(e >= 0 ? e : 0);
-    r->dialect.has_comment = c >= 0;
-    r->dialect.comment = (uint8_t)(c >= 0 ? c : 0);
-    /* The tail block is padded with a byte that matches nothing structural. */
-    uint8_t pad = 0;
-    while (pad == d || pad == q || pad == e || pad == c || pad == '\n' || pad == '\r')
-        pad++;
-    r->dialect.pad_byte = pad;
-    r->index = simdsv__alloc(&o.alloc, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
-    if (!r->index) {
-        simdsv__options_free_specs(&r->opt);
-        simdsv__free(&o.alloc, r, sizeof *r);
-        return SIMDSV_ERR_NOMEM;
-    }
-    *out = r;
-    return SIMDSV_OK;
-}
-
-static simdsv_status begin(simdsv_reader *r)
-{
-    if (!r)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    if (r->src.kind != SOURCE_NONE)
-        return SIMDSV_ERR_INVALID_ARGUMENT; /* a reader is opened once */
-    return SIMDSV_OK;
-}
-
-static simdsv_status open_whole(simdsv_reader *r)
-{
-    r->buf = (uint8_t *)(uintptr_t)r->src.data; /* never written: whole-input buffers are read only */
-    r->len = r->src.size;
-    r->cap = r->src.size;
-    r->eof = true;
-    return SIMDSV_OK;
-}
-
-static simdsv_status open_stream(simdsv_reader *r)
-{
-    r->cap = r->opt.buffer_size;
-    r->buf = simdsv__alloc(&r->opt.alloc, r->cap);
-    if (!r->buf) {
-        simdsv__source_close(&r->src);
-        r->cap = 0;
-        return SIMDSV_ERR_NOMEM;
-    }
-    r->owns_buf = true;
-    return SIMDSV_OK;
-}
-
-/* The encoding and the end offset decide how a source is held. */
-static simdsv_status open_source(simdsv_reader *r)
-{
-    int stream = 0;
-    const simdsv_status st = simdsv__source_setup(&r->src, &r->opt, &stream);
-    if (st != SIMDSV_OK) {
-        simdsv__source_close(&r->src);
-        r->src.kind = SOURCE_NONE;
-        return st;
-    }
-    return stream ? open_stream(r) : open_whole(r);
-}
-
-simdsv_status simdsv_reader_open_memory(simdsv_reader *r, const void *data, size_t size)
-{
-    simdsv_status st = begin(r);
-    if (st != SIMDSV_OK)
-        return st;
-    if (!data && size)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    r->src.kind = SOURCE_MEMORY;
-    r->src.data = data ? data : (const void *)"";
-    r->src.size = size;
-    return open_source(r);
-}
-
-simdsv_status simdsv_reader_open_path(simdsv_reader *r, const char *path)
-{
-    simdsv_status st = begin(r);
-    if (st != SIMDSV_OK)
-        return st;
-    if (!path)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    int os_errno = 0;
-    st = simdsv__source_open_path(&r->src, path, r->opt.use_mmap, &os_errno);
-    if (st != SIMDSV_OK) {
-        memset(&r->err, 0, sizeof r->err);
-        r->err.code = st;
-        r->err.os_errno = os_errno;
-        snprintf(r->err.message, sizeof r->err.message, "cannot open the file: %s",
-                 os_errno ? strerror(os_errno) : "not a readable file");
-        return st;
-    }
-    return open_source(r);
-}
-
-simdsv_status simdsv_reader_open_fd(simdsv_reader *r, int fd)
-{
-    simdsv_status st = begin(r);
-    if (st != SIMDSV_OK)
-        return st;
-    if (fd < 0)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    r->src.kind = SOURCE_FD;
-    r->src.fd = fd;
-    return open_source(r);
-}
-
-simdsv_status simdsv_reader_open_stdio(simdsv_reader *r, FILE *file)
-{
-    simdsv_status st = begin(r);
-    if (st != SIMDSV_OK)
-        return st;
-    if (!file)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    r->src.kind = SOURCE_STDIO;
-    r->src.file = file;
-    return open_source(r);
-}
-
-simdsv_status simdsv_reader_open_callback(simdsv_reader *r, simdsv_read_fn fn, void *ctx)
-{
-    simdsv_status st = begin(r);
-    if (st != SIMDSV_OK)
-        return st;
-    if (!fn)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    r->src.kind = SOURCE_CALLBACK;
-    r->src.fn = fn;
-    r->src.ctx = ctx;
-    return open_source(r);
-}
-
-void simdsv_reader_free(simdsv_reader *r)
-{
-    if (!r)
-        return;
-    const simdsv_allocator a = r->opt.alloc;
-    simdsv__source_close(&r->src);
-    if (r->owns_buf)
-        simdsv__free(&a, r->buf, r->cap);
-    simdsv__free(&a, r->index, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
-    simdsv__free(&a, r->fields, r->fields_cap * sizeof *r->fields);
-    simdsv__free(&a, r->scratch, r->scratch_cap);
-    simdsv__free(&a, r->scratch_offsets, r->scratch_offsets_cap * sizeof *r->scratch_offsets);
-    simdsv__free(&a, r->unescape_buf, r->unescape_cap);
-    simdsv__free(&a, r->header_bytes, r->header_bytes_size);
-    simdsv__free(&a, r->header_fields, r->header_count * sizeof *r->header_fields);
-    simdsv__free(&a, r->batch_bounds, r->batch_bounds_cap * sizeof *r->batch_bounds);
-    simdsv__free(&a, r->batch_flags, r->batch_bounds_cap);
-    simdsv__free(&a, r->batch_first, (r->batch_records_cap + 1) * sizeof *r->batch_first);
-    simdsv__free(&a, r->batch_offsets, r->batch_records_cap * sizeof *r->batch_offsets);
-    simdsv__free(&a, r->batch_spill, r->batch_spill_cap);
-    simdsv__options_free_specs(&r->opt);
-    simdsv__free(&a, r, sizeof *r);
-}
-
-const simdsv_error *simdsv_reader_error(const simdsv_reader *r)
-{
-    static const simdsv_error no_reader = {SIMDSV_ERR_INVALID_ARGUMENT, 0, 0, 0, 0, 0, 0, "no reader"};
-    return r ? &r->err : &no_reader;
-}
-
-simdsv_kernel simdsv_reader_kernel(const simdsv_reader *r)
-{
-    return r ? r->kernel->id : SIMDSV_KERNEL_AUTO;
-}
-
-uint64_t simdsv_reader_offset(const simdsv_reader *r)
-{
-    return r ? r->buf_origin + r->rec_start : 0;
-}
-
-int simdsv_utf8_valid(const void *data, size_t size, size_t *error_offset)
-{
-    const scan_kernel *k = NULL;
-    if (simdsv__kernel_resolve(SIMDSV_KERNEL_AUTO, &k) != SIMDSV_OK)
-        k = simdsv__kernel_get(SIMDSV_KERNEL_SCALAR);
-    const size_t bad = k->utf8_validate(data, size);
-    if (bad == size)
-        return 1;
-    if (error_offset)
-        *error_offset = bad;
-    return 0;
-}
-
-size_t simdsv_utf8_lossy(const void *src, size_t size, char *dst)
-{
-    return simdsv__utf8_lossy(src, size, (uint8_t *)dst);
 }

@@ -18,6 +18,10 @@
  * (a comment line); the caller goes on reading. */
 #define SIMDSV__AGAIN ((simdsv_status)-1)
 
+/* Bytes per kernel call: large enough to amortise the call, small enough that
+ * the index (4 bytes per separator) stays in the L2 cache. */
+#define SCAN_CHUNK ((size_t)64 << 10)
+
 struct simdsv_reader {
     struct simdsv_options opt;
     const scan_kernel *kernel;
@@ -108,6 +112,9 @@ struct simdsv_reader {
 };
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);
+/* A fatal error with no position of its own (out of memory, I/O): the
+ * reader keeps returning code. */
+simdsv_status simdsv__fail(simdsv_reader *r, simdsv_status code, int os_errno);
 simdsv_status simdsv__refill(simdsv_reader *r, bool fill_completely);
 /* Reads a stream into the buffer until it holds at_least bytes from
  * rec_start, or all of it (SIZE_MAX); no record-size limit: the typed
