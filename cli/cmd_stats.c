@@ -54,14 +54,9 @@ static const char help[] =
     "  --exact            exact quartiles and distinct counts: every value is kept\n"
     "                     in memory (memory grows with the data)\n\n" CLI_TYPED_HELP;
 
-/* Rejects listed after the table; the rest are counted (a file of bad
- * values would otherwise print one line per row). */
-#define STATS_REJECTS_SHOWN 20
 /* Bytes per range of a threaded read: each thread holds one range (and the
  * record that crosses its end) at a time. */
 #define STATS_RANGE_BYTES ((uint64_t)8 << 20)
-
-enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
 typedef struct stats_args {
     cli_common *c;
@@ -93,19 +88,11 @@ static arg_result stats_arg(void *ctx, int argc, char **argv, int *i)
     return cli_typed_arg(a->c, argc, argv, i);
 }
 
-/* A value that did not fit a --schema type (--on-error null), or the first
- * one that failed (--on-error fail). */
-typedef struct kept_reject {
-    uint64_t line, byte_offset;
-    size_t column;
-    char *value, *reason;
-} kept_reject;
-
 /* What one thread gathers. */
 typedef struct worker {
     column_stats *cols;
     uint64_t rows;
-    kept_reject shown[STATS_REJECTS_SHOWN];
+    stats_reject shown[STATS_REJECTS_SHOWN];
     size_t nshown;
     uint64_t rejected;     /* --schema misfits made null, shown or not */
     /* the first failure of this worker (ranges are taken in input order) */
@@ -114,7 +101,7 @@ typedef struct worker {
     bool nomem;
     simdsv_error error;    /* a read error (error.code != OK) */
     char stream_message[512];
-    kept_reject misfit;    /* a --schema misfit with --on-error fail (value != NULL) */
+    stats_reject misfit;    /* a --schema misfit with --on-error fail (value != NULL) */
     bool summary_failed;   /* a range this worker summarized cannot be cut so */
     /* the range being read */
     char *buf;
@@ -143,14 +130,14 @@ typedef struct stats_run {
     bool header;
 } stats_run;
 
-static void free_reject(kept_reject *k)
+static void free_reject(stats_reject *k)
 {
     free(k->value);
     free(k->reason);
     k->value = k->reason = NULL;
 }
 
-static bool keep_reject(kept_reject *k, const simdsv_reject *r)
+static bool keep_reject(stats_reject *k, const simdsv_reject *r)
 {
     k->line = r->line;
     k->byte_offset = r->byte_offset;
@@ -558,7 +545,7 @@ static int report_failure(stats_run *run)
         cli_error("out of memory");
     } else if (first->misfit.value) {
         progress_erase();
-        const kept_reject *m = &first->misfit;
+        const stats_reject *m = &first->misfit;
         fprintf(stderr, "%s:%llu: error: value `", c->display, (unsigned long long)m->line);
         cli_put_text(m->value);
         char name[64]; /* cut as the library's own messages cut names */
@@ -582,242 +569,10 @@ static int report_failure(stats_run *run)
     return EXIT_DATA;
 }
 
-/* ---------------------------------------------------------------- output */
-
-static const char *const heads[] = {"column", "type", "count", "nulls", "distinct", "min", "p25",
-                                    "median", "p75", "max", "mean", "sd", "sum", "min_len", "max_len"};
-#define NHEADS (sizeof heads / sizeof heads[0])
-
-/* A cell's text for the table: at most 40 bytes of a value (cut at a
- * character start, then "..."), "~" before an estimate. */
-static void table_cell(char *dst, size_t size, const char *s, bool estimate)
+/* The --schema misfits made null: the workers' first ones, then a count. */
+static void print_rejects(stats_run *run, const stats_report *rep)
 {
-    size_t n = strlen(s);
-    const size_t max = 40;
-    const bool cut = n > max;
-    if (cut)
-        for (n = max; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
-            ;
-    snprintf(dst, size, "%s%.*s%s", estimate && *s ? "~" : "", (int)n, s, cut ? "..." : "");
-}
-
-/* The name is written whole (as schema does); the other cells are cut. */
-typedef struct table_row {
-    const char *name;
-    char cells[NHEADS][128];
-} table_row;
-
-static void fill_row(table_row *row, const char *name, const char *type, const stats_cells *sc)
-{
-    const char *values[NHEADS] = {name, type, sc->count, sc->nulls, sc->distinct, sc->min, sc->p25, sc->median,
-                                  sc->p75, sc->max, sc->mean, sc->sd, sc->sum, sc->min_len, sc->max_len};
-    row->name = name;
-    for (size_t k = 1; k < NHEADS; k++) {
-        const bool estimate = (k == 4 && !sc->distinct_exact) || (k >= 6 && k <= 8 && !sc->quantiles_exact);
-        table_cell(row->cells[k], sizeof row->cells[k], values[k], estimate);
-    }
-}
-
-/* A cell padded to width terminal columns (names and values come from the
- * file: their display form). */
-static void cell(const char *s, size_t width, int right)
-{
-    const size_t n = cli_display_width(s);
-    if (right && n < width)
-        out_pad(width - n);
-    text_display(s, strlen(s), SIZE_MAX, 0, true);
-    if (!right && n < width)
-        out_pad(width - n);
-}
-
-static bool print_table(stats_run *run, const column_stats *cols, uint64_t rows)
-{
-    size_t nrows = 0;
-    for (size_t j = 0; j < run->ncols; j++)
-        nrows += 1 + (cols[j].misfits.count > 0);
-    table_row *table = calloc(nrows ? nrows : 1, sizeof *table);
-    if (!table)
-        return false;
-    bool approx_distinct = false, approx_quantiles = false, ok = true;
-    size_t r = 0;
-    for (size_t j = 0; j < run->ncols; j++) {
-        stats_cells sc;
-        ok = stats_cells_of(&cols[j], false, &sc) && ok;
-        fill_row(&table[r++], run->names[j], simdsv_type_name(run->types[j]), &sc);
-        approx_distinct |= !sc.distinct_exact;
-        approx_quantiles |= !sc.quantiles_exact;
-        if (cols[j].misfits.count) {
-            ok = stats_misfit_cells(&cols[j], false, &sc) && ok;
-            fill_row(&table[r++], run->names[j], "string", &sc);
-            approx_distinct |= !sc.distinct_exact;
-        }
-    }
-    size_t widths[NHEADS];
-    for (size_t k = 0; k < NHEADS; k++) {
-        widths[k] = strlen(heads[k]);
-        for (size_t i = 0; i < nrows; i++) {
-            const size_t w = cli_display_width(k ? table[i].cells[k] : table[i].name);
-            widths[k] = w > widths[k] ? w : widths[k];
-        }
-    }
-    widths[0] = widths[0] < CLI_PAD_MAX ? widths[0] : CLI_PAD_MAX;
-    out_printf("%llu rows, %zu columns\n", (unsigned long long)rows, run->ncols);
-    for (size_t i = 0; i <= nrows; i++) {
-        for (size_t k = 0; k < NHEADS; k++) {
-            cell(i == 0 ? heads[k] : k ? table[i - 1].cells[k] : table[i - 1].name, widths[k], k >= 2 && k <= 4);
-            out_write(k + 1 < NHEADS ? "  " : "\n", k + 1 < NHEADS ? 2 : 1);
-        }
-    }
-    free(table);
-    if (approx_distinct)
-        out_str("~distinct: a HyperLogLog estimate (standard error 0.81%); --exact counts exactly\n");
-    if (approx_quantiles)
-        out_str("~p25, ~median, ~p75: from a KLL sketch, within 1% of the rows of the exact position (99% "
-                "confidence); --exact gives them exactly\n");
-    for (size_t j = 0; j < run->ncols; j++) {
-        const text_stats *m = &cols[j].misfits;
-        if (!m->count)
-            continue;
-        out_str("note: `");
-        cell(run->names[j], 0, 0);
-        out_printf("` is %s, inferred from the first 8 MiB of rows; %llu later value%s did not fit it (the first, `",
-                   simdsv_type_name(run->types[j]), (unsigned long long)m->count, m->count == 1 ? "" : "s");
-        cell(m->first_value, 0, 0);
-        out_printf("`, at line %llu): the %s row describes the values that fit, the string row the others\n",
-                   (unsigned long long)m->first_line, simdsv_type_name(run->types[j]));
-    }
-    return ok;
-}
-
-/* csv and json: one record per column, and one more for a column's misfits. */
-static const char *const fields[] = {"column",   "type",           "count", "nulls", "distinct", "distinct_error",
-                                     "min",      "p25",            "median", "p75",  "max",      "quantile_error",
-                                     "mean",     "sd",             "sum",   "min_length", "max_length", "note"};
-#define NFIELDS (sizeof fields / sizeof fields[0])
-
-/* The texts of one record; numeric[k]: a JSON number (else a string; "" is null). */
-typedef struct record_texts {
-    const char *v[NFIELDS];
-    bool numeric[NFIELDS];
-} record_texts;
-
-static void record_of(record_texts *rt, const char *name, const char *type, const stats_cells *sc, const char *note,
-                      bool has_quantiles)
-{
-    static char distinct_error[16], quantile_error[16];
-    snprintf(distinct_error, sizeof distinct_error, "%g", HLL_STD_ERROR);
-    snprintf(quantile_error, sizeof quantile_error, "%g", KLL_RANK_ERROR);
-    const char *v[NFIELDS] = {name,
-                              type,
-                              sc->count,
-                              sc->nulls,
-                              sc->distinct,
-                              !sc->distinct[0] ? "" : sc->distinct_exact ? "0" : distinct_error,
-                              sc->min,
-                              sc->p25,
-                              sc->median,
-                              sc->p75,
-                              sc->max,
-                              !has_quantiles ? "" : sc->quantiles_exact ? "0" : quantile_error,
-                              sc->mean,
-                              sc->sd,
-                              sc->sum,
-                              sc->min_len,
-                              sc->max_len,
-                              note};
-    for (size_t k = 0; k < NFIELDS; k++) {
-        rt->v[k] = v[k];
-        const bool value_field = k >= 6 && k <= 10;
-        const bool special = strcmp(v[k], "NaN") == 0 || strstr(v[k], "Infinity") != NULL;
-        rt->numeric[k] = k >= 2 && k != 17 && !special && (!value_field || sc->numeric);
-    }
-}
-
-static void put_record(const record_texts *rt, int format, int delimiter, bool first)
-{
-    if (format == FORMAT_CSV) {
-        for (size_t k = 0; k < NFIELDS; k++) {
-            if (k)
-                out_byte((char)delimiter);
-            out_csv_field(rt->v[k], strlen(rt->v[k]), delimiter, NFIELDS == 1);
-        }
-        out_byte('\n');
-        return;
-    }
-    out_str(first ? "\n    {" : ",\n    {");
-    for (size_t k = 0; k < NFIELDS; k++) {
-        if (k)
-            out_str(", ");
-        out_json_string(fields[k], strlen(fields[k]));
-        out_str(": ");
-        if (!rt->v[k][0])
-            out_str("null");
-        else if (rt->numeric[k])
-            out_str(rt->v[k]);
-        else
-            out_json_string(rt->v[k], strlen(rt->v[k]));
-    }
-    out_byte('}');
-}
-
-static bool print_records(stats_run *run, const column_stats *cols, uint64_t rows, int format)
-{
-    const int d = run->c->out_delimiter;
-    if (format == FORMAT_CSV) {
-        for (size_t k = 0; k < NFIELDS; k++) {
-            if (k)
-                out_byte((char)d);
-            out_csv_field(fields[k], strlen(fields[k]), d, false);
-        }
-        out_byte('\n');
-    } else {
-        out_printf("{\"rows\": %llu, \"columns\": [", (unsigned long long)rows);
-    }
-    bool ok = true, first = true;
-    for (size_t j = 0; j < run->ncols; j++) {
-        const column_stats *cs = &cols[j];
-        const simdsv_type type = run->types[j];
-        const bool has_quantiles = type == SIMDSV_TYPE_INT64 || type == SIMDSV_TYPE_FLOAT64 ||
-                                   type == SIMDSV_TYPE_DATE || type == SIMDSV_TYPE_TIMESTAMP;
-        char note[160] = "";
-        if (cs->misfits.count)
-            snprintf(note, sizeof note, "%llu later value%s did not fit %s: see the next record",
-                     (unsigned long long)cs->misfits.count, cs->misfits.count == 1 ? "" : "s", simdsv_type_name(type));
-        else if (cs->rejected)
-            snprintf(note, sizeof note, "%llu values did not fit %s and were made null (--on-error null)",
-                     (unsigned long long)cs->rejected, simdsv_type_name(type));
-        stats_cells sc;
-        record_texts rt;
-        ok = stats_cells_of(cs, true, &sc) && ok;
-        record_of(&rt, run->names[j], simdsv_type_name(type), &sc, note, has_quantiles && cs->count);
-        put_record(&rt, format, d, first);
-        first = false;
-        if (cs->misfits.count) {
-            snprintf(note, sizeof note, "values that did not fit %s (inferred from the first 8 MiB), from line %llu",
-                     simdsv_type_name(type), (unsigned long long)cs->misfits.first_line);
-            ok = stats_misfit_cells(cs, true, &sc) && ok;
-            record_of(&rt, run->names[j], "string", &sc, note, false);
-            put_record(&rt, format, d, false);
-        }
-    }
-    if (format == FORMAT_JSON)
-        out_str(run->ncols ? "\n]}\n" : "]}\n");
-    return ok;
-}
-
-static int by_line(const void *pa, const void *pb)
-{
-    const kept_reject *a = pa, *b = pb;
-    if (a->line != b->line)
-        return a->line < b->line ? -1 : 1;
-    return (a->column > b->column) - (a->column < b->column);
-}
-
-/* The --schema misfits made null: the first STATS_REJECTS_SHOWN in input
- * order, then a count. */
-static void print_rejects(stats_run *run)
-{
-    kept_reject *all = malloc(run->nworkers * STATS_REJECTS_SHOWN * sizeof *all);
+    stats_reject *all = malloc(run->nworkers * STATS_REJECTS_SHOWN * sizeof *all);
     size_t n = 0;
     uint64_t total = 0;
     for (size_t w = 0; w < run->nworkers; w++) {
@@ -825,21 +580,7 @@ static void print_rejects(stats_run *run)
         for (size_t i = 0; all && i < run->workers[w].nshown; i++)
             all[n++] = run->workers[w].shown[i];
     }
-    if (n > 1)
-        qsort(all, n, sizeof *all, by_line);
-    const size_t shown = n < STATS_REJECTS_SHOWN ? n : STATS_REJECTS_SHOWN;
-    for (size_t i = 0; i < shown; i++) {
-        const kept_reject *r = &all[i];
-        out_printf("rejected: line %llu, column %zu (", (unsigned long long)r->line, r->column + 1);
-        cell(run->names[r->column], 0, 0);
-        out_str("): `");
-        cell(r->value, 0, 0);
-        out_str("`: ");
-        cell(r->reason, 0, 0);
-        out_byte('\n');
-    }
-    if (total > shown)
-        out_printf("rejected: %llu more values\n", (unsigned long long)(total - shown));
+    stats_print_rejects(rep, all, n, total);
     free(all);
 }
 
@@ -874,7 +615,7 @@ static void free_run(stats_run *run)
 int cmd_stats(int argc, char **argv)
 {
     cli_common c;
-    stats_args args = {&c, FORMAT_TABLE, false};
+    stats_args args = {&c, STATS_FORMAT_TABLE, false};
     const cli_spec spec = {"stats", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, stats_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     /* Misfits of inferred types are nulls listed as rejects, never errors
@@ -917,10 +658,11 @@ int cmd_stats(int argc, char **argv)
                 stats_merge(&cols[j], &run.workers[w].cols[j]);
             rows += run.workers[w].rows;
         }
-        const bool ok = args.format == FORMAT_TABLE ? print_table(&run, cols, rows)
-                                                    : print_records(&run, cols, rows, args.format);
-        if (args.format == FORMAT_TABLE)
-            print_rejects(&run);
+        const stats_report rep = {run.ncols, run.names, run.types, cols, rows};
+        const bool ok = args.format == STATS_FORMAT_TABLE ? stats_print_table(&rep)
+                                                          : stats_print_records(&rep, args.format, c.out_delimiter);
+        if (args.format == STATS_FORMAT_TABLE)
+            print_rejects(&run, &rep);
         if (!ok) {
             out_flush();
             cli_error("out of memory");

@@ -76,6 +76,41 @@ bool stats_cells_of(const column_stats *cs, bool full, stats_cells *out);
 /* The same for the misfits' text statistics. */
 bool stats_misfit_cells(const column_stats *cs, bool full, stats_cells *out);
 
+/* ------------------------------------------- the report (stats_print.c) */
+
+enum { STATS_FORMAT_TABLE, STATS_FORMAT_CSV, STATS_FORMAT_JSON };
+
+/* Rejects listed after the table; the rest are counted (a file of bad
+ * values would otherwise print one line per row). */
+#define STATS_REJECTS_SHOWN 20
+
+/* A value that did not fit a --schema type (--on-error null), or the first
+ * one that failed (--on-error fail). */
+typedef struct stats_reject {
+    uint64_t line, byte_offset;
+    size_t column;
+    char *value, *reason;
+} stats_reject;
+
+/* What is printed: the merged statistics of every column, by name. */
+typedef struct stats_report {
+    size_t ncols;
+    char *const *names;
+    const simdsv_type *types;
+    const column_stats *cols;
+    uint64_t rows;
+} stats_report;
+
+/* The table (false: out of memory), and after it the notes on estimates
+ * and on values that did not fit an inferred type. */
+bool stats_print_table(const stats_report *rep);
+/* One record per column (and one more for its misfits), format
+ * STATS_FORMAT_CSV (with delimiter) or STATS_FORMAT_JSON. */
+bool stats_print_records(const stats_report *rep, int format, int delimiter);
+/* n rejects in any order (sorted here by line, then column): the first
+ * STATS_REJECTS_SHOWN, then a count of the rest of total. */
+void stats_print_rejects(const stats_report *rep, stats_reject *rejects, size_t n, uint64_t total);
+
 /* The library's one fork-join helper (src/common/threads.c, linked into
  * the command with libsimdsv_write): fn(ctx, i) for i < n, on n threads. */
 int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
