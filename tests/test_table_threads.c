@@ -345,6 +345,31 @@ static void sweep_file(const char *name, const unsigned char *data, size_t size)
     free(csv);
 }
 
+/* A byte order mark is the input's own only at its start: rows that begin
+ * with U+FEFF keep it as data wherever a threaded read cuts the input. */
+static void check_bom_rows(const opt_kv *opts)
+{
+    char *csv = malloc(3000 * 24 + 64);
+    size_t len = (size_t)sprintf(csv, "\xEF\xBB\xBFname,n\n");
+    for (int row = 0; row < 3000; row++)
+        len += (size_t)sprintf(csv + len, "\xEF\xBB\xBFx%d,%d\n", row, row);
+    dump one = read_dump(csv, opts, NULL, 1);
+    CHECK(strstr(one.s, "col name u nulls 0\n'\xEF\xBB\xBFx0'\n'\xEF\xBB\xBFx1'\n") != NULL);
+    CHECK(strstr(one.s, "'\xEF\xBB\xBFx2999'\ncol n l nulls 0\n") != NULL);
+    uint64_t reads0, cuts0, reads1, cuts1;
+    simdsv__table_parallel_stats(&reads0, &cuts0);
+    for (int threads = 2; threads <= 4; threads++) {
+        dump many = read_dump(csv, opts, NULL, threads);
+        if (!same(&one, &many))
+            FAIL_MSG("rows that begin with a BOM: %d threads differ from one", threads);
+        free(many.s);
+    }
+    simdsv__table_parallel_stats(&reads1, &cuts1);
+    CHECK_EQ_U64(reads1 - reads0, 3);
+    free(one.s);
+    free(csv);
+}
+
 int main(int argc, char **argv)
 {
     harness_kernel();
@@ -362,6 +387,8 @@ int main(int argc, char **argv)
     check_fake_rows(lenient_escaped);
     check_fake_rows(escaped);
     check_fake_rows(commented);
+    check_bom_rows(NULL);
+    check_bom_rows(commented);
     setenv("SIMDSV_TEST_COUNT_CHUNK", "16", 1); /* the corpus's files are small */
     uint64_t reads0, cuts0, reads1, cuts1;
     simdsv__table_parallel_stats(&reads0, &cuts0);

@@ -121,6 +121,14 @@ simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, si
     simdsv_status st = simdsv_reader_new(out, &o);
     if (st == SIMDSV_OK)
         st = simdsv_reader_open_memory(*out, data, size);
+    if (st == SIMDSV_OK) {
+        /* The bytes are inside the input, past its start: a record that
+         * begins with U+FEFF keeps it (only the input's first bytes can be
+         * its byte order mark, and that one was taken at its start). */
+        simdsv__restart_scan(*out, 0);
+        (*out)->utf8_pos = 0;
+        (*out)->started = true;
+    }
     return st;
 }
 

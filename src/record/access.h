@@ -70,8 +70,10 @@ void simdsv__reader_consume_all(simdsv_reader *r);
 
 /* A new reader over data[0..size) with r's options and kernel, for reading
  * again part of what r holds (the bytes must outlive it): no header, no
- * skipped lines, one thread; UTF-8 is checked only when validate is set
- * (samples and re-reads leave that to the pass over r). */
+ * skipped lines, no byte order mark (the bytes are past the input's start:
+ * a record that begins with U+FEFF keeps it), one thread; UTF-8 is checked
+ * only when validate is set (samples and re-reads leave that to the pass
+ * over r). */
 simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, size_t size, bool validate,
                                  simdsv_reader **out);
 
