@@ -285,6 +285,23 @@ static void check_errors(void)
     free(csv);
 }
 
+/* Reads csv on 2..max_threads threads, each compared with `one` (what one
+ * thread gave); returns how many of those reads were threaded. */
+static uint64_t threaded_reads_same(const char *csv, const opt_kv *opts, const dump *one, int max_threads,
+                                    const char *what)
+{
+    uint64_t reads0, cuts0, reads1, cuts1;
+    simdsv__table_parallel_stats(&reads0, &cuts0);
+    for (int threads = 2; threads <= max_threads; threads++) {
+        dump many = read_dump(csv, opts, NULL, threads);
+        if (!same(one, &many))
+            FAIL_MSG("%s: %d threads differ from one", what, threads);
+        free(many.s);
+    }
+    simdsv__table_parallel_stats(&reads1, &cuts1);
+    return reads1 - reads0;
+}
+
 /* A quoted field that holds most of the input as lines that read like rows:
  * every cut lands inside it and starts plausible records, so only the proof
  * after the conversion (the record after a chunk's rows starts where the
@@ -302,16 +319,7 @@ static void check_fake_rows(const opt_kv *opts)
     CHECK(strncmp(one.s, "status 0\n", 9) == 0);
     CHECK_EQ_U64(one.rows, 2);
     CHECK_EQ_U64(one.id_sum, 7);
-    uint64_t reads0, cuts0, reads1, cuts1;
-    simdsv__table_parallel_stats(&reads0, &cuts0);
-    for (int threads = 2; threads <= 5; threads++) {
-        dump many = read_dump(csv, opts, NULL, threads);
-        if (!same(&one, &many))
-            FAIL_MSG("fake rows: %d threads differ from one", threads);
-        free(many.s);
-    }
-    simdsv__table_parallel_stats(&reads1, &cuts1);
-    CHECK_EQ_U64(reads1 - reads0, 0);
+    CHECK_EQ_U64(threaded_reads_same(csv, opts, &one, 5, "fake rows"), 0);
     free(one.s);
     free(csv);
 }
@@ -356,16 +364,7 @@ static void check_bom_rows(const opt_kv *opts)
     dump one = read_dump(csv, opts, NULL, 1);
     CHECK(strstr(one.s, "col name u nulls 0\n'\xEF\xBB\xBFx0'\n'\xEF\xBB\xBFx1'\n") != NULL);
     CHECK(strstr(one.s, "'\xEF\xBB\xBFx2999'\ncol n l nulls 0\n") != NULL);
-    uint64_t reads0, cuts0, reads1, cuts1;
-    simdsv__table_parallel_stats(&reads0, &cuts0);
-    for (int threads = 2; threads <= 4; threads++) {
-        dump many = read_dump(csv, opts, NULL, threads);
-        if (!same(&one, &many))
-            FAIL_MSG("rows that begin with a BOM: %d threads differ from one", threads);
-        free(many.s);
-    }
-    simdsv__table_parallel_stats(&reads1, &cuts1);
-    CHECK_EQ_U64(reads1 - reads0, 3);
+    CHECK_EQ_U64(threaded_reads_same(csv, opts, &one, 4, "rows that begin with a BOM"), 3);
     free(one.s);
     free(csv);
 }
