@@ -1,7 +1,8 @@
 /*
  * encoding.c — the sample's encoding: a BOM, the zero bytes of UTF-16, UTF-8
  * validity, else Windows-1252 or ISO-8859-1 when the high bytes sit inside
- * words; and input offsets of a sample converted from UTF-16.
+ * words; the sample converted to UTF-8 for the phases after it (a UTF-16 or
+ * iconv sample), and input offsets of a sample converted from UTF-16.
  */
 #include "sniff.h"
 
@@ -163,4 +164,89 @@ uint64_t simdsv__sniff_utf16_offset(const sniff_input *raw, const sniff_input *c
         j += len;
     }
     return at;
+}
+
+simdsv_status simdsv__sniff_encoding(sniff_run *R)
+{
+    sniff_impl *s = R->s;
+    simdsv_sniff *out = &s->pub;
+    const sniff_input *in = R->in;
+    const region *g0 = &in->g[0];
+    encoding_result *enc = &R->enc;
+    int64_t given_delimiter = ',';
+    if (is_given(R, SIMDSV_SNIFF_DELIMITER))
+        simdsv_options_get(R->opt, SIMDSV_OPT_DELIMITER, &given_delimiter);
+    simdsv__sniff_detect_encoding(s, g0->p, g0->n, g0->complete, given_delimiter == 0, enc);
+    R->given_encoding = R->opt ? simdsv_options_get_string(R->opt, SIMDSV_OPT_ENCODING) : "";
+    if (is_given(R, SIMDSV_SNIFF_ENCODING)) {
+        const int kind = simdsv__encoding_kind(R->given_encoding);
+        enc->kind = kind < 0 ? ENCODING_UTF8 : (encoding_kind)kind;
+        enc->binary = 0;
+        enc->confidence = 1;
+        enc->reason = "given";
+    }
+    out->encoding =
+        enc->kind == ENCODING_ICONV ? keep(s, "%s", R->given_encoding) : simdsv__encoding_name(enc->kind);
+    out->bom = enc->bom;
+    out->binary = enc->binary;
+    decide(s, SIMDSV_SNIFF_ENCODING, enc->confidence, enc->reason);
+
+    /* UTF-16 (and iconv) samples are converted; offsets then are not input offsets. */
+    sniff_input *conv = &R->conv;
+    *conv = *in;
+    R->gs = conv->g;
+    R->converted = enc->kind == ENCODING_UTF16LE || enc->kind == ENCODING_UTF16BE || enc->kind == ENCODING_ICONV;
+    if (R->converted) {
+        transcoder tc;
+        simdsv_status st =
+            simdsv__transcoder_init(&tc, enc->kind == ENCODING_ICONV ? R->given_encoding : out->encoding);
+        if (st != SIMDSV_OK)
+            return st;
+        for (size_t i = 0; i < in->ng; i++) {
+            R->caps[i] = in->g[i].n * 2 + 16;
+            if (!(R->bufs[i] = simdsv__alloc(&s->alloc, R->caps[i]))) {
+                st = SIMDSV_ERR_NOMEM;
+                break;
+            }
+            uint8_t *buf = R->bufs[i];
+            size_t used = 0, o = 0, at = 0;
+            while (at < in->g[i].n) {
+                const size_t w = simdsv__transcode(&tc, in->g[i].p + at, in->g[i].n - at, &used, buf + o,
+                                                   R->caps[i] - o, in->g[i].complete);
+                if (!w && !used)
+                    break;
+                o += w;
+                at += used;
+            }
+            conv->g[i].p = buf;
+            conv->g[i].n = o;
+            if (i == 0 && o >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+                conv->g[i].p += 3; /* the converted BOM */
+                conv->g[i].n -= 3;
+            }
+        }
+        simdsv__transcoder_close(&tc);
+        if (st != SIMDSV_OK)
+            return st;
+    } else if (enc->bom) {
+        conv->g[0].p += 3;
+        conv->g[0].n -= 3;
+    }
+    R->skip0 = R->converted ? 0 : (uint64_t)(conv->g[0].p - in->g[0].p);
+    /* The middle and the end start after their first (cut) line. */
+    for (size_t i = 1; i < conv->ng; i++) {
+        region *g = &conv->g[i];
+        size_t k = 0;
+        while (k < g->n && g->p[k] != '\n' && g->p[k] != '\r')
+            k++;
+        while (k < g->n && (g->p[k] == '\n' || g->p[k] == '\r'))
+            k++;
+        g->p += k;
+        g->n -= k;
+        g->offset += k;
+    }
+    out->sampled_bytes = 0;
+    for (size_t i = 0; i < conv->ng; i++)
+        out->sampled_bytes += in->g[i].n;
+    return SIMDSV_OK;
 }

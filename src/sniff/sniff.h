@@ -1,10 +1,17 @@
 /*
  * sniff.h — what the files of src/sniff/ share: the result being built, the
- * sample and its rows, the dialect tried, and the detectors' entry points.
- *   sniff.c     the driver: the order of the decisions, header, tables,
- *               footer and columns (run), the public functions
- *   encoding.c  BOM, UTF-16 pattern, UTF-8 validity, 8-bit code pages
+ * sample and its rows, the dialect tried, the state one detection passes
+ * from phase to phase, and the phases' entry points.
+ *   sniff.c     the driver: the order of the phases (run), the public functions
+ *   encoding.c  BOM, UTF-16 pattern, UTF-8 validity, 8-bit code pages; the
+ *               sample converted to UTF-8
+ *   choose.c    line endings, comment lines, the candidate dialects and the
+ *               one chosen; its quote, escape, comment and padding decided
+ *               over the whole sample
  *   dialect.c   parsing the sample with a candidate dialect, scoring it
+ *   layout.c    preamble, tables, footer: where the table read starts and ends
+ *   header.c    the header rows of the table read
+ *   columns.c   its columns: names, types and value formats
  *   formats.c   value kinds, decimal comma, non-ISO dates
  */
 #ifndef SIMDSV_SNIFF_H
@@ -141,6 +148,43 @@ static inline size_t simdsv__sniff_count_byte(const uint8_t *p, size_t n, uint8_
     return count;
 }
 
+/* One detection: what each phase decided, for the phases after it (the
+ * order is sniff.c's run). */
+typedef struct sniff_run {
+    sniff_impl *s;
+    const simdsv_sniff_params *params; /* NULL: all defaults */
+    const simdsv_options *opt;         /* the options given, or NULL */
+    unsigned given;                    /* bit k: setting k was given, not detected */
+    int dialect_only;                  /* the record commands' detection: no value typed beyond the header's need */
+    /* encoding (encoding.c) */
+    const sniff_input *in;             /* the sample as read */
+    sniff_input conv;                  /* as analysed: UTF-8, past a BOM, later regions from their second line */
+    const region *gs;                  /* conv.g */
+    encoding_result enc;
+    const char *given_encoding;
+    int converted;                     /* conv's offsets are not input offsets */
+    uint8_t *bufs[3];                  /* the converted regions (freed by run) */
+    size_t caps[3];
+    uint64_t skip0;                    /* input bytes before gs[0] (a BOM), when not converted */
+    /* line ends and comment lines of the start (choose.c) */
+    size_t cr_all, ends;
+    const char *comment;               /* marker, or NULL */
+    size_t comment_lines, lines;
+    /* the dialect chosen (choose.c) */
+    dialect d;
+    score best;
+    int delim_counted;                 /* the chosen delimiter's occurrences in the probe are known: */
+    size_t delim_occurrences, delim_after_space; /* and how many a space follows */
+    rows rs;                           /* the whole sample parsed with d */
+    size_t nstart;                     /* rows of rs in the start */
+    int dc_allowed;                    /* a decimal comma may be a number (',' is not the delimiter) */
+    /* the layout (layout.c) */
+    simdsv_sniff_table tbl[16];
+    size_t ntables;
+    size_t first_row[16];              /* each table's first row in rs */
+    uint64_t footer_offset;            /* where the footer starts in gs (0: none) */
+} sniff_run;
+
 /* ---------------------------------------------------------------- sniff.c */
 
 /* A formatted copy owned by the result ("" when out of memory). */
@@ -153,6 +197,45 @@ static inline const char *keep(sniff_impl *s, const char *fmt, ...)
     va_end(ap);
     return text;
 }
+
+static inline void decide(sniff_impl *s, simdsv_sniff_setting k, double confidence, const char *reason)
+{
+    s->pub.decisions[k].confidence = confidence < 0 ? 0 : confidence > 1 ? 1 : confidence;
+    s->pub.decisions[k].reason = reason;
+}
+
+static inline int is_given(const sniff_run *R, simdsv_sniff_setting k)
+{
+    return (R->given >> k) & 1;
+}
+
+/* ------------------------------------------------------------ the phases */
+
+/* encoding.c: the encoding decided, the sample converted (R->conv, R->gs). */
+simdsv_status simdsv__sniff_encoding(sniff_run *R);
+/* choose.c: line endings and comment lines of the start; the dialect whose
+ * rows are most regular (R->d, R->best), then the whole sample parsed with
+ * it (R->rs) and its quote, escape, comment and padding decided. */
+void simdsv__sniff_lines(sniff_run *R);
+simdsv_status simdsv__sniff_choose_dialect(sniff_run *R);
+simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R);
+/* layout.c: preamble, tables and footer; which table is read. */
+void simdsv__sniff_layout(sniff_run *R);
+/* The table read (its rows in R->rs) and its header. */
+typedef struct table_read {
+    size_t h0;         /* its first row */
+    size_t width;      /* its field count */
+    size_t body_end;   /* the row after its last */
+    size_t nbody_rows; /* rows of width fields below h0 */
+    size_t kc;         /* columns described (width, at most 512) */
+    int header;
+    uint64_t header_rows;
+} table_read;
+/* header.c: the header and header rows of table R->s->pub.table (R->ntables > 0). */
+void simdsv__sniff_header(sniff_run *R, table_read *tr);
+/* columns.c: its columns' names and (but for dialect_only) types and value
+ * formats; one date order and decimal mark for the reader. */
+simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
 
 /* ------------------------------------------------------------- dialect.c */
 
