@@ -17,8 +17,9 @@ void simdsv__sniff_lines(sniff_run *R)
     const region *gs = R->gs;
     /* Line endings over the start (all 256 KiB): CR LF pairs looked for
      * only where there is a CR. */
-    const size_t lf_all = simdsv__sniff_count_byte(gs[0].p, gs[0].n, '\n');
-    const size_t cr_all = R->cr_all = simdsv__sniff_count_byte(gs[0].p, gs[0].n, '\r');
+    size_t lf_all, cr_all;
+    simdsv__sniff_count_bytes(gs[0].p, gs[0].n, '\n', '\r', &lf_all, &cr_all);
+    R->cr_all = cr_all;
     size_t crlf = 0;
     for (size_t i = 0; cr_all && i + 1 < gs[0].n; i++)
         crlf += (gs[0].p[i] == '\r') & (gs[0].p[i + 1] == '\n');
@@ -248,10 +249,18 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
      * nothing in the rows gives its score again, without typing the fields a
      * second time; when only the quote or escape differs and the bytes it
      * parsed hold neither quote, not even the parse is needed. */
-    rows before = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
+    rows before = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
     score before_score;
     size_t before_span = 0; /* bytes the candidate before looked at */
     for (size_t c = 0; c < nc; c++) {
+        /* A reader of records needs the best candidate only: one that could
+         * not beat it with every row regular and every field typed (at most
+         * 2.0 times its delimiter's preference) is not even parsed.  (The
+         * next candidate with the same delimiter has the same bound, so the
+         * rows of the one before are not needed for it.) */
+        if (R->dialect_only && best_score.value >= 0 &&
+            2.0 * simdsv__sniff_delimiter_preference(cands[c].delim) <= best_score.value + 1e-9)
+            continue;
         if (c && !strcmp(cands[c].delim, cands[c - 1].delim) && cands[c].trim == cands[c - 1].trim &&
             (cands[c].quote < 0 || !memchr(gs[0].p, cands[c].quote, before_span)) &&
             (cands[c - 1].quote < 0 || !memchr(gs[0].p, cands[c - 1].quote, before_span)))
@@ -285,6 +294,7 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
             }
             best = c;
             best_score = sc;
+            R->start_rows_ok = simdsv__sniff_copy_rows(&R->start_rows, &before);
         } else if (strcmp(cands[best].delim, cands[c].delim) &&
                    (second == SIZE_MAX || sc.value > second_score.value + 1e-9)) {
             second = c;
@@ -309,6 +319,7 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
                 second_score = best_score;
                 best = c;
                 best_score = sc;
+                R->start_rows_ok = simdsv__sniff_copy_rows(&R->start_rows, rs);
             }
             break;
         }
@@ -371,7 +382,25 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
     dialect *d = &R->d;
     const score *best = &R->best;
     const size_t k = best->k;
+    /* The whole sample goes on from the rows the candidate was scored on
+     * (rs takes them; start_rows the buffers rs had), in arrays sized for
+     * the rows it may have (the fields as many a row as so far): no growth
+     * copying them as it goes. */
     simdsv__sniff_reset_rows(rs);
+    if (R->start_rows_ok) {
+        const rows emptied = *rs;
+        *rs = R->start_rows;
+        R->start_rows = emptied;
+        R->start_rows_ok = 0;
+    }
+    size_t sample = 0; /* a field takes a byte at least (its delimiter or line end) */
+    for (size_t i = 0; i < R->conv.ng; i++)
+        sample += R->conv.g[i].n;
+    const size_t most_rows = START_ROWS + 2 * PART_ROWS, per_row = rs->nr ? rs->nf / rs->nr + 1 : 1;
+    const size_t fields = most_rows * per_row < sample + most_rows ? most_rows * per_row : sample + most_rows;
+    /* (Sizes only: when they cannot be had, the parse grows the arrays as it needs.) */
+    if (simdsv__grow(rs->alloc, (void **)&rs->r, &rs->capr, most_rows, sizeof *rs->r) == SIMDSV_OK)
+        simdsv__grow(rs->alloc, (void **)&rs->f, &rs->capf, fields, sizeof *rs->f);
     simdsv__sniff_parse_all(R->conv.g, R->conv.ng, d, k, rs);
     if (rs->nomem)
         return SIMDSV_ERR_NOMEM;
@@ -422,7 +451,7 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
     if (comment && !is_given(R, SIMDSV_SNIFF_COMMENT)) {
         dialect plain = *d;
         plain.comment = NULL;
-        rows marked = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0};
+        rows marked = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
         simdsv__sniff_parse_region(&gs[0], 0, &plain, START_ROWS, &marked);
         size_t notes = 0, data_like = 0;
         const size_t ml = strlen(comment);

@@ -64,21 +64,24 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
         return;
     }
-    /* The first NUL, and the control bytes counted without branches, in
-     * blocks of 255 into a byte (the compiler vectorizes the count over the
-     * whole sample). */
+    /* The first NUL, and the control bytes and those >= 0x80 counted
+     * without branches, in blocks of 255 into a byte (the compiler vectorizes
+     * the count over the whole sample). */
     const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
     const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
+    size_t high_all = 0;
     for (size_t i = 0; i < n;) {
         const size_t end = n - i > 255 ? i + 255 : n;
-        uint8_t block = 0;
+        uint8_t block = 0, high_block = 0;
         for (; i < end; i++) {
             const uint8_t c = p[i];
             block = (uint8_t)(block + (((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') &
                                         ((c != 0) | !nul_delimiter)) |
                                        (c == 0x7F)));
+            high_block = (uint8_t)(high_block + (c >= 0x80));
         }
         controls += block;
+        high_all += high_block;
     }
     if (nul_at != SIZE_MAX || controls * 20 > n) {
         e->binary = 1;
@@ -92,13 +95,7 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
     size_t bad = 0;
     size_t high = 0, c1 = 0;
     if (simdsv_utf8_valid(p, check, &bad)) {
-        for (size_t i = 0; i < check;) {
-            const size_t end = check - i > 255 ? i + 255 : check;
-            uint8_t block = 0;
-            for (; i < end; i++)
-                block = (uint8_t)(block + (p[i] >= 0x80));
-            high += block;
-        }
+        high = high_all - (n - check); /* the bytes left out end a cut character: all >= 0x80 */
         e->confidence = 1;
         e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
                          : "ASCII only (valid UTF-8)";

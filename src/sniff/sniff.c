@@ -68,6 +68,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     R.dialect_only = params && params->dialect_only;
     R.in = in;
     R.rs.alloc = &s->alloc;
+    R.start_rows.alloc = &s->alloc;
     for (int k = 0; k < SIMDSV_SNIFF_SETTING_COUNT; k++)
         out->decisions[k].given = (R.given >> k) & 1;
     out->input_size = in->input_size;
@@ -112,6 +113,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
     for (size_t i = 0; i < 3; i++)
         simdsv__free(&s->alloc, R.bufs[i], R.caps[i]);
     simdsv__sniff_free_rows(&R.rs);
+    simdsv__sniff_free_rows(&R.start_rows);
     return st;
 }
 

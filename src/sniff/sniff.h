@@ -78,6 +78,8 @@ typedef struct rows {
     sn_row *r;
     size_t nr, capr;
     int nomem;
+    size_t next_pos;    /* where the last parse of a region stopped, and its line there */
+    uint32_t next_line;
 } rows;
 
 typedef struct dialect {
@@ -133,19 +135,22 @@ typedef struct sniff_input {
     uint64_t input_size;  /* 0: unknown */
 } sniff_input;
 
-/* How many bytes of p[0..n) are c: counted in blocks of 255 into a byte,
- * which the compiler vectorizes (a 64-bit count per byte would not pay). */
-static inline size_t simdsv__sniff_count_byte(const uint8_t *p, size_t n, uint8_t c)
+/* How many bytes of p[0..n) are a and how many b, in one pass: counted in
+ * blocks of 255 into a byte, which the compiler vectorizes (a 64-bit count
+ * per byte would not pay). */
+static inline void simdsv__sniff_count_bytes(const uint8_t *p, size_t n, uint8_t a, uint8_t b, size_t *na, size_t *nb)
 {
-    size_t count = 0;
+    *na = *nb = 0;
     for (size_t i = 0; i < n;) {
         const size_t end = n - i > 255 ? i + 255 : n;
-        uint8_t block = 0;
-        for (; i < end; i++)
-            block = (uint8_t)(block + (p[i] == c));
-        count += block;
+        uint8_t block_a = 0, block_b = 0;
+        for (; i < end; i++) {
+            block_a = (uint8_t)(block_a + (p[i] == a));
+            block_b = (uint8_t)(block_b + (p[i] == b));
+        }
+        *na += block_a;
+        *nb += block_b;
     }
-    return count;
 }
 
 /* One detection: what each phase decided, for the phases after it (the
@@ -175,6 +180,8 @@ typedef struct sniff_run {
     score best;
     int delim_counted;                 /* the chosen delimiter's occurrences in the probe are known: */
     size_t delim_occurrences, delim_after_space; /* and how many a space follows */
+    rows start_rows;                   /* the rows of the start the chosen candidate was scored on */
+    int start_rows_ok;                 /* ... which the whole sample's parse goes on from */
     rows rs;                           /* the whole sample parsed with d */
     size_t nstart;                     /* rows of rs in the start */
     int dc_allowed;                    /* a decimal comma may be a number (',' is not the delimiter) */
@@ -257,7 +264,12 @@ double simdsv__sniff_delimiter_preference(const char *d);
 
 const char *simdsv__sniff_show_delim(sniff_impl *s, const char *d);
 
-/* Parses every region.  The middle and the end begin at a line start that
+/* Copies src's rows into dst; false when out of memory. */
+int simdsv__sniff_copy_rows(rows *dst, const rows *src);
+
+/* Parses every region.  When rs already holds rows, they are the first rows
+ * of the start parsed with d (its parse goes on from there).  The middle and
+ * the end begin at a line start that
  * may lie inside a quoted field (a text with line breaks): a region whose
  * rows do not mostly have k fields is parsed again from just after the
  * first quote that ends a line (the other parity), and left out when that
