@@ -554,13 +554,13 @@ scan_result SCAN_CAT(simdsv__scan_skip_, SCAN_ISA)(const scan_dialect *d, scan_s
     for (; go_on && pos < len; pos += 64) {
         const size_t n = len - pos < 64 ? len - pos : 64;
         const size_t room = len - pos >= lit->size ? len - pos - lit->size + 1 : 0; /* starts that fit */
-        uint8_t xt[64], yt[64 + 64];
+        uint8_t xt[64], yt[64];
         memset(xt, d->pad_byte, sizeof xt);
         memcpy(xt, data + pos, n);
         const simd_block x = block_load(xt);
         simd_flags cand = flags_or(flags_eq(&x, c.first0), flags_eq(&x, c.first1));
         if (c.o2) {
-            memset(yt, 0, 64);
+            memset(yt, 0, sizeof yt);
             if (len - pos > c.o2)
                 memcpy(yt, data + pos + c.o2, len - pos - c.o2 < 64 ? len - pos - c.o2 : 64);
             const simd_block y = block_load(yt);
