@@ -3,6 +3,9 @@
 #
 #   bench/cli.sh OLD_SIMDSV NEW_SIMDSV FILE [RUNS]
 #   SET=all bench/cli.sh ...   every command (FILE must be taxi-shaped: 17+ columns)
+#   ONLY='REGEX' bench/cli.sh ...   only the commands matching REGEX (grep -E)
+#   BLOCK=N bench/cli.sh ...   each timing is N runs in a row, divided by N (for
+#                              commands that take about the clock's millisecond)
 #
 # Runs each command RUNS times (default 7) with both binaries taking turns,
 # output to /dev/null, and prints per command and binary the median wall
@@ -44,23 +47,28 @@ if [ "${SET:-}" = all ]; then
     )
 fi
 
+OLD_TIMES=$(mktemp) NEW_TIMES=$(mktemp) # (several people may run this at once)
+trap 'rm -f "$OLD_TIMES" "$NEW_TIMES"' EXIT
+
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 for cmd in "${commands[@]}"; do
-    : >/tmp/bench-cli-old
-    : >/tmp/bench-cli-new
+    if [ -n "${ONLY:-}" ] && ! grep -Eq -- "${ONLY}" <<<"$cmd"; then
+        continue
+    fi
+    : >"$OLD_TIMES"
+    : >"$NEW_TIMES"
     for ((i = 0; i < RUNS; i++)); do
         # shellcheck disable=SC2086
-        { time "$OLD" $cmd "$FILE" >/dev/null; } 2>>/tmp/bench-cli-old
+        { time (for ((j = 0; j < ${BLOCK:-1}; j++)); do "$OLD" $cmd "$FILE" >/dev/null; done); } 2>>"$OLD_TIMES"
         # shellcheck disable=SC2086
-        { time "$NEW" $cmd "$FILE" >/dev/null; } 2>>/tmp/bench-cli-new
+        { time (for ((j = 0; j < ${BLOCK:-1}; j++)); do "$NEW" $cmd "$FILE" >/dev/null; done); } 2>>"$NEW_TIMES"
     done
-    ow=$(awk '{print $1}' /tmp/bench-cli-old | median)
-    oc=$(awk '{print $2 + $3}' /tmp/bench-cli-old | median)
-    nw=$(awk '{print $1}' /tmp/bench-cli-new | median)
-    nc=$(awk '{print $2 + $3}' /tmp/bench-cli-new | median)
+    ow=$(awk -v b="${BLOCK:-1}" '{print $1 / b}' "$OLD_TIMES" | median)
+    oc=$(awk -v b="${BLOCK:-1}" '{print ($2 + $3) / b}' "$OLD_TIMES" | median)
+    nw=$(awk -v b="${BLOCK:-1}" '{print $1 / b}' "$NEW_TIMES" | median)
+    nc=$(awk -v b="${BLOCK:-1}" '{print ($2 + $3) / b}' "$NEW_TIMES" | median)
     awk -v c="$cmd" -v ow="$ow" -v oc="$oc" -v nw="$nw" -v nc="$nc" -v b="$BYTES" 'BEGIN {
-        printf "%-38s old wall %.3f s cpu %.3f s (%.2f GB/s) | new wall %.3f s cpu %.3f s (%.2f GB/s) | new/old wall %.2f cpu %.2f\n",
+        printf "%-38s old wall %.4f s cpu %.4f s (%.2f GB/s) | new wall %.4f s cpu %.4f s (%.2f GB/s) | new/old wall %.2f cpu %.2f\n",
             c, ow, oc, b / ow / 1e9, nw, nc, b / nw / 1e9, nw / ow, nc / oc }'
 done
-rm -f /tmp/bench-cli-old /tmp/bench-cli-new

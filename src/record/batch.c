@@ -401,7 +401,9 @@ simdsv_status simdsv_reader_next_batch(simdsv_reader *r, simdsv_batch *b)
     size_t origin = r->rec_start, have = 0;
     b->data = (const char *)r->buf + origin;
     b->first_index = r->records_emitted;
-    if (!walkable(r)) {
+    /* After a skip the index starts empty at the record: indexed, the batch
+     * walks it too, rather than taking its first record by the general path. */
+    if (!walkable(r) && !(simdsv__index_from_record(r) && walkable(r))) {
         /* The general path: one record, then what the index holds after it. */
         if ((st = general_record(r, b, &origin)) != SIMDSV_OK)
             return st;

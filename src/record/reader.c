@@ -194,6 +194,14 @@ static bool scan_more(simdsv_reader *r, bool count_mode)
     return true;
 }
 
+bool simdsv__index_from_record(simdsv_reader *r)
+{
+    if (r->index_i < r->index_n || r->scan_pos != r->rec_start || r->special_pending || r->scanned_all ||
+        r->counting || r->slow_only || r->skipping || r->fatal)
+        return false;
+    return scan_more(r, false) && r->index_i < r->index_n;
+}
+
 /* ----------------------------------------------------------------- records */
 
 /* Room for one more field view.  Past the field limit nothing more is stored

@@ -123,6 +123,10 @@ simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least);
 /* Strips the BOM and skips SIMDSV_OPT_SKIP_LINES lines (once). */
 simdsv_status simdsv__start_input(simdsv_reader *r);
 void simdsv__restart_scan(simdsv_reader *r, size_t pos);
+/* After a restart (a skip, a slow record: nothing scanned past the record
+ * start), indexes the next window from the record start; true when the
+ * index then holds entries. */
+bool simdsv__index_from_record(simdsv_reader *r);
 /* content_end: where the record's bytes end (before its line end); end:
  * where the next record starts. */
 simdsv_status simdsv__finish_record(simdsv_reader *r, simdsv_record *rec, size_t content_end, size_t end,

@@ -3,32 +3,31 @@
  * without cutting them into fields.
  *
  * The input is taken a piece (256 KiB) at a time from the current record
- * start.  The kernel's pair finder (find_pair in scan_block.h: two bytes of the literal
- * compared at 64 starts per step) proposes where the literal may start, and
- * each candidate is compared in full; the bytes before the first match are
- * checked for UTF-8 as the record path would check them, and the count
- * kernel, from a fresh state at the record start, counts the records that
- * end there and gives where the last of them ends.  Those records are
- * regular (the count kernel stops at anything irregular: a misplaced quote,
- * a comment, the input ending inside quotes) and shorter than the piece, so
- * within the field and size limits: they are exactly records that
- * simdsv_reader_next would return, and the reader moves past them as if it
- * had (record numbers go on; the scan restarts after them).  The record
- * holding the match, or the first one the piece cannot vouch for, is left
- * for the record path.
+ * start.  One pass of the kernel (scan_skip in scan_block.h) goes over it as
+ * the count kernel does, from a fresh state at the record start, and stops
+ * where the literal first occurs: it counts the records that end before
+ * that and gives where the last of them ends, and where the first byte
+ * >= 0x80 is, so that only the bytes from there are checked for UTF-8 as
+ * the record path would check them.  Those records are regular (the count
+ * stops at anything irregular: a misplaced quote, a comment, the input
+ * ending inside quotes) and shorter than the piece, so within the field and
+ * size limits: they are exactly records that simdsv_reader_next would
+ * return, and the reader moves past them as if it had (record numbers go
+ * on; the scan restarts after them).  The record holding the match, or the
+ * first one the piece cannot vouch for, is left for the record path.
  */
 #include "reader.h"
 
 #include <string.h>
 
-/* Bytes looked at per step: the finder's pass brings them into the L2 cache
- * for the UTF-8 check and the count.  Records longer than this are left to
- * the record path (which also keeps skipped records within the field and
- * size limits). */
+/* Bytes looked at per step: the pass leaves them in the L2 cache for the
+ * UTF-8 check after it.  Records longer than this are left to the record
+ * path (which also keeps skipped records within the field and size
+ * limits). */
 #define SKIP_PIECE ((size_t)256 << 10)
 /* The kernel window after a skip (doubling from there): a search that skips
  * again after a hit indexes little more than the hit's record. */
-#define SKIP_WINDOW ((size_t)512)
+#define SKIP_WINDOW ((size_t)256)
 
 static uint8_t lower(uint8_t c)
 {
@@ -38,32 +37,6 @@ static uint8_t lower(uint8_t c)
 static uint8_t upper(uint8_t c)
 {
     return c >= 'a' && c <= 'z' ? (uint8_t)(c - 32) : c;
-}
-
-static bool equal_at(const uint8_t *s, const uint8_t *needle, size_t size, bool icase)
-{
-    if (!icase)
-        return memcmp(s, needle, size) == 0;
-    for (size_t i = 0; i < size; i++)
-        if (lower(s[i]) != lower(needle[i]))
-            return false;
-    return true;
-}
-
-/* Where the needle first starts in data[0..len), or len. */
-static size_t find(const scan_kernel *k, const scan_pair *pair, const uint8_t *data, size_t len, const uint8_t *needle,
-                   size_t size, bool icase)
-{
-    size_t at = 0;
-    while (len - at >= size) {
-        const size_t c = at + k->find_pair(data + at, len - at, pair);
-        if (len - c < size)
-            break;
-        if (equal_at(data + c, needle, size, icase))
-            return c;
-        at = c + 1;
-    }
-    return len;
 }
 
 simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t size, unsigned flags,
@@ -81,13 +54,12 @@ simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t si
     if (!r->started && (st = simdsv__start_input(r)) != SIMDSV_OK)
         return st;
     const uint8_t *n = needle;
-    const bool icase = (flags & SIMDSV_SKIP_ICASE) != 0;
-    scan_pair pair = {0, size - 1, n[0], n[0], n[size - 1], n[size - 1]};
-    if (icase) {
-        pair.a1 = lower(n[0]);
-        pair.a2 = upper(n[0]);
-        pair.b1 = lower(n[size - 1]);
-        pair.b2 = upper(n[size - 1]);
+    scan_literal lit = {n, size, (flags & SIMDSV_SKIP_ICASE) != 0, {n[0], n[0]}, {n[size - 1], n[size - 1]}};
+    if (lit.icase) {
+        lit.first[0] = lower(n[0]);
+        lit.first[1] = upper(n[0]);
+        lit.last[0] = lower(n[size - 1]);
+        lit.last[1] = upper(n[size - 1]);
     }
     size_t piece = SKIP_PIECE;
     if (r->opt.max_fields && piece > r->opt.max_fields)
@@ -104,19 +76,25 @@ simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t si
         const size_t pos = r->rec_start;
         const size_t avail = r->len - pos, len = avail < piece ? avail : piece;
         const uint8_t *data = r->buf + pos;
-        size_t z = find(k, &pair, data, len, n, size, icase);
-        bool stop = z < len;
-        if (r->opt.utf8 == SIMDSV_UTF8_STRICT && pos + z > r->utf8_pos) {
-            const size_t from = r->utf8_pos > pos ? r->utf8_pos - pos : 0;
-            const size_t bad = from + k->utf8_validate(data + from, z - from);
-            if (bad < z) {
-                z = bad;
-                stop = true;
-            }
-        }
+        const bool strict = r->opt.utf8 == SIMDSV_UTF8_STRICT && pos + len > r->utf8_pos;
+        size_t ascii_end = len; /* data[0..ascii_end) is ASCII */
         scan_state state;
         scan_state_reset(&state);
-        const scan_result res = k->scan_count(&r->dialect, &state, data, z, 1, NULL);
+        scan_result res = k->scan_skip(&r->dialect, &state, data, len, &lit, strict ? &ascii_end : NULL);
+        size_t z = res.stopped ? res.consumed : len;
+        bool stop = res.stopped;
+        size_t from = r->utf8_pos > pos ? r->utf8_pos - pos : 0;
+        if (from < ascii_end)
+            from = ascii_end;
+        if (strict && from < z) {
+            const size_t bad = from + k->utf8_validate(data + from, z - from);
+            if (bad < z) { /* counted again up to the invalid byte, which the record path reports */
+                z = bad;
+                stop = true;
+                scan_state_reset(&state);
+                res = k->scan_count(&r->dialect, &state, data, z, 1, NULL);
+            }
+        }
         if (res.last_term_end == 0)
             return SIMDSV_OK;
         const size_t to = pos + res.last_term_end;

@@ -75,13 +75,27 @@ static inline void scan_state_reset(scan_state *s)
 typedef scan_result (*scan_fn)(const scan_dialect *d, scan_state *s, const uint8_t *data, size_t len,
                                int final, uint32_t *index);
 typedef size_t (*utf8_validate_fn)(const uint8_t *data, size_t size);
-/* Two bytes of a literal (anchors) at offsets o1 <= o2, each matching either
- * of two values: where a literal can start (find_pair in scan_block.h). */
-typedef struct scan_pair {
-    size_t o1, o2;
-    uint8_t a1, a2, b1, b2;
-} scan_pair;
-typedef size_t (*find_pair_fn)(const uint8_t *data, size_t len, const scan_pair *p);
+/* A literal that records are skipped for (record/skip.c).  Its first and
+ * last bytes (first[], last[]: the two cases of a letter when case is
+ * ignored, else the byte twice) propose where it may start, and each such
+ * place is compared in full (ASCII letters without case when icase). */
+typedef struct scan_literal {
+    const uint8_t *bytes;
+    size_t size; /* >= 1 */
+    int icase;
+    uint8_t first[2], last[2];
+} scan_literal;
+/*
+ * One pass of the skip: scans data[0..len) as scan_count does with `final`
+ * (so from the state in *s, the last partial block from a padded copy) and
+ * stops at the first place the literal starts (it lies wholly inside
+ * data[0..len)) as at a special byte: consumed = that offset, stopped = 1.
+ * The record ends before the stop are counted.  With non_ascii, also sets
+ * *non_ascii to the offset of the first byte >= 0x80 (len when there is
+ * none): every byte before it is ASCII.
+ */
+typedef scan_result (*scan_skip_fn)(const scan_dialect *d, scan_state *s, const uint8_t *data, size_t len,
+                                    const scan_literal *lit, size_t *non_ascii);
 typedef uint64_t (*count_lines_fn)(const uint8_t *data, size_t len, uint64_t *after_cr);
 
 typedef struct scan_kernel {
@@ -91,7 +105,7 @@ typedef struct scan_kernel {
     scan_fn scan_count;
     utf8_validate_fn utf8_validate;
     count_lines_fn count_lines;
-    find_pair_fn find_pair;
+    scan_skip_fn scan_skip;
 } scan_kernel;
 
 /* The kernel table entry for id, or NULL if not compiled in / not supported. */
@@ -128,11 +142,16 @@ uint64_t simdsv__count_lines_avx2_nibble(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_avx512_nibble(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_neon_nibble(const uint8_t *, size_t, uint64_t *);
 
-size_t simdsv__find_pair_scalar(const uint8_t *, size_t, const scan_pair *);
-size_t simdsv__find_pair_sse42(const uint8_t *, size_t, const scan_pair *);
-size_t simdsv__find_pair_avx2(const uint8_t *, size_t, const scan_pair *);
-size_t simdsv__find_pair_avx512(const uint8_t *, size_t, const scan_pair *);
-size_t simdsv__find_pair_neon(const uint8_t *, size_t, const scan_pair *);
+scan_result simdsv__scan_skip_scalar(const scan_dialect *, scan_state *, const uint8_t *, size_t, const scan_literal *,
+                                     size_t *);
+scan_result simdsv__scan_skip_sse42(const scan_dialect *, scan_state *, const uint8_t *, size_t, const scan_literal *,
+                                    size_t *);
+scan_result simdsv__scan_skip_avx2(const scan_dialect *, scan_state *, const uint8_t *, size_t, const scan_literal *,
+                                   size_t *);
+scan_result simdsv__scan_skip_avx512(const scan_dialect *, scan_state *, const uint8_t *, size_t, const scan_literal *,
+                                     size_t *);
+scan_result simdsv__scan_skip_neon(const scan_dialect *, scan_state *, const uint8_t *, size_t, const scan_literal *,
+                                   size_t *);
 
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);

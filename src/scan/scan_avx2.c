@@ -58,6 +58,47 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+/* Flags (scan_block.h): bit 7 of each byte, as the compares leave it and
+ * as a byte >= 0x80 has it. */
+typedef simd_block simd_flags;
+
+static inline simd_flags flags_eq(const simd_block *b, simd_splat c)
+{
+    simd_flags f;
+    f.lo = _mm256_cmpeq_epi8(b->lo, c);
+    f.hi = _mm256_cmpeq_epi8(b->hi, c);
+    return f;
+}
+
+static inline simd_flags flags_high(const simd_block *b)
+{
+    return *b;
+}
+
+static inline simd_flags flags_or(simd_flags a, simd_flags b)
+{
+    a.lo = _mm256_or_si256(a.lo, b.lo);
+    a.hi = _mm256_or_si256(a.hi, b.hi);
+    return a;
+}
+
+static inline simd_flags flags_and(simd_flags a, simd_flags b)
+{
+    a.lo = _mm256_and_si256(a.lo, b.lo);
+    a.hi = _mm256_and_si256(a.hi, b.hi);
+    return a;
+}
+
+static inline uint64_t flags_mask(simd_flags f)
+{
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(f.lo) | ((uint64_t)(uint32_t)_mm256_movemask_epi8(f.hi) << 32);
+}
+
+static inline int flags_any(simd_flags f)
+{
+    return _mm256_movemask_epi8(_mm256_or_si256(f.lo, f.hi)) != 0;
+}
+
 #ifdef SCAN_NIBBLE
 typedef __m256i simd_table;
 

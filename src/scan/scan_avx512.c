@@ -52,6 +52,39 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+/* Flags (scan_block.h): a compare's mask register itself. */
+typedef uint64_t simd_flags;
+
+static inline simd_flags flags_eq(const simd_block *b, simd_splat c)
+{
+    return (uint64_t)_mm512_cmpeq_epi8_mask(*b, c);
+}
+
+static inline simd_flags flags_high(const simd_block *b)
+{
+    return (uint64_t)_mm512_movepi8_mask(*b);
+}
+
+static inline simd_flags flags_or(simd_flags a, simd_flags b)
+{
+    return a | b;
+}
+
+static inline simd_flags flags_and(simd_flags a, simd_flags b)
+{
+    return a & b;
+}
+
+static inline uint64_t flags_mask(simd_flags f)
+{
+    return f;
+}
+
+static inline int flags_any(simd_flags f)
+{
+    return f != 0;
+}
+
 static const uint8_t byte_positions[64] = {
     0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
     22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,

@@ -17,6 +17,13 @@
  *   simd_block block_lookup_nibbles(const simd_block *, simd_table lo, simd_table hi)
  *                                    byte i = lo[low nibble of i] & hi[high nibble of i]
  *   uint64_t block_has_bit(const simd_block *, unsigned k)   bit i = bit k of byte i
+ *   and, for the skip pass (scan_skip), per-byte flags:
+ *   simd_flags                       a flag per byte (bit 7 of each, or a mask register)
+ *   simd_flags flags_eq(const simd_block *, simd_splat)   byte i == c
+ *   simd_flags flags_high(const simd_block *)             byte i >= 0x80
+ *   simd_flags flags_or(simd_flags, simd_flags), flags_and(simd_flags, simd_flags)
+ *   uint64_t flags_mask(simd_flags)  bit i = flag of byte i
+ *   int flags_any(simd_flags)        some flag is set
  *
  * Per block we compute masks of line ends (LF, CR), delimiters and quotes;
  * "inside quotes" for all 64 positions is the prefix XOR of the quote mask
@@ -347,30 +354,228 @@ uint64_t SCAN_CAT(simdsv__count_lines_, SCAN_ISA)(const uint8_t *data, size_t le
 }
 
 #ifndef SCAN_NIBBLE
-/* Candidates of a literal (record/skip.c): the first start i at which both
- * anchors of p match, each compared at its offset from i with either of its
- * two bytes (the two cases of a letter when case is ignored), 64 starts per
- * step; len - p->o2 when there is none (the caller compares candidates in
- * full).  Reads nothing at or past data + len. */
-size_t SCAN_CAT(simdsv__find_pair_, SCAN_ISA)(const uint8_t *data, size_t len, const scan_pair *p)
+/* ------------------------------------------------- the skip (record/skip.c) */
+
+static inline uint8_t ascii_lower(uint8_t c)
 {
-    if (len <= p->o2)
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+}
+
+static inline int literal_at(const scan_literal *lit, const uint8_t *s)
+{
+    if (!lit->icase)
+        return memcmp(s, lit->bytes, lit->size) == 0;
+    for (size_t i = 0; i < lit->size; i++)
+        if (ascii_lower(s[i]) != ascii_lower(lit->bytes[i]))
+            return 0;
+    return 1;
+}
+
+typedef struct skip_splats {
+    simd_splat lf, cr, first0, first1, last0, last1;
+    simd_splat odd0, odd1, odd2; /* the dialect's quote, escape and comment bytes (repeated to fill) */
+    size_t o2;                   /* the literal's last byte's offset */
+    int track_high;              /* the first byte >= 0x80 is still looked for */
+} skip_splats;
+
+/* Where the literal may start in the block at data: its first byte there
+ * and its last o2 bytes further on (the two cases of a letter). */
+static inline simd_flags skip_candidates(const skip_splats *c, const simd_block *x, const uint8_t *data)
+{
+    const simd_flags f = flags_or(flags_eq(x, c->first0), flags_eq(x, c->first1));
+    if (!c->o2)
+        return f;
+    const simd_block y = block_load(data + c->o2);
+    return flags_and(f, flags_or(flags_eq(&y, c->last0), flags_eq(&y, c->last1)));
+}
+
+/* What a run of plain blocks leaves: the count's accumulators and the line
+ * end state of its last byte. */
+typedef struct plain_run {
+    size_t pos;
+    uint64_t after_term;
+    count_acc acc;
+} plain_run;
+
+/*
+ * Whole blocks from r.pos up to limit (the last block start whose literal
+ * bytes are all inside the data) while they are plain: none of the bytes
+ * the count has to look at closely (a quote, escape or comment byte, a
+ * candidate of the literal, a byte >= 0x80 while one is looked for), the
+ * state outside quotes and not after a closing quote (the caller sees to
+ * that).  For those, the count is what classify_block and consume_block
+ * would make of their line ends alone.  The variants (constants where it is
+ * called) leave out what a dialect or literal does not need: exact: a
+ * one-byte literal of one case; odd3: escape or comment bytes besides the
+ * quote; high: bytes >= 0x80 looked for.
+ */
+static inline plain_run skip_plain_blocks(const skip_splats *c, const uint8_t *data, plain_run r, size_t limit,
+                                          const int exact, const int odd3, const int high)
+{
+    const size_t start = r.pos;
+    for (; r.pos <= limit; r.pos += 64) {
+        __builtin_prefetch(data + r.pos + SCAN_PREFETCH_DISTANCE); /* as in scan_generic */
+        const simd_block x = block_load(data + r.pos);
+        simd_flags odd = exact ? flags_eq(&x, c->first0) : skip_candidates(c, &x, data + r.pos);
+        odd = flags_or(odd, flags_eq(&x, c->odd0));
+        if (odd3)
+            odd = flags_or(odd, flags_or(flags_eq(&x, c->odd1), flags_eq(&x, c->odd2)));
+        if (high)
+            odd = flags_or(odd, flags_high(&x));
+        if (flags_any(odd))
+            break;
+        const uint64_t term = flags_mask(flags_or(flags_eq(&x, c->lf), flags_eq(&x, c->cr)));
+        r.acc.record_ends += count_ones(term & ~((term << 1) | r.after_term));
+        r.after_term = term >> 63;
+    }
+    /* The run's last line end, looked for from its end back (records are
+     * short next to a run) rather than noted in every block. */
+    for (size_t b = r.pos; b > start;) {
+        b -= 64;
+        const simd_block x = block_load(data + b);
+        const uint64_t term = flags_mask(flags_or(flags_eq(&x, c->lf), flags_eq(&x, c->cr)));
+        if (term) {
+            r.acc.last_term_block = b;
+            r.acc.last_term_mask = term;
+            break;
+        }
+    }
+    return r;
+}
+
+/* Any other block (x, from data + pos or a padded copy `bytes`): the count's
+ * own classification, the literal's candidates compared in full (the first
+ * match stops the count as a special byte does) and the first byte >= 0x80.
+ * Returns 0 to stop. */
+static inline int skip_block(const scan_dialect *d, const classifier *cls, skip_splats *c, scan_state *s,
+                             const simd_block *x, simd_flags cand, const uint8_t *bytes, uint64_t valid,
+                             uint64_t starts, const uint8_t *data, size_t pos, const scan_literal *lit,
+                             size_t *non_ascii, scan_result *res, count_acc *acc)
+{
+    block_masks m = classify_block(d, cls, s, x, bytes, valid, valid != ~0ULL);
+    for (uint64_t hits = flags_mask(cand) & starts; hits; hits &= hits - 1) {
+        const unsigned j = trailing_zeros(hits);
+        if (literal_at(lit, data + pos + j)) {
+            m.special |= 1ULL << j;
+            break;
+        }
+    }
+    if (c->track_high) {
+        const uint64_t high = flags_mask(flags_high(x)) & valid;
+        if (high) {
+            *non_ascii = pos + trailing_zeros(high);
+            c->track_high = 0;
+        }
+    }
+    uint32_t *no_index = NULL;
+    const block_masks all = m;
+    if (!consume_block(m, pos, res, acc, &no_index, 0))
         return 0;
-    const size_t starts = len - p->o2;
-    const simd_splat a1 = splat_byte(p->a1), a2 = splat_byte(p->a2), b1 = splat_byte(p->b1), b2 = splat_byte(p->b2);
-    size_t i = 0;
-    for (; i + 64 <= starts; i += 64) {
-        __builtin_prefetch(data + i + SCAN_PREFETCH_DISTANCE); /* as in scan_generic */
-        const simd_block x = block_load(data + i + p->o1), y = block_load(data + i + p->o2);
-        const uint64_t m = (block_eq(&x, a1) | block_eq(&x, a2)) & (block_eq(&y, b1) | block_eq(&y, b2));
-        if (m)
-            return i + trailing_zeros(m);
+    if (valid != ~0ULL) { /* the state describes the last real byte, not the padding (as in scan_generic) */
+        const unsigned last = 63 - (unsigned)count_leading_zeros_nonzero(valid);
+        s->after_term = (all.term >> last) & 1;
+        s->after_sep = (all.sep >> last) & 1;
     }
-    for (; i < starts; i++) {
-        const uint8_t x = data[i + p->o1], y = data[i + p->o2];
-        if ((x == p->a1 || x == p->a2) && (y == p->b1 || y == p->b2))
-            return i;
+    return 1;
+}
+
+scan_result SCAN_CAT(simdsv__scan_skip_, SCAN_ISA)(const scan_dialect *d, scan_state *s, const uint8_t *data,
+                                                   size_t len, const scan_literal *lit, size_t *non_ascii)
+{
+    const classifier cls = make_classifier(d);
+    skip_splats c;
+    c.lf = splat_byte('\n');
+    c.cr = splat_byte('\r');
+    c.first0 = splat_byte(lit->first[0]);
+    c.first1 = splat_byte(lit->first[1]);
+    c.last0 = splat_byte(lit->last[0]);
+    c.last1 = splat_byte(lit->last[1]);
+    c.o2 = lit->size - 1;
+    c.track_high = non_ascii != NULL;
+    /* The bytes a plain block must not hold besides the literal's; without
+     * any, the literal's first byte (a block holding it is looked at anyway). */
+    uint8_t odd[3];
+    int nodd = 0;
+    if (d->has_quote)
+        odd[nodd++] = d->quote;
+    if (d->has_escape)
+        odd[nodd++] = d->escape;
+    if (d->has_comment)
+        odd[nodd++] = d->comment;
+    if (!nodd)
+        odd[nodd++] = lit->first[0];
+    c.odd0 = splat_byte(odd[0]);
+    c.odd1 = splat_byte(odd[nodd > 1 ? 1 : 0]);
+    c.odd2 = splat_byte(odd[nodd - 1]);
+    const int exact = c.o2 == 0 && lit->first[0] == lit->first[1], odd3 = nodd > 1;
+    size_t unused;
+    if (!non_ascii)
+        non_ascii = &unused;
+    *non_ascii = len;
+    scan_state state = *s;
+    scan_result res = {0, 0, 0, 0, 0, 0};
+    count_acc acc = {0, 0, 0, 0};
+    size_t pos = 0;
+    int go_on = 1;
+    if (len >= 64 + c.o2) {
+        const size_t limit = len - 64 - c.o2; /* whole blocks whose literal's last bytes are inside data too */
+        while (go_on && pos <= limit) {
+            if (!(state.in_quote | state.after_close)) {
+                plain_run r = {pos, state.after_term, acc};
+                if (c.track_high) {
+                    r = exact   ? odd3 ? skip_plain_blocks(&c, data, r, limit, 1, 1, 1)
+                                       : skip_plain_blocks(&c, data, r, limit, 1, 0, 1)
+                        : odd3 ? skip_plain_blocks(&c, data, r, limit, 0, 1, 1)
+                               : skip_plain_blocks(&c, data, r, limit, 0, 0, 1);
+                } else {
+                    r = exact   ? odd3 ? skip_plain_blocks(&c, data, r, limit, 1, 1, 0)
+                                       : skip_plain_blocks(&c, data, r, limit, 1, 0, 0)
+                        : odd3 ? skip_plain_blocks(&c, data, r, limit, 0, 1, 0)
+                               : skip_plain_blocks(&c, data, r, limit, 0, 0, 0);
+                }
+                if (r.pos != pos) { /* the state of the last plain block's last byte */
+                    state.after_term = r.after_term;
+                    state.after_sep = r.after_term | (data[r.pos - 1] == d->delimiter);
+                    state.escaped_next = 0; /* no escape byte in a plain block */
+                    pos = r.pos;
+                    acc = r.acc;
+                }
+                if (pos > limit)
+                    break;
+            }
+            const simd_block x = block_load(data + pos);
+            go_on = skip_block(d, &cls, &c, &state, &x, skip_candidates(&c, &x, data + pos), data + pos, ~0ULL, ~0ULL,
+                               data, pos, lit, non_ascii, &res, &acc);
+            pos += 64;
+        }
     }
-    return starts;
+    /* The rest, from padded copies: places where the literal would run past
+     * the end are no candidates. */
+    for (; go_on && pos < len; pos += 64) {
+        const size_t n = len - pos < 64 ? len - pos : 64;
+        const size_t room = len - pos >= lit->size ? len - pos - lit->size + 1 : 0; /* starts that fit */
+        uint8_t xt[64], yt[64];
+        memset(xt, d->pad_byte, sizeof xt);
+        memcpy(xt, data + pos, n);
+        const simd_block x = block_load(xt);
+        simd_flags cand = flags_or(flags_eq(&x, c.first0), flags_eq(&x, c.first1));
+        if (c.o2) {
+            memset(yt, 0, sizeof yt);
+            if (len - pos > c.o2)
+                memcpy(yt, data + pos + c.o2, len - pos - c.o2 < 64 ? len - pos - c.o2 : 64);
+            const simd_block y = block_load(yt);
+            cand = flags_and(cand, flags_or(flags_eq(&y, c.last0), flags_eq(&y, c.last1)));
+        }
+        const uint64_t valid = n < 64 ? (1ULL << n) - 1 : ~0ULL;
+        const uint64_t starts = room < 64 ? (1ULL << room) - 1 : ~0ULL;
+        go_on = skip_block(d, &cls, &c, &state, &x, cand, xt, valid, starts, data, pos, lit, non_ascii, &res, &acc);
+    }
+    if (go_on)
+        res.consumed = len;
+    *s = state;
+    res.record_ends = acc.record_ends;
+    if (acc.last_term_mask)
+        res.last_term_end = acc.last_term_block + 64 - (size_t)count_leading_zeros_nonzero(acc.last_term_mask);
+    return res;
 }
 #endif

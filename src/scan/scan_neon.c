@@ -72,6 +72,50 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+/* Flags (scan_block.h): all-ones bytes, as the compares leave them. */
+typedef simd_block simd_flags;
+
+static inline simd_flags flags_eq(const simd_block *b, simd_splat c)
+{
+    simd_flags f;
+    for (int i = 0; i < 4; i++)
+        f.v[i] = vceqq_u8(b->v[i], c);
+    return f;
+}
+
+/* An arithmetic shift by 7 spreads bit 7 over the byte. */
+static inline simd_flags flags_high(const simd_block *b)
+{
+    simd_flags f;
+    for (int i = 0; i < 4; i++)
+        f.v[i] = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(b->v[i]), 7));
+    return f;
+}
+
+static inline simd_flags flags_or(simd_flags a, simd_flags b)
+{
+    for (int i = 0; i < 4; i++)
+        a.v[i] = vorrq_u8(a.v[i], b.v[i]);
+    return a;
+}
+
+static inline simd_flags flags_and(simd_flags a, simd_flags b)
+{
+    for (int i = 0; i < 4; i++)
+        a.v[i] = vandq_u8(a.v[i], b.v[i]);
+    return a;
+}
+
+static inline uint64_t flags_mask(simd_flags f)
+{
+    return fold_to_mask(&f);
+}
+
+static inline int flags_any(simd_flags f)
+{
+    return vmaxvq_u8(vorrq_u8(vorrq_u8(f.v[0], f.v[1]), vorrq_u8(f.v[2], f.v[3]))) != 0;
+}
+
 #ifdef SCAN_NIBBLE
 typedef uint8x16_t simd_table;
 

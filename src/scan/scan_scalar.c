@@ -76,4 +76,56 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+/* Flags (scan_block.h): bit 7 of each byte (0x80 exactly, the rest zero),
+ * as zero_byte_flags leaves it and as a byte >= 0x80 has it. */
+typedef simd_block simd_flags;
+#define HIGH_BITS 0x8080808080808080ULL
+
+static inline simd_flags flags_eq(const simd_block *b, simd_splat c)
+{
+    simd_flags f;
+    for (int i = 0; i < 8; i++)
+        f.word[i] = zero_byte_flags(b->word[i] ^ c);
+    return f;
+}
+
+static inline simd_flags flags_high(const simd_block *b)
+{
+    simd_flags f;
+    for (int i = 0; i < 8; i++)
+        f.word[i] = b->word[i] & HIGH_BITS;
+    return f;
+}
+
+static inline simd_flags flags_or(simd_flags a, simd_flags b)
+{
+    for (int i = 0; i < 8; i++)
+        a.word[i] |= b.word[i];
+    return a;
+}
+
+static inline simd_flags flags_and(simd_flags a, simd_flags b)
+{
+    for (int i = 0; i < 8; i++)
+        a.word[i] &= b.word[i];
+    return a;
+}
+
+/* As in block_eq: the multiply gathers byte k's flag into bit 56 + k. */
+static inline uint64_t flags_mask(simd_flags f)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < 8; i++)
+        mask |= (((f.word[i] >> 7) * 0x0102040810204080ULL) >> 56) << (8 * i);
+    return mask;
+}
+
+static inline int flags_any(simd_flags f)
+{
+    uint64_t any = 0;
+    for (int i = 0; i < 8; i++)
+        any |= f.word[i];
+    return any != 0;
+}
+
 #include "scan_block.h"

@@ -59,6 +59,51 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+/* Flags (scan_block.h): bit 7 of each byte, as the compares leave it and
+ * as a byte >= 0x80 has it. */
+typedef simd_block simd_flags;
+
+static inline simd_flags flags_eq(const simd_block *b, simd_splat c)
+{
+    simd_flags f;
+    for (int i = 0; i < 4; i++)
+        f.v[i] = _mm_cmpeq_epi8(b->v[i], c);
+    return f;
+}
+
+static inline simd_flags flags_high(const simd_block *b)
+{
+    return *b;
+}
+
+static inline simd_flags flags_or(simd_flags a, simd_flags b)
+{
+    for (int i = 0; i < 4; i++)
+        a.v[i] = _mm_or_si128(a.v[i], b.v[i]);
+    return a;
+}
+
+static inline simd_flags flags_and(simd_flags a, simd_flags b)
+{
+    for (int i = 0; i < 4; i++)
+        a.v[i] = _mm_and_si128(a.v[i], b.v[i]);
+    return a;
+}
+
+static inline uint64_t flags_mask(simd_flags f)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < 4; i++)
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(f.v[i]) << (16 * i);
+    return m;
+}
+
+static inline int flags_any(simd_flags f)
+{
+    const __m128i all = _mm_or_si128(_mm_or_si128(f.v[0], f.v[1]), _mm_or_si128(f.v[2], f.v[3]));
+    return _mm_movemask_epi8(all) != 0;
+}
+
 #ifdef SCAN_NIBBLE
 typedef __m128i simd_table;
 

@@ -5,7 +5,6 @@
  */
 #include "sniff.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static int add_field(rows *rs, uint32_t off, uint32_t len, int quoted)
@@ -49,12 +48,15 @@ static size_t line_end_len(const uint8_t *p, size_t n, size_t i)
     return 0;
 }
 
-void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
+/* Parses region g from pos (line `line`, `added` rows already parsed) up to
+ * max_rows rows in all; where it stops goes to rs->next_pos and next_line. */
+static void parse_from(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs, size_t pos,
+                       uint32_t line, size_t added)
 {
     const uint8_t *p = g->p;
     const size_t n = g->n < UINT32_MAX ? g->n : UINT32_MAX;
-    size_t pos = 0, added = 0;
-    uint32_t line = 1;
+    rs->next_pos = pos;
+    rs->next_line = line;
     const size_t clen = d->comment ? strlen(d->comment) : 0;
     /* The bytes that may end a run of field text, unquoted (a line end, the
      * delimiter's first byte, a stray quote) and quoted (a line end, counted;
@@ -69,6 +71,8 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
     if (d->escape >= 0)
         quoted_stop[d->escape] = 1;
     while (pos < n && added < max_rows && !rs->nomem) {
+        rs->next_pos = pos; /* a row cut by the end of the region is parsed again by a parse going on */
+        rs->next_line = line;
         const size_t rows_before = rs->nr, fields_before = rs->nf;
         sn_row *row = add_row(rs);
         if (!row)
@@ -187,6 +191,13 @@ void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_
         row->end = (uint32_t)pos;
         added++;
     }
+    rs->next_pos = pos;
+    rs->next_line = line;
+}
+
+void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
+{
+    parse_from(g, gi, d, max_rows, rs, 0, 1, 0);
 }
 
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n)
@@ -198,37 +209,40 @@ uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n)
     return lines + (n && p[n - 1] != '\n' && p[n - 1] != '\r');
 }
 
-static int compare_u32(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The most common field count among the data rows (ties: the larger) and
- * how many rows have it; 0 when there is no row or no memory. */
+ * how many rows have it; 0 when there is no row.  Counts below 256 are
+ * tallied in a table, larger ones counted over the rows. */
 static size_t mode_fields(const rows *rs, size_t *mode_rows)
 {
     *mode_rows = 0;
-    uint32_t *n = simdsv__alloc(rs->alloc, (rs->nr ? rs->nr : 1) * sizeof *n);
-    if (!n)
-        return 0;
-    size_t m = 0;
-    for (size_t i = 0; i < rs->nr; i++)
-        if (rs->r[i].kind == ROW_DATA)
-            n[m++] = rs->r[i].nfields;
-    qsort(n, m, sizeof *n, compare_u32);
+    uint32_t tally[256] = {0};
     size_t k = 0;
-    for (size_t i = 0; i < m;) {
-        size_t j = i;
-        while (j < m && n[j] == n[i])
-            j++;
-        if (j - i >= *mode_rows) {
-            *mode_rows = j - i;
-            k = n[i];
+    for (size_t i = 0; i < rs->nr; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind != ROW_DATA)
+            continue;
+        if (r->nfields < 256) {
+            tally[r->nfields]++;
+            continue;
         }
-        i = j;
+        int seen_before = 0; /* each large count is counted once, at its first row */
+        for (size_t j = 0; j < i && !seen_before; j++)
+            seen_before = rs->r[j].kind == ROW_DATA && rs->r[j].nfields == r->nfields;
+        if (seen_before)
+            continue;
+        size_t same = 0;
+        for (size_t j = i; j < rs->nr; j++)
+            same += rs->r[j].kind == ROW_DATA && rs->r[j].nfields == r->nfields;
+        if (same > *mode_rows || (same == *mode_rows && r->nfields > k)) {
+            *mode_rows = same;
+            k = r->nfields;
+        }
     }
-    simdsv__free(rs->alloc, n, (rs->nr ? rs->nr : 1) * sizeof *n);
+    for (size_t n = 0; n < 256; n++)
+        if (tally[n] && (tally[n] > *mode_rows || (tally[n] == *mode_rows && n > k))) {
+            *mode_rows = tally[n];
+            k = n;
+        }
     return k;
 }
 
@@ -316,7 +330,10 @@ void simdsv__sniff_parse_all(region *g, size_t ng, const dialect *d, size_t k, r
     for (size_t i = 0; i < ng && !rs->nomem; i++) {
         for (int attempt = 0; attempt < 2; attempt++) {
             const size_t r0 = rs->nr, f0 = rs->nf;
-            simdsv__sniff_parse_region(&g[i], (int)i, d, i == 0 ? START_ROWS : PART_ROWS, rs);
+            if (i == 0 && rs->nr) /* the start's first rows are there: go on after them */
+                parse_from(&g[0], 0, d, START_ROWS, rs, rs->next_pos, rs->next_line, rs->nr);
+            else
+                simdsv__sniff_parse_region(&g[i], (int)i, d, i == 0 ? START_ROWS : PART_ROWS, rs);
             if (i == 0 || k < 2 || d->quote < 0)
                 break;
             size_t data = 0, fit = 0, bad = 0;
@@ -370,6 +387,24 @@ int simdsv__sniff_rows_equal(const rows *a, const rows *b)
     for (size_t i = 0; i < a->nf; i++)
         if (a->f[i].off != b->f[i].off || a->f[i].len != b->f[i].len || a->f[i].quoted != b->f[i].quoted)
             return 0;
+    return 1;
+}
+
+int simdsv__sniff_copy_rows(rows *dst, const rows *src)
+{
+    if ((src->nf > dst->capf &&
+         simdsv__grow(dst->alloc, (void **)&dst->f, &dst->capf, src->nf, sizeof *dst->f) != SIMDSV_OK) ||
+        (src->nr > dst->capr &&
+         simdsv__grow(dst->alloc, (void **)&dst->r, &dst->capr, src->nr, sizeof *dst->r) != SIMDSV_OK))
+        return 0;
+    if (src->nf)
+        memcpy(dst->f, src->f, src->nf * sizeof *src->f);
+    if (src->nr)
+        memcpy(dst->r, src->r, src->nr * sizeof *src->r);
+    dst->nf = src->nf;
+    dst->nr = src->nr;
+    dst->next_pos = src->next_pos;
+    dst->next_line = src->next_line;
     return 1;
 }
 

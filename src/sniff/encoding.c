@@ -1,7 +1,8 @@
 /*
  * encoding.c — the sample's encoding: a BOM, the zero bytes of UTF-16, UTF-8
  * validity, else Windows-1252 or ISO-8859-1 when the high bytes sit inside
- * words; and input offsets of a sample converted from UTF-16.
+ * words; the sample converted to UTF-8 for the phases after it (a UTF-16 or
+ * iconv sample), and input offsets of a sample converted from UTF-16.
  */
 #include "sniff.h"
 
@@ -63,21 +64,24 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
         return;
     }
-    /* The first NUL, and the control bytes counted without branches, in
-     * blocks of 255 into a byte (the compiler vectorizes the count over the
-     * whole sample). */
+    /* The first NUL, and the control bytes and those >= 0x80 counted
+     * without branches, in blocks of 255 into a byte (the compiler vectorizes
+     * the count over the whole sample). */
     const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
     const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
+    size_t high_all = 0;
     for (size_t i = 0; i < n;) {
         const size_t end = n - i > 255 ? i + 255 : n;
-        uint8_t block = 0;
+        uint8_t block = 0, high_block = 0;
         for (; i < end; i++) {
             const uint8_t c = p[i];
             block = (uint8_t)(block + (((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') &
                                         ((c != 0) | !nul_delimiter)) |
                                        (c == 0x7F)));
+            high_block = (uint8_t)(high_block + (c >= 0x80));
         }
         controls += block;
+        high_all += high_block;
     }
     if (nul_at != SIZE_MAX || controls * 20 > n) {
         e->binary = 1;
@@ -91,13 +95,7 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
     size_t bad = 0;
     size_t high = 0, c1 = 0;
     if (simdsv_utf8_valid(p, check, &bad)) {
-        for (size_t i = 0; i < check;) {
-            const size_t end = check - i > 255 ? i + 255 : check;
-            uint8_t block = 0;
-            for (; i < end; i++)
-                block = (uint8_t)(block + (p[i] >= 0x80));
-            high += block;
-        }
+        high = high_all - (n - check); /* the bytes left out end a cut character: all >= 0x80 */
         e->confidence = 1;
         e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
                          : "ASCII only (valid UTF-8)";
@@ -163,4 +161,89 @@ uint64_t simdsv__sniff_utf16_offset(const sniff_input *raw, const sniff_input *c
         j += len;
     }
     return at;
+}
+
+simdsv_status simdsv__sniff_encoding(sniff_run *R)
+{
+    sniff_impl *s = R->s;
+    simdsv_sniff *out = &s->pub;
+    const sniff_input *in = R->in;
+    const region *g0 = &in->g[0];
+    encoding_result *enc = &R->enc;
+    int64_t given_delimiter = ',';
+    if (is_given(R, SIMDSV_SNIFF_DELIMITER))
+        simdsv_options_get(R->opt, SIMDSV_OPT_DELIMITER, &given_delimiter);
+    simdsv__sniff_detect_encoding(s, g0->p, g0->n, g0->complete, given_delimiter == 0, enc);
+    R->given_encoding = R->opt ? simdsv_options_get_string(R->opt, SIMDSV_OPT_ENCODING) : "";
+    if (is_given(R, SIMDSV_SNIFF_ENCODING)) {
+        const int kind = simdsv__encoding_kind(R->given_encoding);
+        enc->kind = kind < 0 ? ENCODING_UTF8 : (encoding_kind)kind;
+        enc->binary = 0;
+        enc->confidence = 1;
+        enc->reason = "given";
+    }
+    out->encoding =
+        enc->kind == ENCODING_ICONV ? keep(s, "%s", R->given_encoding) : simdsv__encoding_name(enc->kind);
+    out->bom = enc->bom;
+    out->binary = enc->binary;
+    decide(s, SIMDSV_SNIFF_ENCODING, enc->confidence, enc->reason);
+
+    /* UTF-16 (and iconv) samples are converted; offsets then are not input offsets. */
+    sniff_input *conv = &R->conv;
+    *conv = *in;
+    R->gs = conv->g;
+    R->converted = enc->kind == ENCODING_UTF16LE || enc->kind == ENCODING_UTF16BE || enc->kind == ENCODING_ICONV;
+    if (R->converted) {
+        transcoder tc;
+        simdsv_status st =
+            simdsv__transcoder_init(&tc, enc->kind == ENCODING_ICONV ? R->given_encoding : out->encoding);
+        if (st != SIMDSV_OK)
+            return st;
+        for (size_t i = 0; i < in->ng; i++) {
+            R->caps[i] = in->g[i].n * 2 + 16;
+            if (!(R->bufs[i] = simdsv__alloc(&s->alloc, R->caps[i]))) {
+                st = SIMDSV_ERR_NOMEM;
+                break;
+            }
+            uint8_t *buf = R->bufs[i];
+            size_t used = 0, o = 0, at = 0;
+            while (at < in->g[i].n) {
+                const size_t w = simdsv__transcode(&tc, in->g[i].p + at, in->g[i].n - at, &used, buf + o,
+                                                   R->caps[i] - o, in->g[i].complete);
+                if (!w && !used)
+                    break;
+                o += w;
+                at += used;
+            }
+            conv->g[i].p = buf;
+            conv->g[i].n = o;
+            if (i == 0 && o >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+                conv->g[i].p += 3; /* the converted BOM */
+                conv->g[i].n -= 3;
+            }
+        }
+        simdsv__transcoder_close(&tc);
+        if (st != SIMDSV_OK)
+            return st;
+    } else if (enc->bom) {
+        conv->g[0].p += 3;
+        conv->g[0].n -= 3;
+    }
+    R->skip0 = R->converted ? 0 : (uint64_t)(conv->g[0].p - in->g[0].p);
+    /* The middle and the end start after their first (cut) line. */
+    for (size_t i = 1; i < conv->ng; i++) {
+        region *g = &conv->g[i];
+        size_t k = 0;
+        while (k < g->n && g->p[k] != '\n' && g->p[k] != '\r')
+            k++;
+        while (k < g->n && (g->p[k] == '\n' || g->p[k] == '\r'))
+            k++;
+        g->p += k;
+        g->n -= k;
+        g->offset += k;
+    }
+    out->sampled_bytes = 0;
+    for (size_t i = 0; i < conv->ng; i++)
+        out->sampled_bytes += in->g[i].n;
+    return SIMDSV_OK;
 }

@@ -1,10 +1,17 @@
 /*
  * sniff.h — what the files of src/sniff/ share: the result being built, the
- * sample and its rows, the dialect tried, and the detectors' entry points.
- *   sniff.c     the driver: the order of the decisions, header, tables,
- *               footer and columns (run), the public functions
- *   encoding.c  BOM, UTF-16 pattern, UTF-8 validity, 8-bit code pages
+ * sample and its rows, the dialect tried, the state one detection passes
+ * from phase to phase, and the phases' entry points.
+ *   sniff.c     the driver: the order of the phases (run), the public functions
+ *   encoding.c  BOM, UTF-16 pattern, UTF-8 validity, 8-bit code pages; the
+ *               sample converted to UTF-8
+ *   choose.c    line endings, comment lines, the candidate dialects and the
+ *               one chosen; its quote, escape, comment and padding decided
+ *               over the whole sample
  *   dialect.c   parsing the sample with a candidate dialect, scoring it
+ *   layout.c    preamble, tables, footer: where the table read starts and ends
+ *   header.c    the header rows of the table read
+ *   columns.c   its columns: names, types and value formats
  *   formats.c   value kinds, decimal comma, non-ISO dates
  */
 #ifndef SIMDSV_SNIFF_H
@@ -71,6 +78,8 @@ typedef struct rows {
     sn_row *r;
     size_t nr, capr;
     int nomem;
+    size_t next_pos;    /* where the last parse of a region stopped, and its line there */
+    uint32_t next_line;
 } rows;
 
 typedef struct dialect {
@@ -126,20 +135,62 @@ typedef struct sniff_input {
     uint64_t input_size;  /* 0: unknown */
 } sniff_input;
 
-/* How many bytes of p[0..n) are c: counted in blocks of 255 into a byte,
- * which the compiler vectorizes (a 64-bit count per byte would not pay). */
-static inline size_t simdsv__sniff_count_byte(const uint8_t *p, size_t n, uint8_t c)
+/* How many bytes of p[0..n) are a and how many b, in one pass: counted in
+ * blocks of 255 into a byte, which the compiler vectorizes (a 64-bit count
+ * per byte would not pay). */
+static inline void simdsv__sniff_count_bytes(const uint8_t *p, size_t n, uint8_t a, uint8_t b, size_t *na, size_t *nb)
 {
-    size_t count = 0;
+    *na = *nb = 0;
     for (size_t i = 0; i < n;) {
         const size_t end = n - i > 255 ? i + 255 : n;
-        uint8_t block = 0;
-        for (; i < end; i++)
-            block = (uint8_t)(block + (p[i] == c));
-        count += block;
+        uint8_t block_a = 0, block_b = 0;
+        for (; i < end; i++) {
+            block_a = (uint8_t)(block_a + (p[i] == a));
+            block_b = (uint8_t)(block_b + (p[i] == b));
+        }
+        *na += block_a;
+        *nb += block_b;
     }
-    return count;
 }
+
+/* One detection: what each phase decided, for the phases after it (the
+ * order is sniff.c's run). */
+typedef struct sniff_run {
+    sniff_impl *s;
+    const simdsv_sniff_params *params; /* NULL: all defaults */
+    const simdsv_options *opt;         /* the options given, or NULL */
+    unsigned given;                    /* bit k: setting k was given, not detected */
+    int dialect_only;                  /* the record commands' detection: no value typed beyond the header's need */
+    /* encoding (encoding.c) */
+    const sniff_input *in;             /* the sample as read */
+    sniff_input conv;                  /* as analysed: UTF-8, past a BOM, later regions from their second line */
+    const region *gs;                  /* conv.g */
+    encoding_result enc;
+    const char *given_encoding;
+    int converted;                     /* conv's offsets are not input offsets */
+    uint8_t *bufs[3];                  /* the converted regions (freed by run) */
+    size_t caps[3];
+    uint64_t skip0;                    /* input bytes before gs[0] (a BOM), when not converted */
+    /* line ends and comment lines of the start (choose.c) */
+    size_t cr_all, ends;
+    const char *comment;               /* marker, or NULL */
+    size_t comment_lines, lines;
+    /* the dialect chosen (choose.c) */
+    dialect d;
+    score best;
+    int delim_counted;                 /* the chosen delimiter's occurrences in the probe are known: */
+    size_t delim_occurrences, delim_after_space; /* and how many a space follows */
+    rows start_rows;                   /* the rows of the start the chosen candidate was scored on */
+    int start_rows_ok;                 /* ... which the whole sample's parse goes on from */
+    rows rs;                           /* the whole sample parsed with d */
+    size_t nstart;                     /* rows of rs in the start */
+    int dc_allowed;                    /* a decimal comma may be a number (',' is not the delimiter) */
+    /* the layout (layout.c) */
+    simdsv_sniff_table tbl[16];
+    size_t ntables;
+    size_t first_row[16];              /* each table's first row in rs */
+    uint64_t footer_offset;            /* where the footer starts in gs (0: none) */
+} sniff_run;
 
 /* ---------------------------------------------------------------- sniff.c */
 
@@ -153,6 +204,45 @@ static inline const char *keep(sniff_impl *s, const char *fmt, ...)
     va_end(ap);
     return text;
 }
+
+static inline void decide(sniff_impl *s, simdsv_sniff_setting k, double confidence, const char *reason)
+{
+    s->pub.decisions[k].confidence = confidence < 0 ? 0 : confidence > 1 ? 1 : confidence;
+    s->pub.decisions[k].reason = reason;
+}
+
+static inline int is_given(const sniff_run *R, simdsv_sniff_setting k)
+{
+    return (R->given >> k) & 1;
+}
+
+/* ------------------------------------------------------------ the phases */
+
+/* encoding.c: the encoding decided, the sample converted (R->conv, R->gs). */
+simdsv_status simdsv__sniff_encoding(sniff_run *R);
+/* choose.c: line endings and comment lines of the start; the dialect whose
+ * rows are most regular (R->d, R->best), then the whole sample parsed with
+ * it (R->rs) and its quote, escape, comment and padding decided. */
+void simdsv__sniff_lines(sniff_run *R);
+simdsv_status simdsv__sniff_choose_dialect(sniff_run *R);
+simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R);
+/* layout.c: preamble, tables and footer; which table is read. */
+void simdsv__sniff_layout(sniff_run *R);
+/* The table read (its rows in R->rs) and its header. */
+typedef struct table_read {
+    size_t h0;         /* its first row */
+    size_t width;      /* its field count */
+    size_t body_end;   /* the row after its last */
+    size_t nbody_rows; /* rows of width fields below h0 */
+    size_t kc;         /* columns described (width, at most 512) */
+    int header;
+    uint64_t header_rows;
+} table_read;
+/* header.c: the header and header rows of table R->s->pub.table (R->ntables > 0). */
+void simdsv__sniff_header(sniff_run *R, table_read *tr);
+/* columns.c: its columns' names and (but for dialect_only) types and value
+ * formats; one date order and decimal mark for the reader. */
+simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
 
 /* ------------------------------------------------------------- dialect.c */
 
@@ -174,7 +264,12 @@ double simdsv__sniff_delimiter_preference(const char *d);
 
 const char *simdsv__sniff_show_delim(sniff_impl *s, const char *d);
 
-/* Parses every region.  The middle and the end begin at a line start that
+/* Copies src's rows into dst; false when out of memory. */
+int simdsv__sniff_copy_rows(rows *dst, const rows *src);
+
+/* Parses every region.  When rs already holds rows, they are the first rows
+ * of the start parsed with d (its parse goes on from there).  The middle and
+ * the end begin at a line start that
  * may lie inside a quoted field (a text with line breaks): a region whose
  * rows do not mostly have k fields is parsed again from just after the
  * first quote that ends a line (the other parity), and left out when that
