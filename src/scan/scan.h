@@ -84,6 +84,36 @@ typedef struct scan_pair {
 typedef size_t (*find_pair_fn)(const uint8_t *data, size_t len, const scan_pair *p);
 typedef uint64_t (*count_lines_fn)(const uint8_t *data, size_t len, uint64_t *after_cr);
 
+/* A run of regular records to cut into field views (record/reader.c,
+ * cut_run): from entry i of index[0..count), records of exactly `width`
+ * fields each, of which only the last entry is a line end.  Positions are
+ * offsets into buf; entry offsets count from buf + base. */
+typedef struct scan_cut {
+    const uint32_t *index;
+    size_t i, count;
+    const uint8_t *buf;
+    size_t base;
+    size_t start;        /* the first record's first byte */
+    size_t width;        /* fields per record, >= 1 */
+    size_t records;      /* at most this many records; records * width <= count - i */
+    uint64_t max_size;   /* a record's bytes (line end excluded) may not exceed it; 0: no limit */
+    simdsv_field *fields;/* room for records * width + SCAN_CUT_SLACK views */
+    size_t *first;       /* per record cut: its first index entry, */
+    size_t *starts;      /* its first byte, */
+    size_t *ends;        /* the byte after its line end */
+} scan_cut;
+/* Views a cut may write past the last record's (scratch: a SIMD kernel cuts
+ * a whole vector of them at a time). */
+#define SCAN_CUT_SLACK 8
+/* Cuts records from c->i until `records`, the first record that is not
+ * regular (a line end inside, none at its last entry, an empty one-field
+ * record, too large) or the index ends; empty lines (and a CRLF's LF)
+ * before a record are skipped.  Returns the number of records cut: their
+ * views (flags 0, quotes not yet removed) are fields[k * width ...].  Reads
+ * up to SCAN_CUT_SLACK entries past the last record's (index arrays have
+ * SCAN_INDEX_SLACK). */
+typedef size_t (*cut_records_fn)(const scan_cut *c);
+
 typedef struct scan_kernel {
     simdsv_kernel id;
     const char *name;
@@ -92,6 +122,7 @@ typedef struct scan_kernel {
     utf8_validate_fn utf8_validate;
     count_lines_fn count_lines;
     find_pair_fn find_pair;
+    cut_records_fn cut_records;
 } scan_kernel;
 
 /* The kernel table entry for id, or NULL if not compiled in / not supported. */
@@ -133,6 +164,12 @@ size_t simdsv__find_pair_sse42(const uint8_t *, size_t, const scan_pair *);
 size_t simdsv__find_pair_avx2(const uint8_t *, size_t, const scan_pair *);
 size_t simdsv__find_pair_avx512(const uint8_t *, size_t, const scan_pair *);
 size_t simdsv__find_pair_neon(const uint8_t *, size_t, const scan_pair *);
+
+size_t simdsv__cut_records_scalar(const scan_cut *);
+size_t simdsv__cut_records_sse42(const scan_cut *);
+size_t simdsv__cut_records_avx2(const scan_cut *);
+size_t simdsv__cut_records_avx512(const scan_cut *);
+size_t simdsv__cut_records_neon(const scan_cut *);
 
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);

@@ -6,6 +6,7 @@
 #include "scan.h"
 
 #include <immintrin.h>
+#include <stddef.h>
 
 #ifdef SCAN_NIBBLE
 #define SCAN_ISA avx512_nibble
@@ -108,6 +109,58 @@ static inline simd_block block_lookup_nibbles(const simd_block *b, simd_table lo
 static inline uint64_t block_has_bit(const simd_block *b, unsigned k)
 {
     return (uint64_t)_mm512_test_epi8_mask(*b, _mm512_set1_epi8((char)(1u << k)));
+}
+#endif
+
+#ifndef SCAN_NIBBLE
+/* Views eight at a time, as in scan_avx2.c: separator addresses (offsets
+ * widened plus seps), starts one past the separator before (lane 7 of the
+ * group before rotated in, `start` for the first), sizes the distance;
+ * eight 24-byte views {data, size, flags = 0} are three 64-byte stores,
+ * each a two-source permute of starts and sizes with zeros in the flags'
+ * lanes.  *carry: lane 7 is the start of the group's first field; on
+ * return, of the next group's. */
+static inline void cut_group(char *out, __m256i raw, __m512i seps_v, __m512i *carry)
+{
+    /* lanes 0-7: starts s0..s7, 8-15: sizes z0..z7 */
+    const __m512i views0 = _mm512_setr_epi64(0, 8, 0, 1, 9, 0, 2, 10);   /* s0 z0 - s1 z1 - s2 z2 */
+    const __m512i views1 = _mm512_setr_epi64(0, 3, 11, 0, 4, 12, 0, 5);  /* - s3 z3 - s4 z4 - s5 */
+    const __m512i views2 = _mm512_setr_epi64(13, 0, 6, 14, 0, 7, 15, 0); /* z5 - s6 z6 - s7 z7 - */
+    const __m512i sep = _mm512_add_epi64(
+        _mm512_cvtepu32_epi64(_mm256_and_si256(raw, _mm256_set1_epi32((int)SCAN_OFFSET_MASK))), seps_v);
+    const __m512i next = _mm512_add_epi64(sep, _mm512_set1_epi64(1));
+    const __m512i starts = _mm512_alignr_epi64(next, *carry, 7); /* carry7 next0 .. next6 */
+    *carry = next;
+    const __m512i sizes = _mm512_sub_epi64(sep, starts);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_permutex2var_epi64(0xdb, starts, views0, sizes));
+    _mm512_storeu_si512((void *)(out + 64), _mm512_maskz_permutex2var_epi64(0xb6, starts, views1, sizes));
+    _mm512_storeu_si512((void *)(out + 128), _mm512_maskz_permutex2var_epi64(0x6d, starts, views2, sizes));
+}
+
+#define SCAN_HAVE_CUT
+_Static_assert(sizeof(simdsv_field) == 24 && offsetof(simdsv_field, size) == 8 && offsetof(simdsv_field, flags) == 16,
+               "cut_group stores views as {data, size, flags and padding}");
+/* Writes and reads up to 7 views and entries past the last. */
+static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, uintptr_t seps, uintptr_t start)
+{
+    const __m512i seps_v = _mm512_set1_epi64((long long)seps);
+    __m512i carry = _mm512_set1_epi64((long long)start);
+    __m256i terms = _mm256_setzero_si256(); /* line ends per lane */
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
+        terms = _mm256_add_epi32(terms, _mm256_srli_epi32(raw, 31));
+        cut_group((char *)(f + j), raw, seps_v, &carry);
+    }
+    if (j < n) {
+        const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
+        terms = _mm256_add_epi32(terms, _mm256_maskz_srli_epi32((__mmask8)((1u << (n - j)) - 1), raw, 31));
+        cut_group((char *)(f + j), raw, seps_v, &carry);
+    }
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(terms), _mm256_extracti128_si256(terms, 1));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (size_t)(uint32_t)_mm_cvtsi128_si32(sum);
 }
 #endif
 
