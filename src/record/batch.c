@@ -46,8 +46,37 @@ static inline walk_out walk(const simdsv_reader *r, size_t origin, size_t width,
     size_t i = r->index_i, rows = 0, used = 0;
     uint32_t cur = (uint32_t)(r->rec_start - origin), last_end = cur;
     walk_out out = {0, 0, i, r->rec_start}; /* moves with whole records only */
+    /* Records in one index window are shorter than the window, so only a
+     * lower size limit needs a look at each record. */
+    bool straight = !max_size || max_size >= SCAN_CHUNK;
     while (rows < max_rows) {
         uint32_t *row = pos + used;
+        if (straight && width > 1 && pos_cap - used > SCAN_CUT_SLACK) {
+            /* The records that follow each other at this width, cut by the
+             * kernel many at a time (vectors of entries), regular when each
+             * one's last entry is a line end and no other entry is. */
+            size_t fit = (count - i) / width;
+            if (fit > max_rows - rows)
+                fit = max_rows - rows;
+            if (fit > (pos_cap - used - SCAN_CUT_SLACK) / (width + 1))
+                fit = (pos_cap - used - SCAN_CUT_SLACK) / (width + 1);
+            size_t ended = 0;
+            while (ended < fit && (index[i + ended * width + width - 1] & SCAN_TERM_BIT))
+                ended++;
+            if (ended > 1) {
+                if (r->kernel->cut_rows(index + i, ended, width, shift, cur, row) == ended) {
+                    for (size_t k = 0; first && k < ended; k++)
+                        first[rows + k] = used + k * (width + 1);
+                    i += ended * width;
+                    used += ended * (width + 1);
+                    rows += ended;
+                    cur = last_end = pos[used - 1];
+                    out.next_i = i;
+                    continue;
+                }
+                straight = false; /* a line end inside: record by record from here */
+            }
+        }
         if (width && count - i >= width && pos_cap - used > width) {
             const uint32_t *e = index + i;
             uint32_t terms = 0;

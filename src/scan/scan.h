@@ -102,9 +102,10 @@ typedef struct scan_cut {
     size_t *starts;      /* its first byte, */
     size_t *ends;        /* the byte after its line end */
 } scan_cut;
-/* Views a cut may write past the last record's (scratch: a SIMD kernel cuts
- * a whole vector of them at a time). */
-#define SCAN_CUT_SLACK 8
+/* Views or row entries a cut may write past the last record's (scratch: a
+ * SIMD kernel cuts a whole vector at a time), and index entries it may read
+ * past the last. */
+#define SCAN_CUT_SLACK 16
 /* Cuts records from c->i until `records`, the first record that is not
  * regular (a line end inside, none at its last entry, an empty one-field
  * record, too large) or the index ends; empty lines (and a CRLF's LF)
@@ -113,6 +114,18 @@ typedef struct scan_cut {
  * up to SCAN_CUT_SLACK entries past the last record's (index arrays have
  * SCAN_INDEX_SLACK). */
 typedef size_t (*cut_records_fn)(const scan_cut *c);
+/* Rows of a batch (record/batch.c, walk): `records` records of `width`
+ * fields each follow each other in the index from e[0].  Row k of rows
+ * (width + 1 entries, the rows one after the other) is the offset of the
+ * record's first byte (row_start for the first row, the byte after the line
+ * end before for the others), then the offset of the byte after each of its
+ * separators: its entry's offset + shift.  Returns how many of
+ * e[0..records * width) are line ends: the rows are records when that is
+ * `records` and each record's last entry is one.  Writes up to
+ * SCAN_CUT_SLACK entries past the last row and reads as many past the last
+ * entry. */
+typedef size_t (*cut_rows_fn)(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
+                              uint32_t *rows);
 
 typedef struct scan_kernel {
     simdsv_kernel id;
@@ -123,6 +136,7 @@ typedef struct scan_kernel {
     count_lines_fn count_lines;
     find_pair_fn find_pair;
     cut_records_fn cut_records;
+    cut_rows_fn cut_rows;
 } scan_kernel;
 
 /* The kernel table entry for id, or NULL if not compiled in / not supported. */
@@ -170,6 +184,11 @@ size_t simdsv__cut_records_sse42(const scan_cut *);
 size_t simdsv__cut_records_avx2(const scan_cut *);
 size_t simdsv__cut_records_avx512(const scan_cut *);
 size_t simdsv__cut_records_neon(const scan_cut *);
+size_t simdsv__cut_rows_scalar(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_sse42(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_avx2(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_avx512(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_neon(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
 
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);

@@ -162,6 +162,25 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
     sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
     return (size_t)(uint32_t)_mm_cvtsi128_si32(sum);
 }
+
+/* A batch row's entries sixteen at a time: offset mask, add, store; line
+ * ends counted per lane, the last group's lanes past the row left out. */
+#define SCAN_HAVE_CUT_ROW
+static inline size_t cut_row(uint32_t *bounds, const uint32_t *e, size_t width, uint32_t shift)
+{
+    const __m512i offset_mask = _mm512_set1_epi32((int)SCAN_OFFSET_MASK), shift_v = _mm512_set1_epi32((int)shift);
+    __m512i terms = _mm512_setzero_si512();
+    size_t j = 0;
+    for (; j + 16 < width; j += 16) {
+        const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
+        terms = _mm512_add_epi32(terms, _mm512_srli_epi32(raw, 31));
+        _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
+    }
+    const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
+    terms = _mm512_mask_add_epi32(terms, (__mmask16)((1u << (width - j)) - 1), terms, _mm512_srli_epi32(raw, 31));
+    _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
+    return (size_t)(uint32_t)_mm512_reduce_add_epi32(terms);
+}
 #endif
 
 #include "scan_block.h"
