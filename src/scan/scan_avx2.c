@@ -148,25 +148,34 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
     return (size_t)(uint32_t)_mm_cvtsi128_si32(terms);
 }
 
-/* A batch row's entries eight at a time: offset mask, add, store; line ends
- * counted per lane, the last group's lanes past the row left out. */
-#define SCAN_HAVE_CUT_ROW
-static inline size_t cut_row(uint32_t *bounds, const uint32_t *e, size_t width, uint32_t shift)
+/* Batch rows (scan.h, cut_rows_fn), each row's entries eight at a time:
+ * offset mask, add, store, line ends counted per lane (the last group's
+ * lanes past the row left out) and added up once at the end. */
+#define SCAN_HAVE_CUT_ROWS
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
+                              uint32_t *rows)
 {
     /* lane_masks + 8 - k: the first k of eight lanes */
     static const int32_t lane_masks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
     const __m256i offset_mask = _mm256_set1_epi32((int)SCAN_OFFSET_MASK), shift_v = _mm256_set1_epi32((int)shift);
+    const size_t tail = width - ((width - 1) & ~(size_t)7); /* entries of a row's last group: 1 to 8 */
+    const __m256i tail_lanes = _mm256_loadu_si256((const __m256i *)(const void *)(lane_masks + 8 - tail));
     __m256i terms = _mm256_setzero_si256();
-    size_t j = 0;
-    for (; j + 8 < width; j += 8) {
+    for (size_t k = 0; k < records; k++, e += width, rows += width + 1) {
+        rows[0] = row_start;
+        uint32_t *const bounds = rows + 1;
+        size_t j = 0;
+        for (; j + 8 < width; j += 8) {
+            const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
+            terms = _mm256_add_epi32(terms, _mm256_srli_epi32(raw, 31));
+            _mm256_storeu_si256((__m256i *)(void *)(bounds + j),
+                                _mm256_add_epi32(_mm256_and_si256(raw, offset_mask), shift_v));
+        }
         const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
-        terms = _mm256_add_epi32(terms, _mm256_srli_epi32(raw, 31));
+        terms = _mm256_add_epi32(terms, _mm256_srli_epi32(_mm256_and_si256(raw, tail_lanes), 31));
         _mm256_storeu_si256((__m256i *)(void *)(bounds + j), _mm256_add_epi32(_mm256_and_si256(raw, offset_mask), shift_v));
+        row_start = (e[width - 1] & SCAN_OFFSET_MASK) + shift;
     }
-    const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
-    const __m256i valid = _mm256_loadu_si256((const __m256i *)(const void *)(lane_masks + 8 - (width - j)));
-    terms = _mm256_add_epi32(terms, _mm256_srli_epi32(_mm256_and_si256(raw, valid), 31));
-    _mm256_storeu_si256((__m256i *)(void *)(bounds + j), _mm256_add_epi32(_mm256_and_si256(raw, offset_mask), shift_v));
     __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(terms), _mm256_extracti128_si256(terms, 1));
     sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
     sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));

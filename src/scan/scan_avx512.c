@@ -163,22 +163,31 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
     return (size_t)(uint32_t)_mm_cvtsi128_si32(sum);
 }
 
-/* A batch row's entries sixteen at a time: offset mask, add, store; line
- * ends counted per lane, the last group's lanes past the row left out. */
-#define SCAN_HAVE_CUT_ROW
-static inline size_t cut_row(uint32_t *bounds, const uint32_t *e, size_t width, uint32_t shift)
+/* Batch rows (scan.h, cut_rows_fn), each row's entries sixteen at a time:
+ * offset mask, add, store, line ends counted per lane (the last group's
+ * lanes past the row left out) and added up once at the end. */
+#define SCAN_HAVE_CUT_ROWS
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
+                              uint32_t *rows)
 {
     const __m512i offset_mask = _mm512_set1_epi32((int)SCAN_OFFSET_MASK), shift_v = _mm512_set1_epi32((int)shift);
+    const size_t tail = width - ((width - 1) & ~(size_t)15); /* entries of a row's last group: 1 to 16 */
+    const __mmask16 tail_lanes = (__mmask16)((1u << tail) - 1);
     __m512i terms = _mm512_setzero_si512();
-    size_t j = 0;
-    for (; j + 16 < width; j += 16) {
+    for (size_t k = 0; k < records; k++, e += width, rows += width + 1) {
+        rows[0] = row_start;
+        uint32_t *const bounds = rows + 1;
+        size_t j = 0;
+        for (; j + 16 < width; j += 16) {
+            const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
+            terms = _mm512_add_epi32(terms, _mm512_srli_epi32(raw, 31));
+            _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
+        }
         const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
-        terms = _mm512_add_epi32(terms, _mm512_srli_epi32(raw, 31));
+        terms = _mm512_mask_add_epi32(terms, tail_lanes, terms, _mm512_srli_epi32(raw, 31));
         _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
+        row_start = (e[width - 1] & SCAN_OFFSET_MASK) + shift;
     }
-    const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
-    terms = _mm512_mask_add_epi32(terms, (__mmask16)((1u << (width - j)) - 1), terms, _mm512_srli_epi32(raw, 31));
-    _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
     return (size_t)(uint32_t)_mm512_reduce_add_epi32(terms);
 }
 #endif

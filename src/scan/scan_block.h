@@ -419,17 +419,20 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
 }
 #endif
 
-#ifndef SCAN_HAVE_CUT_ROW
-/* One row's entries after its first: bounds[j] = (e[j] & SCAN_OFFSET_MASK)
- * + shift for j < width; returns how many of e[0..width) are line ends.
- * An ISA's own (SCAN_HAVE_CUT_ROW) may write and read up to SCAN_CUT_SLACK
- * entries past the row's. */
-static inline size_t cut_row(uint32_t *bounds, const uint32_t *e, size_t width, uint32_t shift)
+#ifndef SCAN_HAVE_CUT_ROWS
+/* The contract is in scan.h (cut_rows_fn).  An ISA with wide registers
+ * defines its own (SCAN_HAVE_CUT_ROWS). */
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
+                              uint32_t *rows)
 {
     size_t terms = 0;
-    for (size_t j = 0; j < width; j++) {
-        terms += e[j] >> 31;
-        bounds[j] = (e[j] & SCAN_OFFSET_MASK) + shift;
+    for (size_t k = 0; k < records; k++, rows += width + 1) {
+        rows[0] = row_start;
+        for (size_t j = 0; j < width; j++, e++) {
+            terms += *e >> 31;
+            rows[j + 1] = (*e & SCAN_OFFSET_MASK) + shift;
+        }
+        row_start = rows[width];
     }
     return terms;
 }
@@ -438,13 +441,7 @@ static inline size_t cut_row(uint32_t *bounds, const uint32_t *e, size_t width, 
 size_t SCAN_CAT(simdsv__cut_rows_, SCAN_ISA)(const uint32_t *e, size_t records, size_t width, uint32_t shift,
                                             uint32_t row_start, uint32_t *rows)
 {
-    size_t terms = 0;
-    for (size_t k = 0; k < records; k++, e += width, rows += width + 1) {
-        rows[0] = row_start;
-        terms += cut_row(rows + 1, e, width, shift);
-        row_start = (e[width - 1] & SCAN_OFFSET_MASK) + shift;
-    }
-    return terms;
+    return cut_rows(e, records, width, shift, row_start, rows);
 }
 
 /* The contract is in scan.h (cut_records_fn).  The regular case is one
