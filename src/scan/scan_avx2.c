@@ -120,6 +120,14 @@ static inline void cut_group(char *out, __m128i raw, __m256i seps_v, __m256i *ca
     _mm256_storeu_si256((__m256i *)(void *)(out + 64), _mm256_permute2x128_si256(odd_start, odd_size, 0x31));
 }
 
+/* The sum of four 32-bit lanes. */
+static inline size_t sum_lanes(__m128i v)
+{
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (size_t)(uint32_t)_mm_cvtsi128_si32(v);
+}
+
 #define SCAN_HAVE_CUT
 _Static_assert(sizeof(simdsv_field) == 24 && offsetof(simdsv_field, size) == 8 && offsetof(simdsv_field, flags) == 16,
                "cut_group stores views as {data, size, flags and padding}");
@@ -143,9 +151,7 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
         terms = _mm_add_epi32(terms, _mm_srli_epi32(_mm_and_si128(raw, valid), 31));
         cut_group((char *)(f + j), raw, seps_v, &carry);
     }
-    terms = _mm_add_epi32(terms, _mm_shuffle_epi32(terms, _MM_SHUFFLE(1, 0, 3, 2)));
-    terms = _mm_add_epi32(terms, _mm_shuffle_epi32(terms, _MM_SHUFFLE(2, 3, 0, 1)));
-    return (size_t)(uint32_t)_mm_cvtsi128_si32(terms);
+    return sum_lanes(terms);
 }
 
 /* Batch rows (scan.h, cut_rows_fn), each row's entries eight at a time:
@@ -176,10 +182,7 @@ static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, u
         _mm256_storeu_si256((__m256i *)(void *)(bounds + j), _mm256_add_epi32(_mm256_and_si256(raw, offset_mask), shift_v));
         row_start = (e[width - 1] & SCAN_OFFSET_MASK) + shift;
     }
-    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(terms), _mm256_extracti128_si256(terms, 1));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
-    return (size_t)(uint32_t)_mm_cvtsi128_si32(sum);
+    return sum_lanes(_mm_add_epi32(_mm256_castsi256_si128(terms), _mm256_extracti128_si256(terms, 1)));
 }
 #endif
 

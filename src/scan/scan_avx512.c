@@ -143,24 +143,17 @@ _Static_assert(sizeof(simdsv_field) == 24 && offsetof(simdsv_field, size) == 8 &
 /* Writes and reads up to 7 views and entries past the last. */
 static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, uintptr_t seps, uintptr_t start)
 {
+    const __m256i term_bit = _mm256_set1_epi32((int)SCAN_TERM_BIT);
     const __m512i seps_v = _mm512_set1_epi64((long long)seps);
     __m512i carry = _mm512_set1_epi64((long long)start);
-    __m256i terms = _mm256_setzero_si256(); /* line ends per lane */
-    size_t j = 0;
-    for (; j + 8 <= n; j += 8) {
+    size_t terms = 0;
+    for (size_t j = 0; j < n; j += 8) {
         const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
-        terms = _mm256_add_epi32(terms, _mm256_srli_epi32(raw, 31));
+        const unsigned lanes = n - j >= 8 ? 0xffu : (1u << (n - j)) - 1; /* the last group's past n left out */
+        terms += (size_t)_mm_popcnt_u32(_mm256_test_epi32_mask(raw, term_bit) & lanes);
         cut_group((char *)(f + j), raw, seps_v, &carry);
     }
-    if (j < n) {
-        const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
-        terms = _mm256_add_epi32(terms, _mm256_maskz_srli_epi32((__mmask8)((1u << (n - j)) - 1), raw, 31));
-        cut_group((char *)(f + j), raw, seps_v, &carry);
-    }
-    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(terms), _mm256_extracti128_si256(terms, 1));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
-    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
-    return (size_t)(uint32_t)_mm_cvtsi128_si32(sum);
+    return terms;
 }
 
 /* Batch rows (scan.h, cut_rows_fn), each row's entries sixteen at a time:
