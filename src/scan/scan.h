@@ -115,17 +115,18 @@ typedef struct scan_cut {
  * SCAN_INDEX_SLACK). */
 typedef size_t (*cut_records_fn)(const scan_cut *c);
 /* Rows of a batch (record/batch.c, walk): `records` records of `width`
- * fields each follow each other in the index from e[0].  Row k of rows
- * (width + 1 entries, the rows one after the other) is the offset of the
- * record's first byte (row_start for the first row, the byte after the line
- * end before for the others), then the offset of the byte after each of its
- * separators: its entry's offset + shift.  Returns how many of
- * e[0..records * width) are line ends: the rows are records when that is
- * `records` and each record's last entry is one.  Writes up to
- * SCAN_CUT_SLACK entries past the last row and reads as many past the last
- * entry. */
-typedef size_t (*cut_rows_fn)(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
-                              uint32_t *rows);
+ * fields each follow each other in the index from e[0], each followed by
+ * `gap` entries (1: the LF of a CRLF, an empty line the caller has checked)
+ * that belong to no record.  Row k of rows (width + 1 entries, the rows one
+ * after the other) is the offset of the record's first byte (row_start for
+ * the first row, the byte after the entry before for the others), then the
+ * offset of the byte after each of its separators: its entry's offset +
+ * shift.  Returns how many of the records' own entries are line ends: the
+ * rows are records when that is `records` and each record's last entry is
+ * one.  Writes up to SCAN_CUT_SLACK entries past the last row and reads as
+ * many past the last entry. */
+typedef size_t (*cut_rows_fn)(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows);
 
 typedef struct scan_kernel {
     simdsv_kernel id;
@@ -184,11 +185,11 @@ size_t simdsv__cut_records_sse42(const scan_cut *);
 size_t simdsv__cut_records_avx2(const scan_cut *);
 size_t simdsv__cut_records_avx512(const scan_cut *);
 size_t simdsv__cut_records_neon(const scan_cut *);
-size_t simdsv__cut_rows_scalar(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
-size_t simdsv__cut_rows_sse42(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
-size_t simdsv__cut_rows_avx2(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
-size_t simdsv__cut_rows_avx512(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
-size_t simdsv__cut_rows_neon(const uint32_t *, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_scalar(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_sse42(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_avx2(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_avx512(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_neon(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
 
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);

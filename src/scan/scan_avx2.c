@@ -158,8 +158,8 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
  * offset mask, add, store, line ends counted per lane (the last group's
  * lanes past the row left out) and added up once at the end. */
 #define SCAN_HAVE_CUT_ROWS
-static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
-                              uint32_t *rows)
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows)
 {
     /* lane_masks + 8 - k: the first k of eight lanes */
     static const int32_t lane_masks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -167,7 +167,7 @@ static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, u
     const size_t tail = width - ((width - 1) & ~(size_t)7); /* entries of a row's last group: 1 to 8 */
     const __m256i tail_lanes = _mm256_loadu_si256((const __m256i *)(const void *)(lane_masks + 8 - tail));
     __m256i terms = _mm256_setzero_si256();
-    for (size_t k = 0; k < records; k++, e += width, rows += width + 1) {
+    for (size_t k = 0; k < records; k++, e += width + gap, rows += width + 1) {
         rows[0] = row_start;
         uint32_t *const bounds = rows + 1;
         size_t j = 0;
@@ -180,7 +180,7 @@ static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, u
         const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
         terms = _mm256_add_epi32(terms, _mm256_srli_epi32(_mm256_and_si256(raw, tail_lanes), 31));
         _mm256_storeu_si256((__m256i *)(void *)(bounds + j), _mm256_add_epi32(_mm256_and_si256(raw, offset_mask), shift_v));
-        row_start = (e[width - 1] & SCAN_OFFSET_MASK) + shift;
+        row_start = (e[width - 1 + gap] & SCAN_OFFSET_MASK) + shift;
     }
     return sum_lanes(_mm_add_epi32(_mm256_castsi256_si128(terms), _mm256_extracti128_si256(terms, 1)));
 }

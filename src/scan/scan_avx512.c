@@ -160,14 +160,14 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
  * offset mask, add, store, line ends counted per lane (the last group's
  * lanes past the row left out) and added up once at the end. */
 #define SCAN_HAVE_CUT_ROWS
-static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
-                              uint32_t *rows)
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows)
 {
     const __m512i offset_mask = _mm512_set1_epi32((int)SCAN_OFFSET_MASK), shift_v = _mm512_set1_epi32((int)shift);
     const size_t tail = width - ((width - 1) & ~(size_t)15); /* entries of a row's last group: 1 to 16 */
     const __mmask16 tail_lanes = (__mmask16)((1u << tail) - 1);
     __m512i terms = _mm512_setzero_si512();
-    for (size_t k = 0; k < records; k++, e += width, rows += width + 1) {
+    for (size_t k = 0; k < records; k++, e += width + gap, rows += width + 1) {
         rows[0] = row_start;
         uint32_t *const bounds = rows + 1;
         size_t j = 0;
@@ -179,7 +179,7 @@ static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, u
         const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
         terms = _mm512_mask_add_epi32(terms, tail_lanes, terms, _mm512_srli_epi32(raw, 31));
         _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
-        row_start = (e[width - 1] & SCAN_OFFSET_MASK) + shift;
+        row_start = (e[width - 1 + gap] & SCAN_OFFSET_MASK) + shift;
     }
     return (size_t)(uint32_t)_mm512_reduce_add_epi32(terms);
 }

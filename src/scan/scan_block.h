@@ -422,26 +422,26 @@ static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, ui
 #ifndef SCAN_HAVE_CUT_ROWS
 /* The contract is in scan.h (cut_rows_fn).  An ISA with wide registers
  * defines its own (SCAN_HAVE_CUT_ROWS). */
-static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, uint32_t shift, uint32_t row_start,
-                              uint32_t *rows)
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows)
 {
     size_t terms = 0;
-    for (size_t k = 0; k < records; k++, rows += width + 1) {
+    for (size_t k = 0; k < records; k++, e += width + gap, rows += width + 1) {
         rows[0] = row_start;
-        for (size_t j = 0; j < width; j++, e++) {
-            terms += *e >> 31;
-            rows[j + 1] = (*e & SCAN_OFFSET_MASK) + shift;
+        for (size_t j = 0; j < width; j++) {
+            terms += e[j] >> 31;
+            rows[j + 1] = (e[j] & SCAN_OFFSET_MASK) + shift;
         }
-        row_start = rows[width];
+        row_start = (e[width - 1 + gap] & SCAN_OFFSET_MASK) + shift;
     }
     return terms;
 }
 #endif
 
-size_t SCAN_CAT(simdsv__cut_rows_, SCAN_ISA)(const uint32_t *e, size_t records, size_t width, uint32_t shift,
-                                            uint32_t row_start, uint32_t *rows)
+size_t SCAN_CAT(simdsv__cut_rows_, SCAN_ISA)(const uint32_t *e, size_t records, size_t width, size_t gap,
+                                            uint32_t shift, uint32_t row_start, uint32_t *rows)
 {
-    return cut_rows(e, records, width, shift, row_start, rows);
+    return cut_rows(e, records, width, gap, shift, row_start, rows);
 }
 
 /* The contract is in scan.h (cut_records_fn).  The regular case is one
