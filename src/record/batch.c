@@ -46,8 +46,45 @@ static inline walk_out walk(const simdsv_reader *r, size_t origin, size_t width,
     size_t i = r->index_i, rows = 0, used = 0;
     uint32_t cur = (uint32_t)(r->rec_start - origin), last_end = cur;
     walk_out out = {0, 0, i, r->rec_start}; /* moves with whole records only */
+    /* Records in one index window are shorter than the window, so only a
+     * lower size limit needs a look at each record. */
+    bool straight = !max_size || max_size >= SCAN_CHUNK;
     while (rows < max_rows) {
         uint32_t *row = pos + used;
+        if (straight && width > 1 && pos_cap - used > SCAN_CUT_SLACK && count - i > width) {
+            /* The records that follow each other at this width, cut by the
+             * kernel many at a time (vectors of entries), regular when each
+             * one's last entry is a line end and no other entry is.  With
+             * CRLF line ends each record is followed by its LF, an empty
+             * line of one entry (the gap) right after its CR. */
+            const uint32_t first_end = index[i + width - 1], after = index[i + width];
+            const size_t gap = (after & SCAN_TERM_BIT) && (after & SCAN_OFFSET_MASK) == (first_end & SCAN_OFFSET_MASK) + 1;
+            const size_t stride = width + gap;
+            size_t fit = (count - i) / stride;
+            if (fit > max_rows - rows)
+                fit = max_rows - rows;
+            if (fit > (pos_cap - used - SCAN_CUT_SLACK) / (width + 1))
+                fit = (pos_cap - used - SCAN_CUT_SLACK) / (width + 1);
+            size_t ended = 0;
+            for (const uint32_t *end = index + i + width - 1; ended < fit; ended++, end += stride)
+                if (!(end[0] & SCAN_TERM_BIT) ||
+                    (gap && !((end[1] & SCAN_TERM_BIT) && (end[1] & SCAN_OFFSET_MASK) == (end[0] & SCAN_OFFSET_MASK) + 1)))
+                    break;
+            if (ended > 1) {
+                if (r->kernel->cut_rows(index + i, ended, width, gap, shift, cur, row) == ended) {
+                    for (size_t k = 0; first && k < ended; k++)
+                        first[rows + k] = used + k * (width + 1);
+                    i += ended * stride;
+                    used += ended * (width + 1);
+                    rows += ended;
+                    last_end = pos[used - 1];
+                    cur = last_end + (uint32_t)gap;
+                    out.next_i = i - gap; /* where the record path would leave it: the LF still to skip */
+                    continue;
+                }
+                straight = false; /* a line end inside: record by record from here */
+            }
+        }
         if (width && count - i >= width && pos_cap - used > width) {
             const uint32_t *e = index + i;
             uint32_t terms = 0;

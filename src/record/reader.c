@@ -480,8 +480,9 @@ static simdsv_status consume_index(simdsv_reader *r, size_t *end)
 /* The regular case, ahead of consume_index: the records from rec_start
  * are runs of fast_width index entries (the last record's width) of which
  * only the last is a line end.  Their views are cut together, many records
- * per call, into r->fields, in one straight loop with no test per field (and
- * no look at the bytes when the indexed bytes hold no quote), and the checks
+ * per call, into r->fields by the kernel's cut_records (vectors of views,
+ * no test per field; no look at the bytes when the indexed bytes hold no
+ * quote), and the checks
  * of finish_record are made once for the run: a record that would fail one
  * (too large, invalid UTF-8) ends the run and is read by the general path,
  * which reports it.  Returns the number of records cut (run_n), 0 when the
@@ -503,9 +504,10 @@ static size_t cut_run(simdsv_reader *r)
     const uint64_t max_fields = r->counting ? 0 : r->opt.max_fields;
     if (width == 0 || count - i < width || width > RUN_FIELDS || (max_fields && width > max_fields))
         return 0;
-    if (r->fields_cap < RUN_FIELDS) {
+    if (r->fields_cap < RUN_FIELDS + SCAN_CUT_SLACK) {
         void *fields = r->fields;
-        const simdsv_status st = simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, RUN_FIELDS, sizeof *r->fields);
+        const simdsv_status st =
+            simdsv__grow(&r->opt.alloc, &fields, &r->fields_cap, RUN_FIELDS + SCAN_CUT_SLACK, sizeof *r->fields);
         r->fields = fields;
         if (st != SIMDSV_OK) {
             simdsv__fail(r, st, 0);
@@ -517,75 +519,10 @@ static size_t cut_run(simdsv_reader *r)
         records = RUN_RECORDS;
     if (records > (count - i) / width)
         records = (count - i) / width;
-    /* Views are cut first and the line ends checked after (a record that
-     * fails leaves only scratch in its views).  Positions are integers here
-     * and the entries unmasked: an entry with the line-end bit inside the
-     * record gives a value that is no position, but such a record is not
-     * taken, and the loop is shorter by the masks (the record path's
-     * hottest). */
-    const uintptr_t seps = (uintptr_t)r->buf + base; /* entry -> its separator */
-    uintptr_t p = (uintptr_t)r->buf + start;
-    const uint64_t max_size = r->counting ? 0 : r->opt.max_record_size;
-    const uint32_t *e = index + i, *const index_end = index + count;
-    simdsv_field *f = r->fields;
-    size_t n = 0;
-    for (; n < records; n++) {
-        /* Empty lines (and the LF of a CRLF) between records are no records
-         * (before the first, the loop above skipped them).  `records` holds
-         * while none is skipped: at least `width` entries are left. */
-        if ((*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p) {
-            do {
-                e++;
-                p++;
-            } while (e < index_end && (*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p);
-            const size_t fit = (size_t)(index_end - e) / width;
-            if (fit == 0)
-                break;
-            if (records > n + fit)
-                records = n + fit;
-        }
-        const uint32_t *const last = e + width - 1;
-        const uintptr_t record_start = p;
-        r->run_first[n] = (size_t)(e - index);
-        r->run_starts[n] = (size_t)(p - (uintptr_t)r->buf);
-        uint32_t terms = 0;
-        /* two fields a step: half the loop's own instructions */
-        for (const uint32_t *const pairs_end = e + ((width - 1) & ~(size_t)1); e < pairs_end; e += 2, f += 2) {
-            const uint32_t e0 = e[0], e1 = e[1];
-            const uintptr_t sep0 = seps + e0, sep1 = seps + e1;
-            terms |= e0 | e1;
-            f[0].data = (const char *)p;
-            f[0].size = (size_t)(sep0 - p);
-            f[0].flags = 0;
-            f[1].data = (const char *)(sep0 + 1);
-            f[1].size = (size_t)(sep1 - sep0 - 1);
-            f[1].flags = 0;
-            p = sep1 + 1;
-        }
-        if (e < last) {
-            const uintptr_t sep = seps + *e;
-            terms |= *e;
-            f->data = (const char *)p;
-            f->size = (size_t)(sep - p);
-            f->flags = 0;
-            p = sep + 1;
-            e++;
-            f++;
-        }
-        if ((terms & SCAN_TERM_BIT) || !(*last & SCAN_TERM_BIT))
-            break;
-        const uintptr_t sep = seps + (*last & SCAN_OFFSET_MASK);
-        /* (One field ending where it starts is an empty line, no record.) */
-        if ((width == 1 && sep == p) || (max_size && sep - record_start > max_size))
-            break;
-        f->data = (const char *)p;
-        f->size = (size_t)(sep - p);
-        f->flags = 0;
-        p = sep + 1;
-        e++;
-        f++;
-        r->run_ends[n] = (size_t)(p - (uintptr_t)r->buf);
-    }
+    /* The views are cut by the kernel (SIMD where it has wide registers). */
+    const scan_cut cut = {index, i, count, r->buf, base, start, width, records,
+                          r->counting ? 0 : r->opt.max_record_size, r->fields, r->run_first, r->run_starts, r->run_ends};
+    size_t n = r->kernel->cut_records(&cut);
     /* UTF-8, once for the run: everything scanned is validated (as the
      * first record's check would), and the run ends before the first
      * record that is not clean. */

@@ -13,18 +13,23 @@
 static const scan_kernel kernels[] = {
 #if defined(__x86_64__) || defined(_M_X64)
     {SIMDSV_KERNEL_AVX512, "avx512", simdsv__scan_index_avx512, simdsv__scan_count_avx512, simdsv__utf8_validate_avx512,
-     simdsv__count_lines_avx512, simdsv__scan_skip_avx512},
+     simdsv__count_lines_avx512, simdsv__scan_skip_avx512,
+     simdsv__cut_records_avx512, simdsv__cut_rows_avx512},
     {SIMDSV_KERNEL_AVX2, "avx2", simdsv__scan_index_avx2, simdsv__scan_count_avx2, simdsv__utf8_validate_avx2,
-     simdsv__count_lines_avx2, simdsv__scan_skip_avx2},
+     simdsv__count_lines_avx2, simdsv__scan_skip_avx2,
+     simdsv__cut_records_avx2, simdsv__cut_rows_avx2},
     {SIMDSV_KERNEL_SSE42, "sse42", simdsv__scan_index_sse42, simdsv__scan_count_sse42, simdsv__utf8_validate_sse42,
-     simdsv__count_lines_sse42, simdsv__scan_skip_sse42},
+     simdsv__count_lines_sse42, simdsv__scan_skip_sse42,
+     simdsv__cut_records_sse42, simdsv__cut_rows_sse42},
 #endif
 #if defined(__aarch64__)
     {SIMDSV_KERNEL_NEON, "neon", simdsv__scan_index_neon, simdsv__scan_count_neon, simdsv__utf8_validate_neon,
-     simdsv__count_lines_neon, simdsv__scan_skip_neon},
+     simdsv__count_lines_neon, simdsv__scan_skip_neon,
+     simdsv__cut_records_neon, simdsv__cut_rows_neon},
 #endif
     {SIMDSV_KERNEL_SCALAR, "scalar", simdsv__scan_index_scalar, simdsv__scan_count_scalar, simdsv__utf8_validate_scalar,
-     simdsv__count_lines_scalar, simdsv__scan_skip_scalar},
+     simdsv__count_lines_scalar, simdsv__scan_skip_scalar,
+     simdsv__cut_records_scalar, simdsv__cut_rows_scalar},
 };
 
 static const char *const kernel_names[SIMDSV_KERNEL_COUNT] = {"auto", "scalar", "sse42", "avx2", "avx512", "neon"};

@@ -98,6 +98,50 @@ typedef scan_result (*scan_skip_fn)(const scan_dialect *d, scan_state *s, const 
                                     const scan_literal *lit, size_t *non_ascii);
 typedef uint64_t (*count_lines_fn)(const uint8_t *data, size_t len, uint64_t *after_cr);
 
+/* A run of regular records to cut into field views (record/reader.c,
+ * cut_run): from entry i of index[0..count), records of exactly `width`
+ * fields each, of which only the last entry is a line end.  Positions are
+ * offsets into buf; entry offsets count from buf + base. */
+typedef struct scan_cut {
+    const uint32_t *index;
+    size_t i, count;
+    const uint8_t *buf;
+    size_t base;
+    size_t start;        /* the first record's first byte */
+    size_t width;        /* fields per record, >= 1 */
+    size_t records;      /* at most this many records; records * width <= count - i */
+    uint64_t max_size;   /* a record's bytes (line end excluded) may not exceed it; 0: no limit */
+    simdsv_field *fields;/* room for records * width + SCAN_CUT_SLACK views */
+    size_t *first;       /* per record cut: its first index entry, */
+    size_t *starts;      /* its first byte, */
+    size_t *ends;        /* the byte after its line end */
+} scan_cut;
+/* Views or row entries a cut may write past the last record's (scratch: a
+ * SIMD kernel cuts a whole vector at a time), and index entries it may read
+ * past the last. */
+#define SCAN_CUT_SLACK 16
+/* Cuts records from c->i until `records`, the first record that is not
+ * regular (a line end inside, none at its last entry, an empty one-field
+ * record, too large) or the index ends; empty lines (and a CRLF's LF)
+ * before a record are skipped.  Returns the number of records cut: their
+ * views (flags 0, quotes not yet removed) are fields[k * width ...].  Reads
+ * up to SCAN_CUT_SLACK entries past the last record's (index arrays have
+ * SCAN_INDEX_SLACK). */
+typedef size_t (*cut_records_fn)(const scan_cut *c);
+/* Rows of a batch (record/batch.c, walk): `records` records of `width`
+ * fields each follow each other in the index from e[0], each followed by
+ * `gap` entries (1: the LF of a CRLF, an empty line the caller has checked)
+ * that belong to no record.  Row k of rows (width + 1 entries, the rows one
+ * after the other) is the offset of the record's first byte (row_start for
+ * the first row, the byte after the entry before for the others), then the
+ * offset of the byte after each of its separators: its entry's offset +
+ * shift.  Returns how many of the records' own entries are line ends: the
+ * rows are records when that is `records` and each record's last entry is
+ * one.  Writes up to SCAN_CUT_SLACK entries past the last row and reads as
+ * many past the last entry. */
+typedef size_t (*cut_rows_fn)(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows);
+
 typedef struct scan_kernel {
     simdsv_kernel id;
     const char *name;
@@ -106,6 +150,8 @@ typedef struct scan_kernel {
     utf8_validate_fn utf8_validate;
     count_lines_fn count_lines;
     scan_skip_fn scan_skip;
+    cut_records_fn cut_records;
+    cut_rows_fn cut_rows;
 } scan_kernel;
 
 /* The kernel table entry for id, or NULL if not compiled in / not supported. */
@@ -152,6 +198,17 @@ scan_result simdsv__scan_skip_avx512(const scan_dialect *, scan_state *, const u
                                      size_t *);
 scan_result simdsv__scan_skip_neon(const scan_dialect *, scan_state *, const uint8_t *, size_t, const scan_literal *,
                                    size_t *);
+
+size_t simdsv__cut_records_scalar(const scan_cut *);
+size_t simdsv__cut_records_sse42(const scan_cut *);
+size_t simdsv__cut_records_avx2(const scan_cut *);
+size_t simdsv__cut_records_avx512(const scan_cut *);
+size_t simdsv__cut_records_neon(const scan_cut *);
+size_t simdsv__cut_rows_scalar(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_sse42(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_avx2(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_avx512(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
+size_t simdsv__cut_rows_neon(const uint32_t *, size_t, size_t, size_t, uint32_t, uint32_t, uint32_t *);
 
 uint64_t simdsv__count_lines_scalar(const uint8_t *, size_t, uint64_t *);
 uint64_t simdsv__count_lines_sse42(const uint8_t *, size_t, uint64_t *);

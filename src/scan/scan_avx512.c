@@ -6,6 +6,7 @@
 #include "scan.h"
 
 #include <immintrin.h>
+#include <stddef.h>
 
 #ifdef SCAN_NIBBLE
 #define SCAN_ISA avx512_nibble
@@ -141,6 +142,79 @@ static inline simd_block block_lookup_nibbles(const simd_block *b, simd_table lo
 static inline uint64_t block_has_bit(const simd_block *b, unsigned k)
 {
     return (uint64_t)_mm512_test_epi8_mask(*b, _mm512_set1_epi8((char)(1u << k)));
+}
+#endif
+
+#ifndef SCAN_NIBBLE
+/* Views eight at a time, as in scan_avx2.c: separator addresses (offsets
+ * widened plus seps), starts one past the separator before (lane 7 of the
+ * group before rotated in, `start` for the first), sizes the distance;
+ * eight 24-byte views {data, size, flags = 0} are three 64-byte stores,
+ * each a two-source permute of starts and sizes with zeros in the flags'
+ * lanes.  *carry: lane 7 is the start of the group's first field; on
+ * return, of the next group's. */
+static inline void cut_group(char *out, __m256i raw, __m512i seps_v, __m512i *carry)
+{
+    /* lanes 0-7: starts s0..s7, 8-15: sizes z0..z7 */
+    const __m512i views0 = _mm512_setr_epi64(0, 8, 0, 1, 9, 0, 2, 10);   /* s0 z0 - s1 z1 - s2 z2 */
+    const __m512i views1 = _mm512_setr_epi64(0, 3, 11, 0, 4, 12, 0, 5);  /* - s3 z3 - s4 z4 - s5 */
+    const __m512i views2 = _mm512_setr_epi64(13, 0, 6, 14, 0, 7, 15, 0); /* z5 - s6 z6 - s7 z7 - */
+    const __m512i sep = _mm512_add_epi64(
+        _mm512_cvtepu32_epi64(_mm256_and_si256(raw, _mm256_set1_epi32((int)SCAN_OFFSET_MASK))), seps_v);
+    const __m512i next = _mm512_add_epi64(sep, _mm512_set1_epi64(1));
+    const __m512i starts = _mm512_alignr_epi64(next, *carry, 7); /* carry7 next0 .. next6 */
+    *carry = next;
+    const __m512i sizes = _mm512_sub_epi64(sep, starts);
+    _mm512_storeu_si512((void *)out, _mm512_maskz_permutex2var_epi64(0xdb, starts, views0, sizes));
+    _mm512_storeu_si512((void *)(out + 64), _mm512_maskz_permutex2var_epi64(0xb6, starts, views1, sizes));
+    _mm512_storeu_si512((void *)(out + 128), _mm512_maskz_permutex2var_epi64(0x6d, starts, views2, sizes));
+}
+
+#define SCAN_HAVE_CUT
+_Static_assert(sizeof(simdsv_field) == 24 && offsetof(simdsv_field, size) == 8 && offsetof(simdsv_field, flags) == 16,
+               "cut_group stores views as {data, size, flags and padding}");
+/* Writes and reads up to 7 views and entries past the last. */
+static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, uintptr_t seps, uintptr_t start)
+{
+    const __m256i term_bit = _mm256_set1_epi32((int)SCAN_TERM_BIT);
+    const __m512i seps_v = _mm512_set1_epi64((long long)seps);
+    __m512i carry = _mm512_set1_epi64((long long)start);
+    size_t terms = 0;
+    for (size_t j = 0; j < n; j += 8) {
+        const __m256i raw = _mm256_loadu_si256((const __m256i *)(const void *)(e + j));
+        const unsigned lanes = n - j >= 8 ? 0xffu : (1u << (n - j)) - 1; /* the last group's past n left out */
+        terms += (size_t)_mm_popcnt_u32(_mm256_test_epi32_mask(raw, term_bit) & lanes);
+        cut_group((char *)(f + j), raw, seps_v, &carry);
+    }
+    return terms;
+}
+
+/* Batch rows (scan.h, cut_rows_fn), each row's entries sixteen at a time:
+ * offset mask, add, store, line ends counted per lane (the last group's
+ * lanes past the row left out) and added up once at the end. */
+#define SCAN_HAVE_CUT_ROWS
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows)
+{
+    const __m512i offset_mask = _mm512_set1_epi32((int)SCAN_OFFSET_MASK), shift_v = _mm512_set1_epi32((int)shift);
+    const size_t tail = width - ((width - 1) & ~(size_t)15); /* entries of a row's last group: 1 to 16 */
+    const __mmask16 tail_lanes = (__mmask16)((1u << tail) - 1);
+    __m512i terms = _mm512_setzero_si512();
+    for (size_t k = 0; k < records; k++, e += width + gap, rows += width + 1) {
+        rows[0] = row_start;
+        uint32_t *const bounds = rows + 1;
+        size_t j = 0;
+        for (; j + 16 < width; j += 16) {
+            const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
+            terms = _mm512_add_epi32(terms, _mm512_srli_epi32(raw, 31));
+            _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
+        }
+        const __m512i raw = _mm512_loadu_si512((const void *)(e + j));
+        terms = _mm512_mask_add_epi32(terms, tail_lanes, terms, _mm512_srli_epi32(raw, 31));
+        _mm512_storeu_si512((void *)(bounds + j), _mm512_add_epi32(_mm512_and_si512(raw, offset_mask), shift_v));
+        row_start = (e[width - 1 + gap] & SCAN_OFFSET_MASK) + shift;
+    }
+    return (size_t)(uint32_t)_mm512_reduce_add_epi32(terms);
 }
 #endif
 

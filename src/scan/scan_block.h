@@ -211,23 +211,31 @@ static inline block_masks classify_block(const scan_dialect *d, const classifier
 #ifndef SCAN_HAVE_COMPRESS
 /* Writes the offsets of the set bits of sep.  Entries are written in groups
  * of eight without checking the count first (the index has slack), which
- * keeps the loop free of unpredictable branches for typical densities. */
+ * keeps the loop free of unpredictable branches for typical densities.  The
+ * line-end bit is ORed in afterwards, at each line end's rank among the
+ * separators: line ends are few (one a record), and the loop over all
+ * separators is then four instructions an entry.  The first line end is
+ * handled without a branch (with none, the OR of 0 lands on the slack past
+ * the last entry). */
 static inline uint32_t *flatten_bits(uint32_t *out, uint64_t sep, uint64_t term, uint32_t base)
 {
     if (!sep)
         return out;
     const unsigned count = count_ones(sep);
     uint32_t *p = out;
-    for (;;) {
+    for (uint64_t s = sep;;) {
         for (int i = 0; i < 8; i++) {
-            const unsigned tz = trailing_zeros(sep);
-            p[i] = (base + tz) | (((uint32_t)(term >> (tz & 63)) & 1u) << 31);
-            sep &= sep - 1;
+            p[i] = base + trailing_zeros(s);
+            s &= s - 1;
         }
-        if (!sep)
+        if (!s)
             break;
         p += 8;
     }
+    const uint64_t first_term = term & (0 - term);
+    out[count_ones(sep & (first_term - 1))] |= term ? SCAN_TERM_BIT : 0;
+    for (term &= term - 1; term; term &= term - 1)
+        out[count_ones(sep & ((term & (0 - term)) - 1))] |= SCAN_TERM_BIT;
     return out + count;
 }
 #define flatten_compress flatten_bits
@@ -577,5 +585,131 @@ scan_result SCAN_CAT(simdsv__scan_skip_, SCAN_ISA)(const scan_dialect *d, scan_s
     if (acc.last_term_mask)
         res.last_term_end = acc.last_term_block + 64 - (size_t)count_leading_zeros_nonzero(acc.last_term_mask);
     return res;
+}
+#endif
+
+#ifndef SCAN_NIBBLE
+#ifndef SCAN_HAVE_CUT
+/* The views of n consecutive fields: field j ends at the separator of entry
+ * e[j] (seps + its offset) and starts one past the separator before (field
+ * 0 at start); flags 0.  Returns how many of e[0..n) are line ends.  An ISA
+ * with wide registers defines its own (SCAN_HAVE_CUT), which may write up
+ * to SCAN_CUT_SLACK views and read as many entries past the last. */
+static inline size_t cut_fields(simdsv_field *f, const uint32_t *e, size_t n, uintptr_t seps, uintptr_t start)
+{
+    size_t terms = 0;
+    uintptr_t p = start;
+    size_t j = 0;
+    /* two fields a step: half the loop's own instructions */
+    for (; j + 2 <= n; j += 2) {
+        const uint32_t e0 = e[j], e1 = e[j + 1];
+        const uintptr_t sep0 = seps + (e0 & SCAN_OFFSET_MASK), sep1 = seps + (e1 & SCAN_OFFSET_MASK);
+        terms += (e0 >> 31) + (e1 >> 31);
+        f[j].data = (const char *)p;
+        f[j].size = (size_t)(sep0 - p);
+        f[j].flags = 0;
+        f[j + 1].data = (const char *)(sep0 + 1);
+        f[j + 1].size = (size_t)(sep1 - sep0 - 1);
+        f[j + 1].flags = 0;
+        p = sep1 + 1;
+    }
+    if (j < n) {
+        const uintptr_t sep = seps + (e[j] & SCAN_OFFSET_MASK);
+        terms += e[j] >> 31;
+        f[j].data = (const char *)p;
+        f[j].size = (size_t)(sep - p);
+        f[j].flags = 0;
+    }
+    return terms;
+}
+#endif
+
+#ifndef SCAN_HAVE_CUT_ROWS
+/* The contract is in scan.h (cut_rows_fn).  An ISA with wide registers
+ * defines its own (SCAN_HAVE_CUT_ROWS). */
+static inline size_t cut_rows(const uint32_t *e, size_t records, size_t width, size_t gap, uint32_t shift,
+                              uint32_t row_start, uint32_t *rows)
+{
+    size_t terms = 0;
+    for (size_t k = 0; k < records; k++, e += width + gap, rows += width + 1) {
+        rows[0] = row_start;
+        for (size_t j = 0; j < width; j++) {
+            terms += e[j] >> 31;
+            rows[j + 1] = (e[j] & SCAN_OFFSET_MASK) + shift;
+        }
+        row_start = (e[width - 1 + gap] & SCAN_OFFSET_MASK) + shift;
+    }
+    return terms;
+}
+#endif
+
+size_t SCAN_CAT(simdsv__cut_rows_, SCAN_ISA)(const uint32_t *e, size_t records, size_t width, size_t gap,
+                                            uint32_t shift, uint32_t row_start, uint32_t *rows)
+{
+    return cut_rows(e, records, width, gap, shift, row_start, rows);
+}
+
+/* The contract is in scan.h (cut_records_fn).  The regular case is one
+ * straight cut: the run's records follow each other in the index (no empty
+ * line between them), so their views are the views of records * width
+ * consecutive entries, and they are all regular when each record's last
+ * entry is a line end and no other is (the count of line ends says so).
+ * Anything else is cut record by record, each record's views first and its
+ * line ends checked after: a record that fails leaves only scratch in its
+ * views, and the run ends before it. */
+size_t SCAN_CAT(simdsv__cut_records_, SCAN_ISA)(const scan_cut *c)
+{
+    const uint32_t *e = c->index + c->i, *const index_end = c->index + c->count;
+    const uintptr_t buf = (uintptr_t)c->buf, seps = buf + c->base; /* entry -> its separator */
+    const size_t width = c->width;
+    const uint64_t max_size = c->max_size;
+    size_t records = c->records;
+    uintptr_t p = buf + c->start;
+    simdsv_field *f = c->fields;
+    size_t n = 0;
+    size_t ended = 0; /* records whose last entry is a line end, from the first */
+    while (ended < records && (e[ended * width + width - 1] & SCAN_TERM_BIT))
+        ended++;
+    if (ended == records && width > 1 && cut_fields(f, e, records * width, seps, p) == records) {
+        for (; n < records; n++, e += width) {
+            const uintptr_t sep = seps + (e[width - 1] & SCAN_OFFSET_MASK);
+            if (max_size && sep - p > max_size)
+                break;
+            c->first[n] = (size_t)(e - c->index);
+            c->starts[n] = (size_t)(p - buf);
+            p = sep + 1;
+            c->ends[n] = (size_t)(p - buf);
+        }
+        return n;
+    }
+    for (; n < records; n++) {
+        /* Empty lines (and the LF of a CRLF) between records are no records.
+         * `records` holds while none is skipped: at least `width` entries
+         * are left. */
+        if ((*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p) {
+            do {
+                e++;
+                p++;
+            } while (e < index_end && (*e & SCAN_TERM_BIT) && seps + (*e & SCAN_OFFSET_MASK) == p);
+            const size_t fit = (size_t)(index_end - e) / width;
+            if (fit == 0)
+                break;
+            if (records > n + fit)
+                records = n + fit;
+        }
+        const uint32_t last = e[width - 1];
+        const uintptr_t sep = seps + (last & SCAN_OFFSET_MASK);
+        /* (One field ending where it starts is an empty line, no record.) */
+        if (cut_fields(f, e, width, seps, p) != 1 || !(last & SCAN_TERM_BIT) || (width == 1 && sep == p) ||
+            (max_size && sep - p > max_size))
+            break;
+        c->first[n] = (size_t)(e - c->index);
+        c->starts[n] = (size_t)(p - buf);
+        p = sep + 1;
+        c->ends[n] = (size_t)(p - buf);
+        e += width;
+        f += width;
+    }
+    return n;
 }
 #endif
