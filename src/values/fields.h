@@ -1,0 +1,59 @@
+/*
+ * fields.h — the number kernels: runs of one column's fields, straight from
+ * the reader's field starts, to int64 or float64 values, one kernel per ISA
+ * (fields_<isa>.c) chosen with the scan kernel (SIMDSV_KERNEL).
+ *
+ * Field i of a run starts at origin + pos[i * stride] and ends before
+ * origin + pos[i * stride + 1] - 1, its separator (src/table/table.h,
+ * field_run).  A kernel converts fields from the first on and returns how
+ * many it took; it stops before the first field it does not take, and the
+ * caller's general path (values.h) decides that one: the kernels take only
+ * the common shapes, whose result is the general parser's bit for bit.
+ * The SIMD kernels take exactly these (the portable ones may take more):
+ *  - an empty field: a null, 0 in out, counted in *nulls;
+ *  - any other field of at most 16 bytes that starts at least 17 bytes
+ *    before origin + readable (one 16-byte load holds it), and is
+ *  - int64: [+-]? and digits; with no_leading_zero not "0" followed by
+ *    more digits ("00501" is an identifier: the caller decides);
+ *  - float64: [+-]? and digits with at most one decimal separator (sep),
+ *    at least one digit, and not 16 digits past 2^53 (the caller's
+ *    exact-integer rule looks at those).
+ */
+#ifndef SIMDSV_VALUES_FIELDS_H
+#define SIMDSV_VALUES_FIELDS_H
+
+#include "simdsv.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef size_t (*int64_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                  size_t readable, int no_leading_zero, int64_t *out, uint64_t *nulls);
+typedef size_t (*float64_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                    size_t readable, unsigned char sep, double *out, uint64_t *nulls);
+
+typedef struct value_kernel {
+    int64_fields_fn int64_fields;
+    float64_fields_fn float64_fields;
+} value_kernel;
+
+/* The number kernels that go with scan kernel id (one the reader runs, so
+ * one the CPU supports); the portable ones for any other id. */
+const value_kernel *simdsv__value_kernel(simdsv_kernel id);
+
+/* Per-ISA entry points. */
+size_t simdsv__int64_fields_scalar(const char *, const uint32_t *, size_t, size_t, size_t, int, int64_t *, uint64_t *);
+size_t simdsv__float64_fields_scalar(const char *, const uint32_t *, size_t, size_t, size_t, unsigned char, double *,
+                                     uint64_t *);
+size_t simdsv__int64_fields_sse42(const char *, const uint32_t *, size_t, size_t, size_t, int, int64_t *, uint64_t *);
+size_t simdsv__float64_fields_sse42(const char *, const uint32_t *, size_t, size_t, size_t, unsigned char, double *,
+                                    uint64_t *);
+size_t simdsv__int64_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, int, int64_t *, uint64_t *);
+size_t simdsv__float64_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, unsigned char, double *,
+                                   uint64_t *);
+size_t simdsv__int64_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int, int64_t *,
+                                   uint64_t *);
+size_t simdsv__float64_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, unsigned char, double *,
+                                     uint64_t *);
+
+#endif

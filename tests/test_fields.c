@@ -1,0 +1,264 @@
+/*
+ * test_fields.c — the number kernels (src/values/fields.h) on every kernel
+ * the CPU has: runs of generated fields, each separated by ';' and followed
+ * by bytes that read like digits, through every kernel.  Each field a
+ * kernel takes must be a field of the kernels' shapes (checked against an
+ * independent description of them here) and its value must be strtod's bit
+ * for bit (strtoll's for int64); each field it stops at must not be of those
+ * shapes or be longer than 16 bytes (the SIMD kernels' one load; the scalar
+ * one may take longer fields), and the run goes on after it.  Nulls are counted, and nothing
+ * past the last field is written.  Internal functions: static library only.
+ *
+ *   test_fields [FIELDS]   random fields per kind and kernel (default 200000)
+ */
+#include "values/fields.h"
+#include "check.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+enum { MAX_FIELDS = 4096, MAX_FIELD = 24 };
+
+typedef struct run {
+    char buf[MAX_FIELDS * (MAX_FIELD + 1) + 64];
+    uint32_t pos[MAX_FIELDS + 1];
+    size_t count, len;
+} run;
+
+/* One field: mostly the common shapes (a sign, digits, one separator),
+ * some with a stray byte, some too long, some empty. */
+static size_t make_field(char *f, unsigned char sep)
+{
+    static const char stray[] = "0123456789.,+-eE \"x\x80\xff/:";
+    const uint64_t r = next_random();
+    if (r % 23 == 0)
+        return 0;
+    size_t n = 0;
+    if (r % 5 == 0)
+        f[n++] = r % 2 ? '-' : '+';
+    const size_t digits = 1 + (size_t)(r >> 8) % (r % 7 == 0 ? 20 : 17);
+    const size_t sep_at = (r >> 16) % 3 == 0 ? digits + 1 : (size_t)(r >> 24) % (digits + 1);
+    for (size_t i = 0; i < digits && n < MAX_FIELD; i++) {
+        if (i == sep_at)
+            f[n++] = (char)sep;
+        const uint64_t d = next_random();
+        /* runs of nines and zeros: the carries and the 2^53 edge */
+        f[n++] = (char)('0' + (r % 11 == 0 ? 9 : r % 13 == 0 ? 0 : d % 10));
+    }
+    if (sep_at == digits && n < MAX_FIELD)
+        f[n++] = (char)sep;
+    if ((r >> 32) % 9 == 0)
+        f[(r >> 40) % n] = stray[(r >> 48) % (sizeof stray - 1)];
+    return n;
+}
+
+static void add_field(run *u, const char *f, size_t n)
+{
+    u->pos[u->count++] = (uint32_t)u->len;
+    memcpy(u->buf + u->len, f, n);
+    u->len += n;
+    u->buf[u->len++] = ';';
+    u->pos[u->count] = (uint32_t)u->len;
+}
+
+/* Digits after the last field (a kernel must not read them as the field's). */
+static void close_run(run *u)
+{
+    for (size_t i = 0; i < 64; i++)
+        u->buf[u->len + i] = (char)('0' + i % 10);
+}
+
+/* [+-]? then the body: how many bytes and where the separator is (body
+ * length when none); 0 when the body is not digits with at most one sep. */
+static int body_shape(const char *f, size_t n, unsigned char sep, size_t *sign, size_t *len, size_t *at)
+{
+    *sign = n && (f[0] == '-' || f[0] == '+');
+    *len = n - *sign;
+    *at = *len;
+    for (size_t i = 0; i < *len; i++) {
+        const unsigned char c = (unsigned char)f[*sign + i];
+        if (c == sep && *at == *len)
+            *at = i;
+        else if (c < '0' || c > '9')
+            return 0;
+    }
+    return *len >= 1 && !(*len == 1 && *at == 0);
+}
+
+static int float_shape(const char *f, size_t n, unsigned char sep)
+{
+    size_t sign, len, at;
+    if (!body_shape(f, n, sep, &sign, &len, &at) || len > 16)
+        return 0;
+    if (len == 16 && at == 16) {
+        char digits[17];
+        memcpy(digits, f + sign, 16);
+        digits[16] = 0;
+        return strtoull(digits, NULL, 10) <= (uint64_t)1 << 53;
+    }
+    return 1;
+}
+
+static int int_shape(const char *f, size_t n, int no_leading_zero, size_t most_digits)
+{
+    size_t sign, len, at;
+    return body_shape(f, n, 0, &sign, &len, &at) && at == len && len <= most_digits &&
+           !(no_leading_zero && len > 1 && f[sign] == '0');
+}
+
+static uint64_t bits_of(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static void check_floats(const char *kernel, const value_kernel *k, const run *u, unsigned char sep)
+{
+    static double out[MAX_FIELDS + 1];
+    out[u->count] = 42.0;
+    size_t i = 0;
+    uint64_t nulls = 0, want_nulls = 0;
+    while (i < u->count) {
+        const size_t took = k->float64_fields(u->buf, u->pos + i, 1, u->count - i, u->len, sep, out + i, &nulls);
+        for (size_t j = i; j < i + took; j++) {
+            const char *f = u->buf + u->pos[j];
+            const size_t n = u->pos[j + 1] - 1 - u->pos[j];
+            char text[MAX_FIELD + 1];
+            memcpy(text, f, n);
+            text[n] = 0;
+            if (n == 0) {
+                want_nulls++;
+                CHECK_MSG(out[j] == 0.0, "%s: null field %zu wrote %a", kernel, j, out[j]);
+                continue;
+            }
+            if (sep != '.') {
+                char *c = memchr(text, sep, n);
+                if (c)
+                    *c = '.';
+            }
+            const double want = strtod(text, NULL);
+            CHECK_MSG(float_shape(f, n, sep) && bits_of(out[j]) == bits_of(want),
+                      "%s: float64 \"%.*s\" (sep %c) took %a, strtod %a", kernel, (int)n, f, sep, out[j], want);
+        }
+        i += took;
+        if (i == u->count)
+            break;
+        const char *f = u->buf + u->pos[i];
+        const size_t n = u->pos[i + 1] - 1 - u->pos[i];
+        CHECK_MSG(n && (!float_shape(f, n, sep) || u->pos[i] + 17 > u->len || n > 16),
+                  "%s: float64 stopped at \"%.*s\" (sep %c), field %zu of %zu", kernel, (int)n, f, sep, i, u->count);
+        i++;
+    }
+    CHECK_MSG(nulls == want_nulls, "%s: float64 nulls %" PRIu64 ", want %" PRIu64, kernel, nulls, want_nulls);
+    CHECK(out[u->count] == 42.0);
+}
+
+static void check_ints(const char *kernel, const value_kernel *k, const run *u, int no_leading_zero, int simd)
+{
+    static int64_t out[MAX_FIELDS + 1];
+    out[u->count] = 42;
+    size_t i = 0;
+    uint64_t nulls = 0, want_nulls = 0;
+    while (i < u->count) {
+        const size_t took =
+            k->int64_fields(u->buf, u->pos + i, 1, u->count - i, u->len, no_leading_zero, out + i, &nulls);
+        for (size_t j = i; j < i + took; j++) {
+            const char *f = u->buf + u->pos[j];
+            const size_t n = u->pos[j + 1] - 1 - u->pos[j];
+            char text[MAX_FIELD + 1];
+            memcpy(text, f, n);
+            text[n] = 0;
+            if (n == 0) {
+                want_nulls++;
+                CHECK_MSG(out[j] == 0, "%s: null field %zu wrote %" PRId64, kernel, j, out[j]);
+                continue;
+            }
+            errno = 0;
+            const long long want = strtoll(text, NULL, 10);
+            CHECK_MSG(int_shape(f, n, no_leading_zero, simd ? 16 : MAX_FIELD) && errno == 0 && out[j] == want,
+                      "%s: int64 \"%.*s\" took %" PRId64, kernel, (int)n, f, out[j]);
+        }
+        i += took;
+        if (i == u->count)
+            break;
+        const char *f = u->buf + u->pos[i];
+        const size_t n = u->pos[i + 1] - 1 - u->pos[i];
+        CHECK_MSG(n && (!int_shape(f, n, no_leading_zero, 16) || (simd && (u->pos[i] + 17 > u->len || n > 16))),
+                  "%s: int64 stopped at \"%.*s\", field %zu of %zu", kernel, (int)n, f, i, u->count);
+        i++;
+    }
+    CHECK_MSG(nulls == want_nulls, "%s: int64 nulls %" PRIu64 ", want %" PRIu64, kernel, nulls, want_nulls);
+    CHECK(out[u->count] == 42);
+}
+
+/* Every length 1..16 and separator place, signs, the 2^53 edge. */
+static void fixed_fields(run *u, unsigned char sep)
+{
+    u->count = u->len = 0;
+    char f[MAX_FIELD];
+    for (size_t len = 1; len <= 16; len++)
+        for (size_t at = 0; at <= len; at++)
+            for (int sign = 0; sign < 3; sign++) {
+                size_t n = 0;
+                if (sign)
+                    f[n++] = sign == 1 ? '-' : '+';
+                for (size_t i = 0; i < len; i++)
+                    f[n++] = i == at ? (char)sep : (char)('0' + (next_random() % 10));
+                add_field(u, f, n);
+            }
+    static const char *const edges[] = {"9007199254740992", "9007199254740993", "9007199254740994",
+                                        "-9007199254740993", "9999999999999999", "0000000000000001",
+                                        "0",                 "-0",               "00",
+                                        "+0",                "1",                "-",
+                                        "+",                 "12345678901234567"};
+    for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+        add_field(u, edges[i], strlen(edges[i]));
+    close_run(u);
+}
+
+int main(int argc, char **argv)
+{
+    const long fields = argc > 1 ? atol(argv[1]) : 200000;
+    static const simdsv_kernel kernels[] = {SIMDSV_KERNEL_SCALAR, SIMDSV_KERNEL_SSE42, SIMDSV_KERNEL_AVX2,
+                                            SIMDSV_KERNEL_AVX512, SIMDSV_KERNEL_NEON};
+    static run u;
+    for (size_t kk = 0; kk < sizeof kernels / sizeof *kernels; kk++) {
+        if (!simdsv_kernel_supported(kernels[kk]))
+            continue;
+        const char *name = simdsv_kernel_name(kernels[kk]);
+        const value_kernel *k = simdsv__value_kernel(kernels[kk]);
+        const int simd = k->int64_fields != simdsv__int64_fields_scalar;
+        printf("kernel %s%s\n", name, simd ? "" : " (portable)");
+        for (int comma = 0; comma < 2; comma++) {
+            const unsigned char sep = comma ? ',' : '.';
+            fixed_fields(&u, sep);
+            check_floats(name, k, &u, sep);
+            check_ints(name, k, &u, 0, simd);
+            check_ints(name, k, &u, 1, simd);
+            for (long done = 0; done < fields; done += (long)u.count) {
+                u.count = u.len = 0;
+                char f[MAX_FIELD];
+                while (u.count < MAX_FIELDS) {
+                    const size_t n = make_field(f, sep);
+                    add_field(&u, f, n);
+                }
+                close_run(&u);
+                check_floats(name, k, &u, sep);
+                check_ints(name, k, &u, (int)(done & 1), simd);
+            }
+        }
+    }
+    return check_summary();
+}
