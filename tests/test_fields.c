@@ -12,6 +12,7 @@
  *   test_fields [FIELDS]   random fields per kind and kernel (default 200000)
  */
 #include "values/fields.h"
+#include "values/fast.h"
 #include "check.h"
 
 #include <errno.h>
@@ -203,6 +204,79 @@ static void check_ints(const char *kernel, const value_kernel *k, const run *u, 
     CHECK(out[u->count] == 42);
 }
 
+/* A date "YYYY-MM-DD" or timestamp "YYYY-MM-DD HH:MM:SS": every part near
+ * and past its range (leap days of every kind of year among them), now and
+ * then a byte changed, the length cut or another separator. */
+static size_t make_time(char *f, int with_time)
+{
+    static const char stray[] = "0123456789-: Tt/x\x80";
+    const uint64_t r = next_random(), q = next_random();
+    const unsigned year = r % 4 == 0 ? (unsigned)(q % 25) * 400 + (unsigned)(r >> 8) % 3 * 100 : (unsigned)(q % 10000);
+    const unsigned month = r % 3 == 0 ? (unsigned)(q >> 16) % 14 : 1 + (unsigned)(q >> 16) % 12;
+    const unsigned day = r % 3 == 1 ? (unsigned)(q >> 24) % 33 : 27 + (unsigned)(q >> 24) % 4;
+    const unsigned hour = (unsigned)(q >> 32) % 26, minute = (unsigned)(q >> 40) % 62, second = (unsigned)(q >> 48) % 62;
+    static const char between[] = " TtZ";
+    int n = with_time ? snprintf(f, MAX_FIELD + 1, "%04u-%02u-%02u%c%02u:%02u:%02u", year, month, day,
+                                 between[(r >> 16) % 4 == 3 ? 3 : (r >> 18) % 3], hour, minute, second)
+                      : snprintf(f, MAX_FIELD + 1, "%04u-%02u-%02u", year, month, day);
+    if ((r >> 24) % 11 == 0)
+        f[(r >> 32) % (unsigned)n] = stray[(r >> 40) % (sizeof stray - 1)];
+    if ((r >> 48) % 17 == 0)
+        n -= 1 + (int)((r >> 56) % 3);
+    if ((r >> 52) % 29 == 0)
+        n = 0;
+    return (size_t)n;
+}
+
+static void check_times(const char *kernel, const value_kernel *k, const run *u, int with_time, int simd)
+{
+    static int64_t out[MAX_FIELDS + 1];
+    static int32_t days[MAX_FIELDS + 1];
+    out[u->count] = 42;
+    days[u->count] = 42;
+    const size_t need = with_time ? 20 : 17; /* bytes the SIMD kernels read from a field's start, and one */
+    size_t i = 0;
+    uint64_t nulls = 0, want_nulls = 0;
+    while (i < u->count) {
+        const size_t took = with_time ? k->timestamp_fields(u->buf, u->pos + i, 1, u->count - i, u->len, out + i, &nulls)
+                                      : k->date_fields(u->buf, u->pos + i, 1, u->count - i, u->len, days + i, &nulls);
+        for (size_t j = i; j < i + took; j++) {
+            const char *f = u->buf + u->pos[j];
+            const size_t n = u->pos[j + 1] - 1 - u->pos[j];
+            const int64_t got = with_time ? out[j] : days[j];
+            if (n == 0) {
+                want_nulls++;
+                CHECK_MSG(got == 0, "%s: null field %zu wrote %" PRId64, kernel, j, got);
+                continue;
+            }
+            int64_t want = -1, general = -2;
+            int32_t d = -1, gd = -2;
+            const int plain = with_time ? simdsv__timestamp_plain(f, n, &want) : simdsv__date_plain(f, n, &d);
+            const int parsed = with_time ? simdsv__parse_timestamp(f, n, &general) : simdsv__parse_date(f, n, &gd);
+            if (!with_time) {
+                want = d;
+                general = gd;
+            }
+            CHECK_MSG(plain && parsed && got == want && got == general,
+                      "%s: %s \"%.*s\" took %" PRId64 ", fixed shape %d %" PRId64 ", general %d %" PRId64, kernel,
+                      with_time ? "timestamp" : "date", (int)n, f, got, plain, want, parsed, general);
+        }
+        i += took;
+        if (i == u->count)
+            break;
+        const char *f = u->buf + u->pos[i];
+        const size_t n = u->pos[i + 1] - 1 - u->pos[i];
+        int64_t v;
+        int32_t d;
+        const int plain = with_time ? simdsv__timestamp_plain(f, n, &v) : simdsv__date_plain(f, n, &d);
+        CHECK_MSG(n && (!plain || (simd && u->pos[i] + need > u->len)), "%s: %s stopped at \"%.*s\", field %zu of %zu",
+                  kernel, with_time ? "timestamp" : "date", (int)n, f, i, u->count);
+        i++;
+    }
+    CHECK_MSG(nulls == want_nulls, "%s: time nulls %" PRIu64 ", want %" PRIu64, kernel, nulls, want_nulls);
+    CHECK(out[u->count] == 42 && days[u->count] == 42);
+}
+
 /* Every length 1..16 and separator place, signs, the 2^53 edge. */
 static void fixed_fields(run *u, unsigned char sep)
 {
@@ -259,6 +333,17 @@ int main(int argc, char **argv)
                 check_ints(name, k, &u, (int)(done & 1), simd);
             }
         }
+        for (int with_time = 0; with_time < 2; with_time++)
+            for (long done = 0; done < fields; done += (long)u.count) {
+                u.count = u.len = 0;
+                char f[MAX_FIELD + 1];
+                while (u.count < MAX_FIELDS) {
+                    const size_t n = make_time(f, with_time);
+                    add_field(&u, f, n);
+                }
+                close_run(&u);
+                check_times(name, k, &u, with_time, simd);
+            }
     }
     return check_summary();
 }

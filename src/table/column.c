@@ -478,6 +478,47 @@ static size_t put_float64s(column *c, const field_run *f, const value_rules *rul
     }
 }
 
+/* The date fields of a run, as put_int64s: the kernel takes "YYYY-MM-DD",
+ * and what it leaves takes the general rules. */
+static size_t put_dates(column *c, const field_run *f, const value_rules *rules, uint64_t *nulls)
+{
+    int32_t *out = (int32_t *)(void *)c->values + c->length;
+    const date_fields_fn common = f->kernel->date_fields;
+    const size_t stride = f->stride, count = f->count;
+    size_t i = 0;
+    for (;;) {
+        i += common(f->origin, f->pos + i * stride, stride, count - i, f->readable, out + i, nulls);
+        if (i == count)
+            return i;
+        const uint32_t *pos = f->pos + i * stride; /* not empty */
+        FIELD_TEXT;
+        int32_t v;
+        if (!simdsv__date_plain(s, n, &v) && !parse_any_date(s, n, rules->date_order, &v))
+            return i;
+        out[i++] = v;
+    }
+}
+
+/* The timestamp fields of a run, as put_dates. */
+static size_t put_timestamps(column *c, const field_run *f, const value_rules *rules, uint64_t *nulls)
+{
+    int64_t *out = (int64_t *)(void *)c->values + c->length;
+    const timestamp_fields_fn common = f->kernel->timestamp_fields;
+    const size_t stride = f->stride, count = f->count;
+    size_t i = 0;
+    for (;;) {
+        i += common(f->origin, f->pos + i * stride, stride, count - i, f->readable, out + i, nulls);
+        if (i == count)
+            return i;
+        const uint32_t *pos = f->pos + i * stride; /* not empty */
+        FIELD_TEXT;
+        int64_t v;
+        if (!simdsv__timestamp_plain(s, n, &v) && !parse_timestamp_or_date(s, n, rules->date_order, &v))
+            return i;
+        out[i++] = v;
+    }
+}
+
 size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero)
 {
     const uint32_t *pos = f->pos;
@@ -513,30 +554,12 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
     case SIMDSV_TYPE_FLOAT64:
         i = put_float64s(c, f, rules, &nulls);
         break;
-    case SIMDSV_TYPE_DATE: {
-        int32_t *out = (int32_t *)(void *)c->values + at;
-        for (; i < count; i++, pos += stride) {
-            FIELD_TEXT;
-            int32_t v = 0;
-            if (n && !simdsv__date_plain(s, n, &v) && !parse_any_date(s, n, rules->date_order, &v))
-                break;
-            out[i] = v;
-            nulls += n == 0;
-        }
+    case SIMDSV_TYPE_DATE:
+        i = put_dates(c, f, rules, &nulls);
         break;
-    }
-    case SIMDSV_TYPE_TIMESTAMP: {
-        int64_t *out = (int64_t *)(void *)c->values + at;
-        for (; i < count; i++, pos += stride) {
-            FIELD_TEXT;
-            int64_t v = 0;
-            if (n && !simdsv__timestamp_plain(s, n, &v) && !parse_timestamp_or_date(s, n, rules->date_order, &v))
-                break;
-            out[i] = v;
-            nulls += n == 0;
-        }
+    case SIMDSV_TYPE_TIMESTAMP:
+        i = put_timestamps(c, f, rules, &nulls);
         break;
-    }
     case SIMDSV_TYPE_STRING: {
         char *chars = c->chars;
         size_t len = c->chars_len;

@@ -17,7 +17,12 @@
  *    more digits ("00501" is an identifier: the caller decides);
  *  - float64: [+-]? and digits with at most one decimal separator (sep),
  *    at least one digit, and not 16 digits past 2^53 (the caller's
- *    exact-integer rule looks at those).
+ *    exact-integer rule looks at those);
+ *  - date: "YYYY-MM-DD", a valid day (simdsv__date_plain), that starts at
+ *    least 17 bytes before origin + readable;
+ *  - timestamp: "YYYY-MM-DD HH:MM:SS" ('T' or 't' may stand for the space),
+ *    valid (simdsv__timestamp_plain), that starts at least 20 bytes before
+ *    origin + readable.
  */
 #ifndef SIMDSV_VALUES_FIELDS_H
 #define SIMDSV_VALUES_FIELDS_H
@@ -32,9 +37,16 @@ typedef size_t (*int64_fields_fn)(const char *origin, const uint32_t *pos, size_
 typedef size_t (*float64_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
                                     size_t readable, unsigned char sep, double *out, uint64_t *nulls);
 
+typedef size_t (*date_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                 size_t readable, int32_t *out, uint64_t *nulls);
+typedef size_t (*timestamp_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                      size_t readable, int64_t *out, uint64_t *nulls);
+
 typedef struct value_kernel {
     int64_fields_fn int64_fields;
     float64_fields_fn float64_fields;
+    date_fields_fn date_fields;
+    timestamp_fields_fn timestamp_fields;
 } value_kernel;
 
 /* The number kernels that go with scan kernel id (one the reader runs, so
@@ -55,5 +67,14 @@ size_t simdsv__int64_fields_avx512(const char *, const uint32_t *, size_t, size_
                                    uint64_t *);
 size_t simdsv__float64_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, unsigned char, double *,
                                      uint64_t *);
+
+size_t simdsv__date_fields_scalar(const char *, const uint32_t *, size_t, size_t, size_t, int32_t *, uint64_t *);
+size_t simdsv__timestamp_fields_scalar(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
+size_t simdsv__date_fields_sse42(const char *, const uint32_t *, size_t, size_t, size_t, int32_t *, uint64_t *);
+size_t simdsv__timestamp_fields_sse42(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
+size_t simdsv__date_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, int32_t *, uint64_t *);
+size_t simdsv__timestamp_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
+size_t simdsv__date_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int32_t *, uint64_t *);
+size_t simdsv__timestamp_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
 
 #endif

@@ -49,12 +49,52 @@ size_t simdsv__float64_fields_scalar(const char *origin, const uint32_t *pos, si
     return i;
 }
 
+size_t simdsv__date_fields_scalar(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                  size_t readable, int32_t *out, uint64_t *nulls)
+{
+    (void)readable;
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (; i < count; i++, pos += stride) {
+        const size_t n = pos[1] - 1 - pos[0];
+        int32_t v = 0;
+        if (n && !simdsv__date_plain(origin + pos[0], n, &v))
+            break;
+        out[i] = v;
+        empty += n == 0;
+    }
+    *nulls += empty;
+    return i;
+}
+
+size_t simdsv__timestamp_fields_scalar(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                       size_t readable, int64_t *out, uint64_t *nulls)
+{
+    (void)readable;
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (; i < count; i++, pos += stride) {
+        const size_t n = pos[1] - 1 - pos[0];
+        int64_t v = 0;
+        if (n && !simdsv__timestamp_plain(origin + pos[0], n, &v))
+            break;
+        out[i] = v;
+        empty += n == 0;
+    }
+    *nulls += empty;
+    return i;
+}
+
 #if defined(__x86_64__) || defined(_M_X64)
-static const value_kernel sse42 = {simdsv__int64_fields_sse42, simdsv__float64_fields_sse42};
-static const value_kernel avx2 = {simdsv__int64_fields_avx2, simdsv__float64_fields_avx2};
-static const value_kernel avx512 = {simdsv__int64_fields_avx512, simdsv__float64_fields_avx512};
+static const value_kernel sse42 = {simdsv__int64_fields_sse42, simdsv__float64_fields_sse42, simdsv__date_fields_sse42,
+                                    simdsv__timestamp_fields_sse42};
+static const value_kernel avx2 = {simdsv__int64_fields_avx2, simdsv__float64_fields_avx2, simdsv__date_fields_avx2,
+                                    simdsv__timestamp_fields_avx2};
+static const value_kernel avx512 = {simdsv__int64_fields_avx512, simdsv__float64_fields_avx512, simdsv__date_fields_avx512,
+                                    simdsv__timestamp_fields_avx512};
 #endif
-static const value_kernel scalar = {simdsv__int64_fields_scalar, simdsv__float64_fields_scalar};
+static const value_kernel scalar = {simdsv__int64_fields_scalar, simdsv__float64_fields_scalar, simdsv__date_fields_scalar,
+                                    simdsv__timestamp_fields_scalar};
 
 const value_kernel *simdsv__value_kernel(simdsv_kernel id)
 {

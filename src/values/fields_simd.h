@@ -182,4 +182,159 @@ size_t FIELDS_FN(simdsv__float64_fields_)(const char *origin, const uint32_t *po
 #endif
 }
 
+/* ------------------------------------------------- dates and timestamps */
+
+/* By month * 32 + day (month 1..12, day 1..31): the day's place in a year
+ * counted from March 1 (0..365, the leap day last, as in simdsv__civil_days),
+ * plus MD_JANFEB in January and February (which count in the year before)
+ * and MD_LEAPDAY on February 29; MD_NONE for a day the month does not have.
+ * Generated: doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1. */
+#define MD_JANFEB 0x200u
+#define MD_LEAPDAY 0x400u
+#define MD_NONE 0xFFFFu
+static const uint16_t month_day[13 * 32] = {
+    65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535,
+    65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535,
+    65535, 818, 819, 820, 821, 822, 823, 824, 825, 826, 827, 828, 829, 830, 831, 832,
+    833, 834, 835, 836, 837, 838, 839, 840, 841, 842, 843, 844, 845, 846, 847, 848,
+    65535, 849, 850, 851, 852, 853, 854, 855, 856, 857, 858, 859, 860, 861, 862, 863,
+    864, 865, 866, 867, 868, 869, 870, 871, 872, 873, 874, 875, 876, 1901, 65535, 65535,
+    65535, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+    65535, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45,
+    46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 65535,
+    65535, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75,
+    76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91,
+    65535, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106,
+    107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 65535,
+    65535, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136,
+    137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152,
+    65535, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167,
+    168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183,
+    65535, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198,
+    199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 65535,
+    65535, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228,
+    229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244,
+    65535, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256, 257, 258, 259,
+    260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274, 65535,
+    65535, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289,
+    290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305,
+};
+
+/* Days since 1970-01-01 of year and a month_day entry e: simdsv__civil_days
+ * with the year moved on by one 400-year era (146097 days) so that it is
+ * never negative and the divisions are unsigned. */
+static inline int64_t days_since_1970(uint32_t year, unsigned e)
+{
+    const uint32_t y = year + 400 - ((e & MD_JANFEB) != 0), c = y / 100;
+    return (int64_t)(365 * y + y / 4 - c + c / 4 + (e & 0x1FFu)) - (719468 + 146097);
+}
+
+/* The digits of a date ("YYYY-MM-DD") or a timestamp ("YYYY-MM-DD HH:MM:SS")
+ * gathered in pairs: bytes 0..13 of lo's and hi's shuffles. */
+static inline __m128i date_digits(__m128i x)
+{
+    return _mm_shuffle_epi8(x, _mm_setr_epi8(0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, -128, -128, -128, -128));
+}
+
+/* The pairs as numbers (16-bit lanes: century, year, month, day, hour,
+ * minute, second) and in *ok bit 2k, 2k+1 for each lane k that holds two
+ * digits within its range (month 1..12, day 1..31, hour 0..23, minute and
+ * second 0..59; the day of the month is the caller's). */
+static inline __m128i date_pairs(__m128i z, unsigned *ok)
+{
+    const __m128i d = _mm_sub_epi8(z, _mm_set1_epi8('0'));
+    const __m128i digits = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+    const __m128i pairs = _mm_maddubs_epi16(d, _mm_set1_epi16(1 << 8 | 10));
+    const __m128i above = _mm_sub_epi16(pairs, _mm_setr_epi16(0, 0, 1, 1, 0, 0, 0, 0));
+    const __m128i in_range = _mm_cmpeq_epi16(_mm_min_epu16(above, _mm_setr_epi16(99, 99, 11, 30, 23, 59, 59, 0)), above);
+    *ok = (unsigned)_mm_movemask_epi8(_mm_and_si128(digits, in_range));
+    return pairs;
+}
+
+/* Whether a February 29 of year is a day: a leap year. */
+static inline int leap_year(uint32_t year)
+{
+    return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+}
+
+/* Dates of the one fixed shape "YYYY-MM-DD", valid (simdsv__date_plain), as
+ * days since 1970-01-01; a field of any other shape stops the run. */
+size_t FIELDS_FN(simdsv__date_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                       size_t readable, int32_t *out, uint64_t *nulls)
+{
+    const int64_t last_start = (int64_t)readable - 17;
+    const __m128i dashes = _mm_setr_epi8(0, 0, 0, 0, '-', 0, 0, '-', 0, 0, 0, 0, 0, 0, 0, 0);
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (; i < count; i++, pos += stride) {
+        const uint32_t start = pos[0];
+        const uint32_t n = pos[1] - 1 - start;
+        if (n == 0) {
+            out[i] = 0;
+            empty++;
+            continue;
+        }
+        if (n != 10 || (int64_t)start > last_start)
+            break;
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(origin + start));
+        unsigned ok;
+        const __m128i pairs = date_pairs(date_digits(x), &ok);
+        if ((ok & 0xFF) != 0xFF || (_mm_movemask_epi8(_mm_cmpeq_epi8(x, dashes)) & 0x90) != 0x90)
+            break;
+        const __m128i parts = _mm_madd_epi16(pairs, _mm_setr_epi16(100, 1, 32, 1, 0, 0, 0, 0));
+        const uint32_t year = (uint32_t)_mm_cvtsi128_si32(parts);
+        const unsigned e = month_day[_mm_extract_epi32(parts, 1)];
+        if (e == MD_NONE || ((e & MD_LEAPDAY) && !leap_year(year)))
+            break;
+        out[i] = (int32_t)days_since_1970(year, e);
+    }
+    *nulls += empty;
+    return i;
+}
+
+/* Timestamps of the common fixed shape "YYYY-MM-DD HH:MM:SS" (or 'T', 't'
+ * between), valid (simdsv__timestamp_plain), as microseconds since the
+ * epoch: two overlapping loads, the 14 digits gathered in pairs and checked
+ * with their ranges at once. */
+size_t FIELDS_FN(simdsv__timestamp_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                            size_t readable, int64_t *out, uint64_t *nulls)
+{
+    const int64_t last_start = (int64_t)readable - 20;
+    const __m128i marks = _mm_setr_epi8(0, 0, 0, 0, '-', 0, 0, '-', 0, 0, 0, 0, 0, ':', 0, 0);
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (; i < count; i++, pos += stride) {
+        const uint32_t start = pos[0];
+        const uint32_t n = pos[1] - 1 - start;
+        if (n == 0) {
+            out[i] = 0;
+            empty++;
+            continue;
+        }
+        if (n != 19 || (int64_t)start > last_start)
+            break;
+        const unsigned char *s = (const unsigned char *)origin + start;
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+        const __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(s + 3)); /* bytes 3..18 */
+        const __m128i seconds = _mm_shuffle_epi8(y, _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, -128,
+                                                                  -128, -128, -128, 14, 15, -128, -128));
+        unsigned ok;
+        const __m128i pairs = date_pairs(_mm_or_si128(date_digits(x), seconds), &ok);
+        const unsigned between = s[10];
+        if ((ok & 0x3FFF) != 0x3FFF || (_mm_movemask_epi8(_mm_cmpeq_epi8(x, marks)) & 0x2090) != 0x2090 ||
+            s[16] != ':' || !(between == ' ' || (between | 0x20) == 't'))
+            break;
+        const __m128i parts = _mm_madd_epi16(pairs, _mm_setr_epi16(100, 1, 32, 1, 3600, 60, 1, 0));
+        const uint32_t year = (uint32_t)_mm_cvtsi128_si32(parts);
+        const unsigned e = month_day[_mm_extract_epi32(parts, 1)];
+        if (e == MD_NONE || ((e & MD_LEAPDAY) && !leap_year(year)))
+            break;
+        const int64_t second_of_day = _mm_extract_epi32(parts, 2) + _mm_extract_epi32(parts, 3);
+        out[i] = (days_since_1970(year, e) * 86400 + second_of_day) * 1000000;
+    }
+    *nulls += empty;
+    return i;
+}
+
 #endif
