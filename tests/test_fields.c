@@ -59,6 +59,14 @@ static size_t make_field(char *f, unsigned char sep)
     }
     if (sep_at == digits && n < MAX_FIELD)
         f[n++] = (char)sep;
+    if ((r >> 56) % 4 == 0 && n + 5 <= MAX_FIELD) { /* an exponent: 1..4 digits, a sign or not */
+        const uint64_t e = next_random();
+        f[n++] = e % 2 ? 'e' : 'E';
+        if (e % 3)
+            f[n++] = e % 3 == 1 ? '-' : '+';
+        for (size_t i = 0; i <= (e >> 8) % 4; i++)
+            f[n++] = (char)('0' + (e >> (16 + 4 * i)) % (i ? 10 : 3));
+    }
     if ((r >> 32) % 9 == 0)
         f[(r >> 40) % n] = stray[(r >> 48) % (sizeof stray - 1)];
     return n;
@@ -97,11 +105,38 @@ static int body_shape(const char *f, size_t n, unsigned char sep, size_t *sign, 
     return *len >= 1 && !(*len == 1 && *at == 0);
 }
 
-static int float_shape(const char *f, size_t n, unsigned char sep)
+/* The float64 fields the kernels take: the plain shape, and with exponent
+ * (the SIMD kernels) also followed by [eE][+-]?D{1,3} when the whole field
+ * has at most 16 bytes and 16 - (digits before the separator) - exponent
+ * is within [-22, 22] (one exact division or multiplication). */
+static int float_shape(const char *f, size_t n, unsigned char sep, int exponent)
 {
+    size_t m = n; /* the mantissa's bytes */
+    long e = 0;
+    if (exponent)
+        for (size_t i = 0; i < n; i++)
+            if (f[i] == 'e' || f[i] == 'E') {
+                size_t j = i + 1;
+                const int neg = j < n && f[j] == '-';
+                j += j < n && (f[j] == '-' || f[j] == '+');
+                if (j == n || n - j > 3 || n > 16)
+                    return 0;
+                for (; j < n; j++) {
+                    if (f[j] < '0' || f[j] > '9')
+                        return 0;
+                    e = e * 10 + (f[j] - '0');
+                }
+                e = neg ? -e : e;
+                m = i;
+                break;
+            }
     size_t sign, len, at;
-    if (!body_shape(f, n, sep, &sign, &len, &at) || len > 16)
+    if (!body_shape(f, m, sep, &sign, &len, &at) || len > 16)
         return 0;
+    if (m < n) {
+        const long k = 16 - (long)(sign + at) - e;
+        return k >= -22 && k <= 22;
+    }
     if (len == 16 && at == 16) {
         char digits[17];
         memcpy(digits, f + sign, 16);
@@ -125,7 +160,7 @@ static uint64_t bits_of(double d)
     return b;
 }
 
-static void check_floats(const char *kernel, const value_kernel *k, const run *u, unsigned char sep)
+static void check_floats(const char *kernel, const value_kernel *k, const run *u, unsigned char sep, int simd)
 {
     static double out[MAX_FIELDS + 1];
     out[u->count] = 42.0;
@@ -150,7 +185,7 @@ static void check_floats(const char *kernel, const value_kernel *k, const run *u
                     *c = '.';
             }
             const double want = strtod(text, NULL);
-            CHECK_MSG(float_shape(f, n, sep) && bits_of(out[j]) == bits_of(want),
+            CHECK_MSG(float_shape(f, n, sep, simd) && bits_of(out[j]) == bits_of(want),
                       "%s: float64 \"%.*s\" (sep %c) took %a, strtod %a", kernel, (int)n, f, sep, out[j], want);
         }
         i += took;
@@ -158,7 +193,7 @@ static void check_floats(const char *kernel, const value_kernel *k, const run *u
             break;
         const char *f = u->buf + u->pos[i];
         const size_t n = u->pos[i + 1] - 1 - u->pos[i];
-        CHECK_MSG(n && (!float_shape(f, n, sep) || u->pos[i] + 17 > u->len || n > 16),
+        CHECK_MSG(n && (!float_shape(f, n, sep, simd) || u->pos[i] + 17 > u->len || n > 16),
                   "%s: float64 stopped at \"%.*s\" (sep %c), field %zu of %zu", kernel, (int)n, f, sep, i, u->count);
         i++;
     }
@@ -318,7 +353,7 @@ int main(int argc, char **argv)
         for (int comma = 0; comma < 2; comma++) {
             const unsigned char sep = comma ? ',' : '.';
             fixed_fields(&u, sep);
-            check_floats(name, k, &u, sep);
+            check_floats(name, k, &u, sep, simd);
             check_ints(name, k, &u, 0, simd);
             check_ints(name, k, &u, 1, simd);
             for (long done = 0; done < fields; done += (long)u.count) {
@@ -329,7 +364,7 @@ int main(int argc, char **argv)
                     add_field(&u, f, n);
                 }
                 close_run(&u);
-                check_floats(name, k, &u, sep);
+                check_floats(name, k, &u, sep, simd);
                 check_ints(name, k, &u, (int)(done & 1), simd);
             }
         }

@@ -104,7 +104,7 @@ size_t FIELDS_FN(simdsv__int64_fields_)(const char *origin, const uint32_t *pos,
     size_t i = 0;
     for (; i < count; i++, pos += stride) {
         const uint32_t start = pos[0];
-        const size_t n = pos[1] - 1 - start;
+        const uint32_t n = pos[1] - 1 - start;
         if (n == 0) {
             out[i] = 0;
             empty++;
@@ -117,7 +117,7 @@ size_t FIELDS_FN(simdsv__int64_fields_)(const char *origin, const uint32_t *pos,
         const unsigned field = (1u << n) - 1, digits = digit_bits(x) & field;
         int neg;
         const unsigned sign = sign_bit(s, &neg);
-        if ((~(digits | sign) & field) || !digits || (n - sign > zero_ok && s[sign] == '0'))
+        if ((~(digits | sign) & field) || !digits || (s[sign] == '0' && n - sign > zero_ok))
             break;
         /* the n bytes to the top, zeros (and a sign's zero) before them */
         const uint64_t v =
@@ -132,27 +132,64 @@ size_t FIELDS_FN(simdsv__int64_fields_)(const char *origin, const uint32_t *pos,
 /* 10^(16 - at) by at: the scale of a field whose separator is at byte at. */
 static const double scale_of[17] = {1e16, 1e15, 1e14, 1e13, 1e12, 1e11, 1e10, 1e9, 1e8,
                                     1e7,  1e6,  1e5,  1e4,  1e3,  1e2,  1e1,  1e0};
-#endif
 
-/* The float64 shape of simdsv__plain_decimal_wide (fast.h), whose comment
- * has the arithmetic: the digits are read as 16 whatever their count (the
- * bytes past the field masked to zero, a sign read as a leading zero, the
- * separator taken out), which scales the value by a power of ten that
- * Clinger's exact division takes back. */
-size_t FIELDS_FN(simdsv__float64_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
-                                          size_t readable, unsigned char sep, double *out, uint64_t *nulls)
+/* A field of the plain shape followed by an exponent ("7.37087e-05"): other
+ * (bit j: byte j is no digit, separator or leading sign; not 0) must start
+ * at an 'e' or 'E' followed by [+-]? and 1..3 digits to the field's end, and
+ * the bytes before it be the plain shape.  The mantissa's 16 digits N are
+ * then scaled by 10^k, k = 16 - at - exponent: one exact division or
+ * multiplication (Clinger's case) while |k| <= 22. */
+static inline bool exponent_form(const unsigned char *s, __m128i x, unsigned n, unsigned other, unsigned digits,
+                                 unsigned separator, double *out)
 {
-#ifdef SIMDSV__CLINGER
-    const int64_t last_start = (int64_t)readable - 17;
+    const unsigned e_at = (unsigned)__builtin_ctz(other);
+    if ((s[e_at] | 0x20) != 'e')
+        return false;
+    unsigned i = e_at + 1;
+    const int neg = s[i] == '-'; /* (within the 16 bytes loaded) */
+    i += (unsigned)neg | (s[i] == '+');
+    if (i >= n || n - i > 3)
+        return false;
+    int exponent = 0;
+    for (; i < n; i++) {
+        const unsigned d = (unsigned)s[i] - '0';
+        if (d > 9)
+            return false;
+        exponent = exponent * 10 + (int)d;
+    }
+    const unsigned mantissa = (1u << e_at) - 1;
+    digits &= mantissa;
+    separator &= mantissa;
+    if ((separator & (separator - 1)) || !digits)
+        return false;
+    const unsigned at = (unsigned)__builtin_ctz(separator | 1u << e_at);
+    const uint64_t n16 = digits16_value(
+        _mm_shuffle_epi8(first_n(digit_values(x), e_at), _mm_load_si128((const __m128i *)(const void *)drop_byte[at])));
+    const int k = 16 - (int)at - (neg ? -exponent : exponent); /* (n16 < 10^15: at most 14 digits) */
+    if (k > 22 || k < -22)
+        return false;
+    *out = k >= 0 ? (double)(int64_t)n16 / simdsv__pow10_exact[k] : (double)(int64_t)n16 * simdsv__pow10_exact[-k];
+    return true;
+}
+
+/* The float64 fields of the plain shape (simdsv__plain_decimal_wide,
+ * fast.h, whose comment has the arithmetic: the digits are read as 16
+ * whatever their count, the bytes past the field masked to zero, a sign
+ * read as a leading zero, the separator taken out, which scales the value
+ * by a power of ten that Clinger's exact division takes back) from the
+ * first on, up to the first field of another shape or not wholly loadable
+ * (n > 16 or past last_start). */
+static inline size_t plain_run(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                               int64_t last_start, unsigned char sep, double *out, uint64_t *empty)
+{
     const __m128i seps = _mm_set1_epi8((char)sep);
-    uint64_t empty = 0;
     size_t i = 0;
     for (; i < count; i++, pos += stride) {
         const uint32_t start = pos[0];
-        const size_t n = pos[1] - 1 - start;
+        const uint32_t n = pos[1] - 1 - start;
         if (n == 0) {
             out[i] = 0;
-            empty++;
+            ++*empty;
             continue;
         }
         if ((int64_t)start > last_start || n > 16)
@@ -166,21 +203,57 @@ size_t FIELDS_FN(simdsv__float64_fields_)(const char *origin, const uint32_t *po
         /* only digits, at most one separator, a sign only first, a digit */
         if ((~(digits | separator | sign) & field) | (separator & (separator - 1)) || !digits)
             break;
-        const size_t at = (size_t)__builtin_ctz(separator | 1u << n); /* n: none */
+        const unsigned at = (unsigned)__builtin_ctz(separator | 1u << n); /* n: none */
         const uint64_t n16 = digits16_value(
             _mm_shuffle_epi8(first_n(digit_values(x), n), _mm_load_si128((const __m128i *)(const void *)drop_byte[at])));
-        if (n16 > (uint64_t)1 << 53 && at == 16)
+        if (at == 16 && n16 > (uint64_t)1 << 53)
             break; /* 16 digits: odd ones are not doubles, and the exact-integer rule is the caller's */
         const double v = (double)(int64_t)n16 / scale_of[at]; /* both exact: one correctly rounded division */
         out[i] = neg ? -v : v;
     }
+    return i;
+}
+
+/* The plain runs, and between them the fields of the plain shape with an
+ * exponent (exponent_form), handled apart so that the plain loop keeps its
+ * constants in registers. */
+size_t FIELDS_FN(simdsv__float64_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                          size_t readable, unsigned char sep, double *out, uint64_t *nulls)
+{
+    const int64_t last_start = (int64_t)readable - 17;
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (;;) {
+        i += plain_run(origin, pos + i * stride, stride, count - i, last_start, sep, out + i, &empty);
+        if (i == count)
+            break;
+        const uint32_t *p = pos + i * stride;
+        const uint32_t n = p[1] - 1 - p[0]; /* not 0 */
+        if ((int64_t)p[0] > last_start || n > 16)
+            break;
+        const unsigned char *s = (const unsigned char *)origin + p[0];
+        const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+        const unsigned field = (1u << n) - 1, digits = digit_bits(x) & field;
+        const unsigned separator = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8((char)sep))) & field;
+        int neg;
+        const unsigned other = ~(digits | separator | sign_bit(s, &neg)) & field;
+        double v;
+        if (!other || !exponent_form(s, x, n, other, digits, separator, &v))
+            break;
+        out[i++] = neg ? -v : v;
+    }
     *nulls += empty;
     return i;
+}
 #else
+/* Without Clinger's exact division (fast.h) every field takes the general path. */
+size_t FIELDS_FN(simdsv__float64_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                          size_t readable, unsigned char sep, double *out, uint64_t *nulls)
+{
     (void)origin, (void)pos, (void)stride, (void)count, (void)readable, (void)sep, (void)out, (void)nulls;
     return 0;
-#endif
 }
+#endif
 
 /* ------------------------------------------------- dates and timestamps */
 
