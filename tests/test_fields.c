@@ -50,7 +50,7 @@ static size_t make_field(char *f, unsigned char sep)
         f[n++] = r % 2 ? '-' : '+';
     const size_t digits = 1 + (size_t)(r >> 8) % (r % 7 == 0 ? 20 : 17);
     const size_t sep_at = (r >> 16) % 3 == 0 ? digits + 1 : (size_t)(r >> 24) % (digits + 1);
-    for (size_t i = 0; i < digits && n < MAX_FIELD; i++) {
+    for (size_t i = 0; i < digits && n + 2 <= MAX_FIELD; i++) {
         if (i == sep_at)
             f[n++] = (char)sep;
         const uint64_t d = next_random();
@@ -59,7 +59,7 @@ static size_t make_field(char *f, unsigned char sep)
     }
     if (sep_at == digits && n < MAX_FIELD)
         f[n++] = (char)sep;
-    if ((r >> 56) % 4 == 0 && n + 5 <= MAX_FIELD) { /* an exponent: 1..4 digits, a sign or not */
+    if ((r >> 56) % 4 == 0 && n + 6 <= MAX_FIELD) { /* an exponent: 1..4 digits, a sign or not */
         const uint64_t e = next_random();
         f[n++] = e % 2 ? 'e' : 'E';
         if (e % 3)
