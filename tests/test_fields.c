@@ -312,6 +312,77 @@ static void check_times(const char *kernel, const value_kernel *k, const run *u,
     CHECK(out[u->count] == 42 && days[u->count] == 42);
 }
 
+/* A string field: text of 0..40 bytes, quoted or not, now and then with a
+ * quote or escape byte inside. */
+static size_t make_string(char *f, int quote, int escape)
+{
+    static const char bytes[] = "abc XYZ,;\n\x80\xff" "0123456789";
+    const uint64_t r = next_random();
+    const size_t len = (size_t)(r % 41);
+    const int quoted = quote < 256 && (r >> 8) % 2;
+    size_t n = 0;
+    if (quoted)
+        f[n++] = (char)quote;
+    for (size_t i = 0; i < len; i++) {
+        const uint64_t b = next_random();
+        f[n++] = b % 97 == 0 && quote < 256 ? (char)quote
+                 : b % 89 == 0 && escape < 256 ? (char)escape
+                                               : bytes[(b >> 8) % (sizeof bytes - 1)];
+    }
+    if (quoted)
+        f[n++] = (char)quote;
+    return n;
+}
+
+static void check_strings(const char *kernel, const value_kernel *k, const run *u, int quote, int escape)
+{
+    static char chars[MAX_FIELDS * (MAX_FIELD + 1) + 64];
+    static int32_t ends[MAX_FIELDS + 1];
+    size_t len = 3, want_len = 3; /* bytes of earlier runs */
+    size_t i = 0;
+    uint64_t nulls = 0, want_nulls = 0;
+    ends[u->count] = 42;
+    while (i < u->count) {
+        const size_t took = k->string_fields(u->buf, u->pos + i, 1, u->count - i, u->len, (unsigned)quote,
+                                             (unsigned)escape, chars, &len, ends + i, &nulls);
+        for (size_t j = i; j < i + took; j++) {
+            const char *f = u->buf + u->pos[j];
+            const size_t n = u->pos[j + 1] - 1 - u->pos[j];
+            const int quoted = n >= 2 && (unsigned char)f[0] == quote;
+            const char *text = f + quoted;
+            const size_t size = n - 2 * (size_t)quoted;
+            int special = 0;
+            for (size_t b = 0; quoted && b < size; b++)
+                special |= (unsigned char)text[b] == quote || (unsigned char)text[b] == escape;
+            CHECK_MSG(!special && ends[j] == (int32_t)(want_len + size) && memcmp(chars + want_len, text, size) == 0,
+                      "%s: string \"%.*s\" took, end %d (want %zu)", kernel, (int)n, f, (int)ends[j], want_len + size);
+            want_len += size;
+            want_nulls += n == 0;
+        }
+        i += took;
+        CHECK_MSG(len == want_len, "%s: string bytes %zu, want %zu", kernel, len, want_len);
+        if (i == u->count)
+            break;
+        /* stopped: a quoted field with a quote or escape byte inside, or too near the end */
+        const char *f = u->buf + u->pos[i];
+        const size_t n = u->pos[i + 1] - 1 - u->pos[i];
+        int special = 0;
+        for (size_t b = 1; n >= 2 && (unsigned char)f[0] == quote && b + 1 < n; b++)
+            special |= (unsigned char)f[b] == quote || (unsigned char)f[b] == escape;
+        CHECK_MSG(special || u->pos[i + 1] - 1 + 16 > u->len, "%s: string stopped at \"%.*s\", field %zu of %zu",
+                  kernel, (int)n, f, i, u->count);
+        /* the caller's own loop takes it: its text as is */
+        memcpy(chars + want_len, f, n);
+        len = want_len += n;
+        ends[i] = (int32_t)want_len;
+        want_nulls += n == 0;
+        nulls += n == 0;
+        i++;
+    }
+    CHECK_MSG(nulls == want_nulls, "%s: string nulls %" PRIu64 ", want %" PRIu64, kernel, nulls, want_nulls);
+    CHECK(ends[u->count] == 42);
+}
+
 /* Every length 1..16 and separator place, signs, the 2^53 edge. */
 static void fixed_fields(run *u, unsigned char sep)
 {
@@ -366,6 +437,20 @@ int main(int argc, char **argv)
                 close_run(&u);
                 check_floats(name, k, &u, sep, simd);
                 check_ints(name, k, &u, (int)(done & 1), simd);
+            }
+        }
+        /* strings: the x86 kernels (the portable loop is column.c's own) */
+        for (int dialect = 0; k->string_fields && dialect < 3; dialect++) {
+            const int quote = dialect == 2 ? 256 : '"', escape = dialect == 1 ? '\\' : 256;
+            for (long done = 0; done < fields; done += (long)u.count) {
+                u.count = u.len = 0;
+                char f[64];
+                while (u.count < MAX_FIELDS / 2) {
+                    const size_t n = make_string(f, quote, escape);
+                    add_field(&u, f, n);
+                }
+                close_run(&u);
+                check_strings(name, k, &u, quote, escape);
             }
         }
         for (int with_time = 0; with_time < 2; with_time++)

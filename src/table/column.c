@@ -565,6 +565,13 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         size_t len = c->chars_len;
         const int wide = c->wide_offsets; /* locals: byte stores may alias c */
         void *offsets = c->offsets;
+        if (f->kernel->string_fields && !wide && chars) {
+            /* the kernel first; this loop takes the fields it leaves (the
+             * last ones of the batch, or one to be unescaped: it stops there too) */
+            i = f->kernel->string_fields(f->origin, pos, stride, count, f->readable, (unsigned)f->quote,
+                                         (unsigned)f->escape, chars, &len, (int32_t *)offsets + at + 1, &nulls);
+            pos += i * stride;
+        }
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             const char *text = s;

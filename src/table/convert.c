@@ -264,8 +264,8 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     const int quote = d->has_quote ? d->quote : 256;
     if (simdsv__column_reserve(a, c, c->length + b->rows) != SIMDSV_OK ||
         (c->type == SIMDSV_TYPE_STRING &&
-         simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1]) != SIMDSV_OK))
-        return -1; /* a string column's bytes fit in the batch's span */
+         simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1] + 16) != SIMDSV_OK))
+        return -1; /* a string column's bytes fit in the batch's span (+ 16: the string kernel's whole stores) */
     const int listed_nulls = x->nulls.count || c->nulls.count;
     const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text... */
     const int quotes_typed = x->opt->typed_quotes;                         /* ...unless typed like unquoted */

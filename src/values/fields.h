@@ -22,7 +22,13 @@
  *    least 17 bytes before origin + readable;
  *  - timestamp: "YYYY-MM-DD HH:MM:SS" ('T' or 't' may stand for the space),
  *    valid (simdsv__timestamp_plain), that starts at least 20 bytes before
- *    origin + readable.
+ *    origin + readable;
+ *  - string (the x86 kernels only): a field that ends at least 16 bytes
+ *    before origin + readable, unquoted, or quoted (quote: the dialect's
+ *    byte, 256 for none) without a quote or escape byte (256: none) between
+ *    its quotes; its bytes are appended to chars + *len (which must have 16
+ *    bytes of room past the run's bytes: whole 16-byte stores) and *len,
+ *    the end of the column's bytes, written to ends[i] (int32 offsets).
  */
 #ifndef SIMDSV_VALUES_FIELDS_H
 #define SIMDSV_VALUES_FIELDS_H
@@ -42,11 +48,16 @@ typedef size_t (*date_fields_fn)(const char *origin, const uint32_t *pos, size_t
 typedef size_t (*timestamp_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
                                       size_t readable, int64_t *out, uint64_t *nulls);
 
+typedef size_t (*string_fields_fn)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                   size_t readable, unsigned quote, unsigned escape, char *chars, size_t *len,
+                                   int32_t *ends, uint64_t *nulls);
+
 typedef struct value_kernel {
     int64_fields_fn int64_fields;
     float64_fields_fn float64_fields;
     date_fields_fn date_fields;
     timestamp_fields_fn timestamp_fields;
+    string_fields_fn string_fields; /* NULL: the column loop's own (portable) copy */
 } value_kernel;
 
 /* The number kernels that go with scan kernel id (one the reader runs, so
@@ -76,5 +87,12 @@ size_t simdsv__date_fields_avx2(const char *, const uint32_t *, size_t, size_t, 
 size_t simdsv__timestamp_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
 size_t simdsv__date_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int32_t *, uint64_t *);
 size_t simdsv__timestamp_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
+
+size_t simdsv__string_fields_sse42(const char *, const uint32_t *, size_t, size_t, size_t, unsigned, unsigned, char *,
+                                 size_t *, int32_t *, uint64_t *);
+size_t simdsv__string_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, unsigned, unsigned, char *,
+                                 size_t *, int32_t *, uint64_t *);
+size_t simdsv__string_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, unsigned, unsigned, char *,
+                                 size_t *, int32_t *, uint64_t *);
 
 #endif

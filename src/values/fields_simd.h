@@ -410,4 +410,50 @@ size_t FIELDS_FN(simdsv__timestamp_fields_)(const char *origin, const uint32_t *
     return i;
 }
 
+/* ------------------------------------------------------------- strings */
+
+/* String fields whose bytes are copied as they stand: unquoted ones, and
+ * quoted ones (their quotes dropped) that hold no quote or escape byte.
+ * The bytes are moved 16 at a time (the last load and store may pass the
+ * field's end by up to 15 bytes: the fields must end 16 bytes before
+ * origin + readable, and chars must have 16 bytes of room past the run's
+ * bytes); a quoted field is checked for the quote and escape bytes in the
+ * same pass.  *len: the column's bytes so far; ends[i]: the bytes after
+ * field i (int32 offsets). */
+size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
+                                         size_t readable, unsigned quote, unsigned escape, char *chars, size_t *len,
+                                         int32_t *ends, uint64_t *nulls)
+{
+    const int64_t last_end = (int64_t)readable - 16;
+    const __m128i quotes = _mm_set1_epi8((char)quote);
+    const __m128i escapes = _mm_set1_epi8((char)(escape < 256 ? escape : quote)); /* none: the quote again */
+    size_t at = *len;
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (; i < count; i++, pos += stride) {
+        const uint32_t start = pos[0], end = pos[1] - 1;
+        if ((int64_t)end > last_end)
+            break;
+        const unsigned char *s = (const unsigned char *)origin + start;
+        const size_t quoted = s[0] == quote && end - start >= 2; /* (quote 256: never) */
+        const unsigned char *text = s + quoted;
+        const size_t size = end - start - 2 * quoted;
+        unsigned special = 0;
+        for (size_t k = 0; k < size; k += 16) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
+            _mm_storeu_si128((__m128i *)(void *)(chars + at + k), v);
+            special |= (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
+                       (size - k >= 16 ? 0xFFFFu : (1u << (size - k)) - 1);
+        }
+        if (quoted && special)
+            break; /* to be unescaped: the bytes stored past at are dropped */
+        at += size;
+        ends[i] = (int32_t)at;
+        empty += end == start;
+    }
+    *len = at;
+    *nulls += empty;
+    return i;
+}
+
 #endif
