@@ -110,9 +110,16 @@ size_t FIELDS_FN(simdsv__int64_fields_)(const char *origin, const uint32_t *pos,
             empty++;
             continue;
         }
+        const unsigned char *s = (const unsigned char *)origin + start;
+        if (n == 1) { /* one digit (a code, a count): no load */
+            const unsigned d = (unsigned)s[0] - '0';
+            if (d > 9)
+                break;
+            out[i] = (int64_t)d;
+            continue;
+        }
         if ((int64_t)start > last_start || n > 16)
             break;
-        const unsigned char *s = (const unsigned char *)origin + start;
         const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
         const unsigned field = (1u << n) - 1, digits = digit_bits(x) & field;
         int neg;
