@@ -445,15 +445,22 @@ size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos
         const size_t quoted = s[0] == quote && end - start >= 2; /* (quote 256: never) */
         const unsigned char *text = s + quoted;
         const size_t size = end - start - 2 * quoted;
-        unsigned special = 0;
-        for (size_t k = 0; k < size; k += 16) {
-            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
-            _mm_storeu_si128((__m128i *)(void *)(chars + at + k), v);
-            special |= (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
-                       (size - k >= 16 ? 0xFFFFu : (1u << (size - k)) - 1);
+        if (quoted) {
+            unsigned special = 0;
+            for (size_t k = 0; k < size; k += 16) {
+                const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
+                _mm_storeu_si128((__m128i *)(void *)(chars + at + k), v);
+                special |= (unsigned)_mm_movemask_epi8(
+                               _mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
+                           (size - k >= 16 ? 0xFFFFu : (1u << (size - k)) - 1);
+            }
+            if (special)
+                break; /* to be unescaped: the bytes stored past at are dropped */
+        } else {
+            for (size_t k = 0; k < size; k += 16)
+                _mm_storeu_si128((__m128i *)(void *)(chars + at + k),
+                                 _mm_loadu_si128((const __m128i *)(const void *)(text + k)));
         }
-        if (quoted && special)
-            break; /* to be unescaped: the bytes stored past at are dropped */
         at += size;
         ends[i] = (int32_t)at;
         empty += end == start;
