@@ -10,6 +10,7 @@
  * with single appends after them.
  */
 #include "table/table.h"
+#include "values/fields.h"
 #include "check.h"
 
 #include <stdlib.h>
@@ -48,8 +49,10 @@ static void append(column *c, const char *text)
 
 /* Runs of fields "f0,f1,...," through simdsv__column_put_fields into an
  * int64 column, between single appends: every validity bit, value and the
- * null count as if each field had been appended alone. */
-static void validity_runs(void)
+ * null count as if each field had been appended alone; with the number
+ * kernel of kernel, and readable bytes after the fields (the kernel's
+ * path) or none (the path of the last row). */
+static void validity_runs(simdsv_kernel kernel, int readable)
 {
     /* slot i: the text of texts[i] ("" is a null) */
     static const char *texts[] = {"1", "", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", NULL,
@@ -59,7 +62,7 @@ static void validity_runs(void)
      * append_null (texts[i] NULL) */
     static const size_t steps[] = {3, 10, 0, 2, 1, 4, 12};
     enum { SLOTS = sizeof texts / sizeof *texts };
-    char buf[256];
+    char buf[256] = {0};
     uint32_t pos[SLOTS + 1];
     size_t len = 0;
     for (size_t i = 0; i < SLOTS; i++) {
@@ -84,7 +87,8 @@ static void validity_runs(void)
             at++;
             continue;
         }
-        const field_run run = {buf, pos + at, 1, steps[k], '"', 256, 0};
+        const field_run run = {buf, pos + at, 1, steps[k], '"', 256, readable ? sizeof buf : 0,
+                               simdsv__value_kernel(kernel)};
         CHECK(simdsv__column_put_fields(&c, &run, &rules, 0) == steps[k]);
         at += steps[k];
     }
@@ -102,7 +106,13 @@ static void validity_runs(void)
 
 int main(void)
 {
-    validity_runs();
+    static const simdsv_kernel kernels[] = {SIMDSV_KERNEL_SCALAR, SIMDSV_KERNEL_SSE42, SIMDSV_KERNEL_AVX2,
+                                            SIMDSV_KERNEL_AVX512, SIMDSV_KERNEL_NEON};
+    for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
+        if (simdsv_kernel_supported(kernels[k])) {
+            validity_runs(kernels[k], 0);
+            validity_runs(kernels[k], 1);
+        }
 
     column c;
     memset(&c, 0, sizeof c);

@@ -2,6 +2,7 @@
 #include "table.h"
 #include "../values/values.h"
 #include "../values/fast.h"
+#include "../values/fields.h"
 
 #include <string.h>
 
@@ -424,18 +425,107 @@ static void put_validity(uint8_t *bitmap, uint64_t at, const uint32_t *pos, size
     bits_close(&valid);
 }
 
+/* The field at pos of a run: s, n (its bytes as they stand, quotes included). */
+#define FIELD_TEXT                                                                                                     \
+    const char *s = f->origin + pos[0];                                                                                \
+    const size_t n = pos[1] - 1 - pos[0]
+
+/* The int64 fields of a run: the number kernel takes the common shape, and
+ * each field it leaves is parsed here (a quote byte never parses: quoted
+ * fields stop the run). */
+static size_t put_int64s(column *c, const field_run *f, int no_leading_zero, uint64_t *nulls)
+{
+    int64_t *out = (int64_t *)(void *)c->values + c->length;
+    const int64_fields_fn common = f->kernel->int64_fields;
+    const size_t stride = f->stride, count = f->count;
+    size_t i = 0;
+    for (;;) {
+        i += common(f->origin, f->pos + i * stride, stride, count - i, f->readable, no_leading_zero, out + i, nulls);
+        if (i == count)
+            return i;
+        const uint32_t *pos = f->pos + i * stride; /* not empty: the kernel takes those */
+        FIELD_TEXT;
+        int64_t v;
+        if (!simdsv__int64_inline(s, n, &v) || (no_leading_zero && leading_zero(s, n)))
+            return i;
+        out[i++] = v;
+    }
+}
+
+/* The float64 fields of a run, as put_int64s: what the kernel leaves takes
+ * the plain shape without reading past the field, or the general parser. */
+static size_t put_float64s(column *c, const field_run *f, const value_rules *rules, uint64_t *nulls)
+{
+    double *out = (double *)(void *)c->values + c->length;
+    const int comma = rules->decimal_comma, exact = rules->exact_integers;
+    const unsigned char sep = comma ? ',' : '.';
+    const float64_fields_fn common = f->kernel->float64_fields;
+    const size_t stride = f->stride, count = f->count;
+    size_t i = 0;
+    for (;;) {
+        i += common(f->origin, f->pos + i * stride, stride, count - i, f->readable, sep, out + i, nulls);
+        if (i == count)
+            return i;
+        const uint32_t *pos = f->pos + i * stride; /* not empty */
+        FIELD_TEXT;
+        double v;
+        if (!simdsv__double_plain(s, n, sep, &v) &&
+            !(comma ? simdsv__parse_double_comma(s, n, &v) : simdsv__parse_double(s, n, &v)))
+            return i;
+        if (exact && simdsv__integer_past_2p53(s, n))
+            return i;
+        out[i++] = v;
+    }
+}
+
+/* The date fields of a run, as put_int64s: the kernel takes "YYYY-MM-DD",
+ * and what it leaves takes the general rules. */
+static size_t put_dates(column *c, const field_run *f, const value_rules *rules, uint64_t *nulls)
+{
+    int32_t *out = (int32_t *)(void *)c->values + c->length;
+    const date_fields_fn common = f->kernel->date_fields;
+    const size_t stride = f->stride, count = f->count;
+    size_t i = 0;
+    for (;;) {
+        i += common(f->origin, f->pos + i * stride, stride, count - i, f->readable, out + i, nulls);
+        if (i == count)
+            return i;
+        const uint32_t *pos = f->pos + i * stride; /* not empty */
+        FIELD_TEXT;
+        int32_t v;
+        if (!simdsv__date_plain(s, n, &v) && !parse_any_date(s, n, rules->date_order, &v))
+            return i;
+        out[i++] = v;
+    }
+}
+
+/* The timestamp fields of a run, as put_dates. */
+static size_t put_timestamps(column *c, const field_run *f, const value_rules *rules, uint64_t *nulls)
+{
+    int64_t *out = (int64_t *)(void *)c->values + c->length;
+    const timestamp_fields_fn common = f->kernel->timestamp_fields;
+    const size_t stride = f->stride, count = f->count;
+    size_t i = 0;
+    for (;;) {
+        i += common(f->origin, f->pos + i * stride, stride, count - i, f->readable, out + i, nulls);
+        if (i == count)
+            return i;
+        const uint32_t *pos = f->pos + i * stride; /* not empty */
+        FIELD_TEXT;
+        int64_t v;
+        if (!simdsv__timestamp_plain(s, n, &v) && !parse_timestamp_or_date(s, n, rules->date_order, &v))
+            return i;
+        out[i++] = v;
+    }
+}
+
 size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero)
 {
-    const char *origin = f->origin;
     const uint32_t *pos = f->pos;
     const size_t stride = f->stride, count = f->count;
     const uint64_t at = c->length;
     uint64_t nulls = 0;
     size_t i = 0;
-/* The field at pos: s, n (its bytes as they stand, quotes included). */
-#define FIELD_TEXT                                                                                                     \
-    const char *s = origin + pos[0];                                                                                   \
-    const size_t n = pos[1] - 1 - pos[0]
     switch (c->type) {
     case SIMDSV_TYPE_NULL:
         for (; i < count && pos[1] - 1 == pos[0]; i++, pos += stride) {
@@ -458,74 +548,30 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         bits_close(&values);
         break;
     }
-    case SIMDSV_TYPE_INT64: {
-        /* (a quote byte never parses: quoted fields stop the loop) */
-        int64_t *out = (int64_t *)(void *)c->values + at;
-        for (; i < count; i++, pos += stride) {
-            FIELD_TEXT;
-            int64_t v = 0;
-            if (n && (!simdsv__int64_inline(s, n, &v) || (no_leading_zero && leading_zero(s, n))))
-                break;
-            out[i] = v;
-            nulls += n == 0;
-        }
+    case SIMDSV_TYPE_INT64:
+        i = put_int64s(c, f, no_leading_zero, &nulls);
         break;
-    }
-    case SIMDSV_TYPE_FLOAT64: {
-        double *out = (double *)(void *)c->values + at;
-        const int comma = rules->decimal_comma, exact = rules->exact_integers;
-        const unsigned char sep = comma ? ',' : '.';
-        const size_t readable = f->readable;
-        for (; i < count; i++, pos += stride) {
-            FIELD_TEXT;
-            double v = 0;
-            /* the plain shape inline, with whole-word loads where the bytes
-             * after the field are there */
-            if (n && !((size_t)pos[0] + 17 <= readable ? simdsv__double_plain_wide(s, n, sep, &v)
-                                                       : simdsv__double_plain(s, n, sep, &v))) {
-                /* anything else through the general parser (its own
-                 * variable: v, never addressed, stays in a register) */
-                double general;
-                if (!(comma ? simdsv__parse_double_comma(s, n, &general) : simdsv__parse_double(s, n, &general)))
-                    break;
-                v = general;
-            }
-            if (exact && simdsv__integer_past_2p53(s, n))
-                break;
-            out[i] = v;
-            nulls += n == 0;
-        }
+    case SIMDSV_TYPE_FLOAT64:
+        i = put_float64s(c, f, rules, &nulls);
         break;
-    }
-    case SIMDSV_TYPE_DATE: {
-        int32_t *out = (int32_t *)(void *)c->values + at;
-        for (; i < count; i++, pos += stride) {
-            FIELD_TEXT;
-            int32_t v = 0;
-            if (n && !simdsv__date_plain(s, n, &v) && !parse_any_date(s, n, rules->date_order, &v))
-                break;
-            out[i] = v;
-            nulls += n == 0;
-        }
+    case SIMDSV_TYPE_DATE:
+        i = put_dates(c, f, rules, &nulls);
         break;
-    }
-    case SIMDSV_TYPE_TIMESTAMP: {
-        int64_t *out = (int64_t *)(void *)c->values + at;
-        for (; i < count; i++, pos += stride) {
-            FIELD_TEXT;
-            int64_t v = 0;
-            if (n && !simdsv__timestamp_plain(s, n, &v) && !parse_timestamp_or_date(s, n, rules->date_order, &v))
-                break;
-            out[i] = v;
-            nulls += n == 0;
-        }
+    case SIMDSV_TYPE_TIMESTAMP:
+        i = put_timestamps(c, f, rules, &nulls);
         break;
-    }
     case SIMDSV_TYPE_STRING: {
         char *chars = c->chars;
         size_t len = c->chars_len;
         const int wide = c->wide_offsets; /* locals: byte stores may alias c */
         void *offsets = c->offsets;
+        if (f->kernel->string_fields && !wide && chars) {
+            /* the kernel first; this loop takes the fields it leaves (the
+             * last ones of the batch, or one to be unescaped: it stops there too) */
+            i = f->kernel->string_fields(f->origin, pos, stride, count, f->readable, (unsigned)f->quote,
+                                         (unsigned)f->escape, chars, &len, (int32_t *)offsets + at + 1, &nulls);
+            pos += i * stride;
+        }
         for (; i < count; i++, pos += stride) {
             FIELD_TEXT;
             const char *text = s;
@@ -552,7 +598,6 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         break;
     }
     }
-#undef FIELD_TEXT
     put_validity(c->validity, at, f->pos, stride, i, nulls);
     c->length += i;
     c->null_count += nulls;

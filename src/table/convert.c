@@ -6,6 +6,7 @@
  */
 #include "typed.h"
 #include "../values/values.h"
+#include "../values/fields.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -263,8 +264,8 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     const int quote = d->has_quote ? d->quote : 256;
     if (simdsv__column_reserve(a, c, c->length + b->rows) != SIMDSV_OK ||
         (c->type == SIMDSV_TYPE_STRING &&
-         simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1]) != SIMDSV_OK))
-        return -1; /* a string column's bytes fit in the batch's span */
+         simdsv__column_reserve_chars(a, c, b->pos[(b->rows - 1) * b->stride + b->stride - 1] + 16) != SIMDSV_OK))
+        return -1; /* a string column's bytes fit in the batch's span (+ 16: the string kernel's whole stores) */
     const int listed_nulls = x->nulls.count || c->nulls.count;
     const int typed_quotes = !c->user_type && c->type != SIMDSV_TYPE_STRING; /* a quoted value is text... */
     const int quotes_typed = x->opt->typed_quotes;                         /* ...unless typed like unquoted */
@@ -274,11 +275,12 @@ static long batch_column(chunk *k, column *c, const batch_view *b)
     size_t done = 0;
     slot_text *texts = k->texts;
     const int escape = d->has_escape ? d->escape : 256;
+    const value_kernel *numbers = simdsv__value_kernel(simdsv_reader_kernel(k->source));
     while (done < b->rows) {
         if (!listed_nulls) { /* the common case in one loop per type; the rest of this loop takes what it leaves */
             /* the rows before the last one end with their line ends, in the buffer */
             const field_run fields = {b->origin, b->pos + done * b->stride + c->source, b->stride, b->rows - done,
-                                      quote, escape, b->pos[(b->rows - 1) * b->stride]};
+                                      quote, escape, b->pos[(b->rows - 1) * b->stride], numbers};
             done += simdsv__column_put_fields(c, &fields, &rules, check_zeros);
             if (done == b->rows)
                 break;

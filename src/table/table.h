@@ -124,6 +124,7 @@ typedef struct field_run {
     size_t stride, count;
     int quote, escape; /* the dialect's bytes, or 256 for none */
     size_t readable;   /* origin[0..readable) may be read past a field's end (word loads); 0: no more than the field */
+    const struct value_kernel *kernel; /* the number kernels (src/values/fields.h) */
 } field_run;
 
 /* The common case of a run, gathered and converted in one loop per type
