@@ -569,10 +569,15 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     return 1;
 }
 
-int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, const uint64_t *raw,
-                         int all, uint64_t *starts, uint64_t *records)
+int simdsv__chunks_countable(const simdsv_reader *r)
 {
-    if (n < 2 || r->dialect.has_escape || r->dialect.has_comment || r->slow_only || size < n)
+    return !r->dialect.has_escape && !r->dialect.has_comment && !r->slow_only;
+}
+
+int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, const uint64_t *raw,
+                         uint64_t *starts, uint64_t *records)
+{
+    if (n < 2 || !simdsv__chunks_countable(r) || size < n)
         return 0;
     count_plan plan;
     plan_init(&plan, r, WINDOW);
@@ -581,7 +586,7 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
     /* Without the last chunk, the one before it is still counted up to the
      * first record start after its raw end (it is not the last): that is
      * where the last chunk starts. */
-    const size_t counted = all ? n : n - 1;
+    const size_t counted = n - 1;
     count_work w = {&r->opt.alloc, plan.window, NULL, NULL, NULL, n, counted};
     int ok = work_start(&w, &plan, 0, size, raw);
     uint64_t total = 0, max_gap = 0;
@@ -591,13 +596,9 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
         records[i] = w.jobs[i].records;
     }
     if (ok) {
+        starts[n - 1] = w.jobs[n - 2].end;
         starts[n] = size;
-        if (all) {
-            records[n - 1] += (uint64_t)w.jobs[n - 1].open_tail;
-        } else {
-            starts[n - 1] = w.jobs[n - 2].end;
-            records[n - 1] = 0;
-        }
+        records[n - 1] = 0;
     }
     work_free(&w);
     return ok;

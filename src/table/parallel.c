@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* sched_yield */
 #include "typed.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -424,6 +425,24 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
     return SIMDSV_OK;
 }
 
+/* Each job's context: x's, converting into columns of its own (t's
+ * schema borrowed). */
+static simdsv_status start_jobs(const typed_ctx *x, worker_job **jobs, size_t n)
+{
+    simdsv_status st = SIMDSV_OK;
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
+        worker_job *w = jobs[i];
+        w->table = x->t;
+        w->k.x = *x;
+        w->k.x.text = NULL;
+        w->k.x.text_cap = 0;
+        w->k.x.t = &w->own;
+        w->k.worker = 1;
+        st = simdsv__borrow_schema(x->t, &w->own);
+    }
+    return st;
+}
+
 /* ------------------------------------------------------ the overlapped read
  *
  * With strict RFC 4180 quoting, the first chunk needs no count to start:
@@ -451,6 +470,12 @@ typedef struct overlap {
     uint64_t cap;                     /* rows of the table's value buffers */
     chunk_gate gate;                  /* chunk 0's */
     int cut;                          /* the chunks after the first were counted, placed and converted */
+    /* The first thread infers the types and sets the chunks up while the
+     * others count; `ready` (under the lock) says when, `setup` how. */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int ready;
+    simdsv_status setup;
 } overlap;
 
 /* Chunk 0 done: when it stopped at its counted rows rather than at the
@@ -468,9 +493,42 @@ static void first_ends(overlap *o)
     k->source = NULL;
 }
 
+/* The types, then the chunks' contexts and the table's value buffers,
+ * chunk 0 placed in them (the first thread, while the others count). */
+static simdsv_status set_up(overlap *o)
+{
+    typed_ctx *x = o->x;
+    simdsv_status st = simdsv__infer_types(x);
+    if (st == SIMDSV_OK)
+        st = start_jobs(x, o->jobs, o->n);
+    /* Rows lent: the sample's estimate, or a few to grow from. */
+    o->cap = x->first_rows && x->first_bytes
+                 ? (uint64_t)((double)x->size / ((double)x->first_bytes / (double)x->first_rows) * ROWS_SPARE) + 16
+                 : 1024;
+    if (st == SIMDSV_OK)
+        st = reserve_values(x->t, o->cap);
+    if (st != SIMDSV_OK)
+        return st;
+    chunk *k = &o->jobs[0]->k;
+    k->status = SIMDSV_OK;
+    k->shift = (int64_t)x->data_pos;
+    k->limit = o->cap;
+    k->gate = &o->gate;
+    place_chunk(x->t, o->jobs[0], o->cap);
+    return SIMDSV_OK;
+}
+
 /* Chunk 0: from the first data row to the first record past its bound. */
 static void run_first(overlap *o)
 {
+    const simdsv_status setup = set_up(o);
+    pthread_mutex_lock(&o->lock);
+    o->setup = setup;
+    o->ready = 1;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+    if (setup != SIMDSV_OK)
+        return;
     worker_job *w = o->jobs[0];
     chunk *k = &w->k;
     k->status = simdsv__reader_sub(k->x.r, k->x.data, k->x.size, true, &k->source);
@@ -493,10 +551,17 @@ static void run_rest(overlap *o)
 {
     const typed_ctx *x = o->x;
     const size_t n = o->n;
-    if (!simdsv__count_chunks(x->r, x->data, x->size, n, o->raw, 0, o->starts, o->records)) {
+    if (!simdsv__count_chunks(x->r, x->data, x->size, n, o->raw, o->starts, o->records)) {
         atomic_store(&o->gate.stop, 1);
         return;
     }
+    pthread_mutex_lock(&o->lock);
+    while (!o->ready)
+        pthread_cond_wait(&o->changed, &o->lock);
+    const simdsv_status setup = o->setup;
+    pthread_mutex_unlock(&o->lock);
+    if (setup != SIMDSV_OK)
+        return;
     atomic_store(&o->gate.rows, o->records[0]);
     /* Chunk 0 claims no row past the count from its next batch on (one
      * batch's wait at most), unless it read more rows than were counted. */
@@ -595,31 +660,51 @@ static simdsv_status lend_more(overlap *o)
 static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t n, uint64_t *bufs, uint64_t *rows)
 {
     simdsv_table *t = x->t;
-    overlap o = {x, jobs, n, bufs, bufs + n + 1, bufs + 2 * n + 2, 0, {0}, 0};
-    /* Raw bounds: chunk 0 takes 1 / (1 + (n - 1) (1 - COUNT_SHARE)) of the bytes, the others equal shares. */
-    const double first = (double)x->size / (1.0 + (double)(n - 1) * (1.0 - COUNT_SHARE));
-    const double other = n > 1 ? ((double)x->size - first) / (double)(n - 1) : 0;
+    overlap o;
+    memset(&o, 0, sizeof o);
+    o.x = x;
+    o.jobs = jobs;
+    o.n = n;
+    o.raw = bufs;
+    o.starts = bufs + n + 1;
+    o.records = bufs + 2 * n + 2;
+    /* Raw bounds, so that the threads end together: chunk 0's thread first
+     * infers (I, in bytes of conversion: a sampled row costs ~2.6
+     * conversions of it, a row taken as ~9 bytes a field), the others
+     * count chunk 0 (COUNT_SHARE of its conversion) meanwhile, then wait
+     * for the types if the inference takes longer.  So chunk 0 is the
+     * larger by the count beyond I, or all chunks are equal. */
+    const double size = (double)x->size, others = (double)(n - 1);
+    const double inference =
+        x->opt->infer_rows >= 0 ? 2.6 * 9.0 * (double)x->opt->infer_rows * (double)x->row_fields : size;
+    double first = (size - others * inference) / (others * (1.0 - COUNT_SHARE) + 1.0);
+    if (first < size / (double)n)
+        first = size / (double)n;
+    const double other = (size - first) / others;
     o.raw[0] = 0;
     for (size_t i = 1; i < n; i++)
         o.raw[i] = (uint64_t)(first + other * (double)(i - 1));
     o.raw[n] = x->size;
-    o.cap = (uint64_t)((double)x->size / ((double)x->first_bytes / (double)x->first_rows) * ROWS_SPARE) + 16;
     o.gate.bound = (size_t)o.raw[1];
     atomic_init(&o.gate.claim, 0);
     atomic_init(&o.gate.rows, SIMDSV__ROWS_UNKNOWN);
     atomic_init(&o.gate.stop, 0);
     atomic_init(&o.gate.done, 0);
-    simdsv_status st = reserve_values(t, o.cap);
+    if (pthread_mutex_init(&o.lock, NULL) != 0)
+        return SIMDSV_ERR_NOMEM;
+    if (pthread_cond_init(&o.changed, NULL) != 0) {
+        pthread_mutex_destroy(&o.lock);
+        return SIMDSV_ERR_NOMEM;
+    }
+    const int ran = simdsv__run_threads(&t->alloc, 2, run_overlap, &o);
+    pthread_cond_destroy(&o.changed);
+    pthread_mutex_destroy(&o.lock);
+    if (!ran) /* nothing ran: the types still to infer */
+        return SIMDSV_ERR_NOMEM;
+    simdsv_status st = o.setup;
     if (st != SIMDSV_OK)
         return st;
     chunk *k = &jobs[0]->k;
-    k->status = SIMDSV_OK;
-    k->shift = (int64_t)x->data_pos;
-    k->limit = o.cap;
-    k->gate = &o.gate;
-    place_chunk(t, jobs[0], o.cap);
-    if (!simdsv__run_threads(&t->alloc, 2, run_overlap, &o))
-        return SIMDSV_ERR_NOMEM;
     if (!o.cut) { /* the count failed: chunk 0's error (the single read's first) stands, else one thread reads */
         simdsv_reader_free(k->source);
         k->source = NULL;
@@ -652,13 +737,16 @@ static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
 /* Two ways to cut the input into chunks that start at record starts:
  *
  * Strict RFC 4180 without escape or comment bytes: the count kernel finds
- * the starts and each chunk's record count in one parallel scan
- * (simdsv__count_chunks: each boundary's quote state is guessed and the
- * guesses checked by a prefix XOR of the chunks' quote parities), so the
- * cuts are proven before anything is converted.
+ * the starts and the record counts of the chunks before the last in one
+ * parallel scan (simdsv__count_chunks: each boundary's quote state is
+ * guessed and the guesses checked by a prefix XOR of the chunks' quote
+ * parities), so the cuts are proven before the chunks after the first are
+ * converted; the first converts (after the inference) during that scan
+ * (the overlapped read above).  When that scan gives up (a quoting error,
+ * a record longer than a chunk), one thread reads.
  *
  * Any other dialect (lenient, escape, comment, several-byte delimiters,
- * trimmed spaces), or when that scan gives up: a quote's meaning depends
+ * trimmed spaces): a quote's meaning depends
  * on more than the parity before it, so each chunk is cut just after a line
  * end and counted by a reader over its bytes (the full policy: lenient
  * recovery, escapes, comment lines), and the cuts are proven afterwards.
@@ -693,52 +781,39 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
     const scan_dialect *d = simdsv__reader_dialect(r);
     const int line_cut = x->opt->lenient || d->has_escape || d->has_comment;
     if (n < 2 || x->size < simdsv__min_chunk(MIN_CHUNK) * n || x->opt->row_limit)
-        return SIMDSV_OK;
+        return simdsv__infer_types(x);
+    /* Strict quoting that the count kernel cuts: the first chunk converts
+     * while the others are cut and counted, and the types are inferred on
+     * its thread first. */
+    const int overlapped = !line_cut && simdsv__chunks_countable(r);
+    simdsv_status st = overlapped ? SIMDSV_OK : simdsv__infer_types(x);
+    if (st != SIMDSV_OK)
+        return st;
     worker_job **jobs = simdsv__alloc(a, n * sizeof *jobs);
     if (!jobs)
         return SIMDSV_ERR_NOMEM;
     memset(jobs, 0, n * sizeof *jobs);
-    simdsv_status st = SIMDSV_OK;
     for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
         worker_job *w = jobs[i] = simdsv__alloc(a, sizeof *w + t->ncols * sizeof w->chars_base[0]);
-        if (!w) {
+        if (!w)
             st = SIMDSV_ERR_NOMEM;
-            break;
-        }
-        memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
-        w->table = t;
-        w->k.x = *x;
-        w->k.x.text = NULL;
-        w->k.x.text_cap = 0;
-        w->k.x.t = &w->own;
-        w->k.worker = 1;
-        st = simdsv__borrow_schema(t, &w->own);
+        else
+            memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
     }
+    if (st == SIMDSV_OK && !overlapped)
+        st = start_jobs(x, jobs, n);
     /* Raw bounds, chunk starts and record counts (count_parallel.c). */
     const size_t bufs_size = (3 * n + 2) * sizeof(uint64_t);
     uint64_t *bufs = simdsv__alloc(a, bufs_size);
     if (st == SIMDSV_OK && !bufs)
         st = SIMDSV_ERR_NOMEM;
     int fallback = 0, placed = 0;
-    /* Strict quoting with a size estimate from the sample: the first chunk
-     * converts while the others are cut and counted. */
-    const int overlapped = !line_cut && x->first_rows && x->first_bytes;
     uint64_t rows = 0;
     if (st == SIMDSV_OK && overlapped) {
         placed = 1;
         st = convert_overlapped(x, jobs, n, bufs, &rows);
     } else if (st == SIMDSV_OK) {
-        uint64_t *starts = bufs, *records = bufs + n + 1;
-        /* No: a quoting error or a record longer than a chunk; one thread reports or reads it. */
-        if (!line_cut && simdsv__count_chunks(r, x->data, x->size, n, NULL, 1, starts, records)) {
-            for (size_t i = 0; i < n; i++) {
-                jobs[i]->k.from = (size_t)starts[i];
-                jobs[i]->k.to = (size_t)starts[i + 1];
-                jobs[i]->rows = records[i];
-            }
-        } else {
-            fallback = !cut_at_lines(x, jobs, n);
-        }
+        fallback = !cut_at_lines(x, jobs, n);
         for (size_t i = 0; i < n && !fallback; i++) {
             chunk *k = &jobs[i]->k;
             k->status = SIMDSV_OK;

@@ -187,8 +187,10 @@ static inline simdsv_status simdsv__sub_reader(const typed_ctx *x, size_t from, 
 /* schema.c.  Header, schema and inference into a new table *out.  window:
  * the bytes of data rows to hold and sample (SIZE_MAX: the whole input);
  * apart: a regular file larger than the window has its middle and end
- * sampled with pread() (simdsv_table_infer) instead of within the window. */
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart);
+ * sampled with pread() (simdsv_table_infer) instead of within the window;
+ * infer: the types are inferred too (else the caller infers them). */
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart,
+                                 bool infer);
 /* Frees what the context owns (not the table). */
 void simdsv__typed_finish(typed_ctx *x);
 
@@ -216,8 +218,9 @@ simdsv_status simdsv__report(simdsv_reader *r, const chunk *k, uint64_t rows_bef
  * lines and input offsets. */
 void simdsv__finish_rejects(simdsv_table *t, simdsv_reader *r);
 
-/* parallel.c.  The input on `threads` threads, when it applies; *done = 0
- * when it did not (the caller converts on one thread). */
+/* parallel.c.  The types inferred (simdsv__infer_types), and the input
+ * converted on `threads` threads when that applies; *done = 0 when it did
+ * not (the caller converts on one thread). */
 simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done);
 /* For the tests: how many typed reads ran on several threads, and how many
  * of those cut their chunks at line ends (relaxed atomic counters; they
