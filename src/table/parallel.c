@@ -532,8 +532,10 @@ static void run_first(overlap *o)
     worker_job *w = o->jobs[0];
     chunk *k = &w->k;
     k->status = simdsv__reader_sub(k->x.r, k->x.data, k->x.size, true, &k->source);
-    if (k->status == SIMDSV_OK) /* validity and string offsets: grown past this if need be */
-        k->status = simdsv__reserve_rows(&w->own, (uint64_t)((double)o->cap * (double)o->gate.bound / (double)k->x.size));
+    /* Its bitmaps and string offsets become the table's (merge): sized for
+     * the table's rows at once, merge's realloc then moves nothing. */
+    if (k->status == SIMDSV_OK)
+        k->status = simdsv__reserve_rows(&w->own, o->cap);
     if (k->status == SIMDSV_OK)
         k->status = simdsv__convert_chunk(k);
     /* Its lent rows full before its bound: more are lent after the threads
