@@ -445,8 +445,7 @@ static void follow_buffer(chunk *k)
         k->shift = -(int64_t)simdsv__reader_origin(k->x.r);
 }
 
-/* A gated chunk (chunk_gate): how many of `want` more rows it may write
- * now (0: none, it stops), its claim stored before the count is looked at. */
+/* `want` more rows after `have`, cut to the gate's count once it is known. */
 static size_t within_count(const chunk_gate *g, uint64_t have, size_t want)
 {
     const uint64_t counted = atomic_load(&g->rows);
@@ -455,6 +454,9 @@ static size_t within_count(const chunk_gate *g, uint64_t have, size_t want)
     return want;
 }
 
+/* A gated chunk (chunk_gate): how many of `want` more rows it may write
+ * now (0: none, it stops), its claim stored before the count is looked at
+ * again. */
 static size_t gate_rows(chunk *k, size_t want)
 {
     chunk_gate *g = k->gate;
