@@ -23,6 +23,7 @@
 #include <string.h>
 
 void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts);
+void simdsv__table_overlap_stats(uint64_t *overlapped, uint64_t *lent);
 
 typedef struct opt_kv {
     simdsv_option id;
@@ -212,8 +213,9 @@ static void check_shape(enum shape shape, const opt_kv *opts, const char *schema
         CHECK_EQ_U64(one.id_sum, id_sum);
         CHECK_EQ_U64(one.rejects, (uint64_t)bad);
         CHECK(strstr(one.s, "col flag b nulls ") != NULL && strstr(one.s, "col day tdD nulls 0\n") != NULL);
-        uint64_t reads0, cuts0, reads1, cuts1;
+        uint64_t reads0, cuts0, reads1, cuts1, over0, over1, lent;
         simdsv__table_parallel_stats(&reads0, &cuts0);
+        simdsv__table_overlap_stats(&over0, &lent);
         for (int threads = 2; threads <= 7; threads++) {
             dump many = read_dump(csv, opts, schema, threads);
             if (!same(&one, &many))
@@ -221,9 +223,14 @@ static void check_shape(enum shape shape, const opt_kv *opts, const char *schema
             free(many.s);
         }
         simdsv__table_parallel_stats(&reads1, &cuts1);
+        simdsv__table_overlap_stats(&over1, &lent);
         /* Edges inside quoted fields may fall back; most thread counts must
-         * not.  Only RFC 4180 is cut by the parity scan instead of at lines. */
+         * not.  Only RFC 4180 is cut by the parity scan instead of at lines,
+         * its first chunk converted while the others are counted. */
         const uint64_t cuts = cuts1 - cuts0, reads = reads1 - reads0;
+        if (over1 - over0 != (shape == PLAIN ? reads : 0))
+            FAIL_MSG("shape %d seed %u: %llu of %llu threaded reads overlapped", (int)shape, seed,
+                     (unsigned long long)(over1 - over0), (unsigned long long)reads);
         if (reads < 3 || cuts != (shape == PLAIN ? 0 : reads))
             FAIL_MSG("shape %d seed %u: %llu of 6 reads threaded, %llu cut at lines", (int)shape, seed,
                      (unsigned long long)reads, (unsigned long long)cuts);
@@ -300,6 +307,64 @@ static uint64_t threaded_reads_same(const char *csv, const opt_kv *opts, const d
     }
     simdsv__table_parallel_stats(&reads1, &cuts1);
     return reads1 - reads0;
+}
+
+/* RFC 4180 (the overlapped read, parallel.c): rows that get shorter past
+ * the sampled start, so that the chunks after the first fill the rows the
+ * sample's size estimate lends them and are lent more after the threads;
+ * and a value that does not fit the schema at places around the chunk
+ * edges, the first chunk's included: the same error as one thread. */
+static void check_overlapped(void)
+{
+    size_t cap = 1 << 20, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)sprintf(csv + len, "id,text,x\n");
+    uint64_t id_sum = 0;
+    int rows = 0;
+    for (; rows < 2000; rows++) /* the start window's rows: long ones */
+        len += (size_t)sprintf(csv + len, "%d,\"a long, quoted text of row %d that the later rows do not have\",%d.5\n",
+                               rows, rows, rows % 7);
+    for (; len < cap - 64; rows++)
+        len += (size_t)sprintf(csv + len, "%d,s,%d\n", rows, rows % 5);
+    for (int i = 0; i < rows; i++)
+        id_sum += (uint64_t)i;
+    const opt_kv rows_sampled[] = {{SIMDSV_OPT_INFER_ROWS, 1000}, {0, 0}};
+    dump one = read_dump(csv, rows_sampled, NULL, 1);
+    CHECK(strncmp(one.s, "status 0\n", 9) == 0);
+    CHECK_EQ_U64(one.rows, (uint64_t)rows);
+    CHECK_EQ_U64(one.id_sum, id_sum);
+    uint64_t over0, lent0, over1, lent1;
+    simdsv__table_overlap_stats(&over0, &lent0);
+    for (int threads = 2; threads <= 7; threads++) {
+        dump many = read_dump(csv, rows_sampled, NULL, threads);
+        if (!same(&one, &many))
+            FAIL_MSG("shorter rows: %d threads differ from one", threads);
+        free(many.s);
+    }
+    simdsv__table_overlap_stats(&over1, &lent1);
+    CHECK_EQ_U64(over1 - over0, 6);
+    CHECK(lent1 - lent0 >= 6); /* (a read lends to each chunk that fills up) */
+    free(one.s);
+    for (int place = 4; place < 16; place++) { /* past the long rows */
+        /* "N,s,M" becomes "N,s,z": not a float64 */
+        char *at = strstr(csv + len * (size_t)place / 16, "\n");
+        CHECK(at != NULL);
+        at = strchr(strchr(at + 1, ',') + 1, ',') + 1;
+        const char keep = at[0];
+        at[0] = 'z';
+        dump first = read_dump(csv, NULL, "x:float64", 1);
+        CHECK(strncmp(first.s, "status 14\n", 10) == 0); /* SIMDSV_ERR_VALUE */
+        for (int threads = 2; threads <= 5; threads++) {
+            dump many = read_dump(csv, NULL, "x:float64", threads);
+            if (!same(&first, &many))
+                FAIL_MSG("error at %zu: %d threads differ from one: %.200s VS %.200s", (size_t)(at - csv), threads,
+                         first.s, many.s);
+            free(many.s);
+        }
+        free(first.s);
+        at[0] = keep;
+    }
+    free(csv);
 }
 
 /* A quoted field that holds most of the input as lines that read like rows:
@@ -383,6 +448,7 @@ int main(int argc, char **argv)
     check_shape(LENIENT, lenient, "id:int64", 600);
     check_shape(ESCAPED, lenient_escaped, NULL, 600);
     check_errors();
+    check_overlapped();
     check_fake_rows(lenient_escaped);
     check_fake_rows(escaped);
     check_fake_rows(commented);

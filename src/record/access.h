@@ -108,15 +108,22 @@ size_t simdsv__reader_batch(simdsv_reader *r, size_t fields, size_t max_rows, ui
 
 /* For the typed reader's threads: data[0..size), which starts at a record
  * start and is the whole rest of the input, cut into n chunks at record
- * starts (the same one-scan guess-and-check as the count), with each
- * chunk's records counted, on n threads.  Returns 1 with starts[0..n]
- * (starts[0] == 0, starts[n] == size; chunk i is [starts[i], starts[i+1]))
- * and records[0..n); 0 when that is not possible (an escape or comment
- * byte, a special byte anywhere, the input ending inside quotes, a chunk
- * without a record start, a failed allocation): then one thread decides
+ * starts (the same one-scan guess-and-check as the count), with the
+ * records of each chunk but the last counted, on n - 1 threads (the last
+ * chunk is not scanned: only where it starts is found).  Chunk i starts at
+ * the first record start after raw[i] (raw: n + 1 bounds from 0 to size).
+ * Returns 1 with starts[0..n] (starts[0] == 0, starts[n] == size; chunk i
+ * is [starts[i], starts[i+1])) and records[0..n) (records[n - 1] == 0); 0
+ * when that is not possible (an escape or comment byte, a special byte
+ * anywhere, the input ending inside quotes, a chunk without a record
+ * start, a failed allocation): then one thread decides
  * (count_parallel.c). */
-int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
-                         uint64_t *records);
+int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, const uint64_t *raw,
+                         uint64_t *starts, uint64_t *records);
+/* Whether simdsv__count_chunks can cut r's input at all: no escape or
+ * comment byte, no dialect only the slow path reads (several-byte
+ * delimiters, trimmed spaces). */
+int simdsv__chunks_countable(const simdsv_reader *r);
 
 /* The smallest chunk a parallel count or typed read cuts: `normal`, or for
  * the tests the byte count in the environment variable

@@ -354,13 +354,13 @@ uint64_t simdsv__min_chunk(uint64_t normal)
     return stop && *stop == '\0' && v > 0 ? (uint64_t)v : normal;
 }
 
-/* Checks the guesses and the seams; returns 1 and the total when the chunks
- * make up the serial count. */
-static int stitch(const count_job *jobs, size_t n, uint64_t *total, uint64_t *max_gap)
+/* Checks the guesses and the seams of the first `counted` chunks of n;
+ * returns 1 and their total when they make up the serial count. */
+static int stitch(const count_job *jobs, size_t n, size_t counted, uint64_t *total, uint64_t *max_gap)
 {
     int in_quote = 0; /* at bounds[0], a record start */
     *total = *max_gap = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < counted; i++) {
         const count_job *j = &jobs[i];
         if (!j->ok || j->hyp != in_quote || (i > 0 && j->start != jobs[i - 1].end))
             return 0;
@@ -369,7 +369,8 @@ static int stitch(const count_job *jobs, size_t n, uint64_t *total, uint64_t *ma
         if (j->max_gap > *max_gap)
             *max_gap = j->max_gap;
     }
-    *total += (uint64_t)jobs[n - 1].open_tail;
+    if (counted == n)
+        *total += (uint64_t)jobs[n - 1].open_tail;
     return 1;
 }
 
@@ -380,6 +381,7 @@ typedef struct count_work {
     count_job **list;
     uint64_t *bounds;
     size_t n;
+    size_t counted; /* the first `counted` chunks are counted (n, or n - 1: see simdsv__count_chunks) */
 } count_work;
 
 static void work_free(count_work *w)
@@ -396,7 +398,7 @@ static void work_free(count_work *w)
 /* Runs the chunks, rescans those guessed wrong; 1 with *total on success. */
 static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t *max_gap)
 {
-    const size_t n = w->n;
+    const size_t n = w->counted;
     for (size_t i = 0; i < n; i++)
         w->list[i] = &w->jobs[i];
     if (!simdsv__run_threads(w->a, n, run_listed, w->list) || atomic_load(&plan->stop))
@@ -417,7 +419,7 @@ static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t 
         if (!simdsv__run_threads(w->a, again, run_listed, w->list) || atomic_load(&plan->stop))
             return 0;
     }
-    return stitch(w->jobs, n, total, max_gap);
+    return stitch(w->jobs, w->n, n, total, max_gap);
 }
 
 /* A plan over r's kernel and dialect, windows of `window` bytes. */
@@ -431,9 +433,10 @@ static void plan_init(count_plan *plan, const simdsv_reader *r, size_t window)
     plan->window = window;
 }
 
-/* Jobs over n equal raw chunks of [base, end); 0 when out of memory (w is
- * then freed by work_free as usual). */
-static int work_start(count_work *w, count_plan *plan, uint64_t base, uint64_t end)
+/* Jobs over n raw chunks of [base, end): equal ones, or those of raw (n +
+ * 1 bounds, raw[0] == base, raw[n] == end) when it is not NULL; 0 when out
+ * of memory (w is then freed by work_free as usual). */
+static int work_start(count_work *w, count_plan *plan, uint64_t base, uint64_t end, const uint64_t *raw)
 {
     const simdsv_allocator *a = w->a;
     const size_t n = w->n;
@@ -444,7 +447,7 @@ static int work_start(count_work *w, count_plan *plan, uint64_t base, uint64_t e
         return 0;
     memset(w->jobs, 0, n * sizeof *w->jobs);
     for (size_t i = 0; i < n; i++) {
-        w->bounds[i] = base + (end - base) / n * i;
+        w->bounds[i] = raw ? raw[i] : base + (end - base) / n * i;
         w->jobs[i].plan = plan;
         w->jobs[i].i = i;
         w->jobs[i].forced = -1;
@@ -508,8 +511,8 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
         return 0;
 
     const simdsv_allocator *a = &r->opt.alloc;
-    count_work w = {a, plan.window, NULL, NULL, NULL, n};
-    int ok = work_start(&w, &plan, base, end);
+    count_work w = {a, plan.window, NULL, NULL, NULL, n, n};
+    int ok = work_start(&w, &plan, base, end, NULL);
     for (size_t i = 0; ok && !plan.buf && i < n; i++) {
         w.jobs[i].win = simdsv__alloc(a, plan.window + WINDOW_EXTRA);
         if (!w.jobs[i].win)
@@ -566,26 +569,36 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     return 1;
 }
 
-int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, uint64_t *starts,
-                         uint64_t *records)
+int simdsv__chunks_countable(const simdsv_reader *r)
 {
-    if (n < 2 || r->dialect.has_escape || r->dialect.has_comment || r->slow_only || size < n)
+    return !r->dialect.has_escape && !r->dialect.has_comment && !r->slow_only;
+}
+
+int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, const uint64_t *raw,
+                         uint64_t *starts, uint64_t *records)
+{
+    if (n < 2 || !simdsv__chunks_countable(r) || size < n)
         return 0;
     count_plan plan;
     plan_init(&plan, r, WINDOW);
     plan.buf = data;
     plan.origin = 0;
-    count_work w = {&r->opt.alloc, plan.window, NULL, NULL, NULL, n};
-    int ok = work_start(&w, &plan, 0, size);
+    /* Without the last chunk, the one before it is still counted up to the
+     * first record start after its raw end (it is not the last): that is
+     * where the last chunk starts. */
+    const size_t counted = n - 1;
+    count_work w = {&r->opt.alloc, plan.window, NULL, NULL, NULL, n, counted};
+    int ok = work_start(&w, &plan, 0, size, raw);
     uint64_t total = 0, max_gap = 0;
     ok = ok && count_all(&plan, &w, &total, &max_gap);
-    for (size_t i = 0; ok && i < n; i++) {
+    for (size_t i = 0; ok && i < counted; i++) {
         starts[i] = w.jobs[i].start;
         records[i] = w.jobs[i].records;
     }
     if (ok) {
+        starts[n - 1] = w.jobs[n - 2].end;
         starts[n] = size;
-        records[n - 1] += (uint64_t)w.jobs[n - 1].open_tail;
+        records[n - 1] = 0;
     }
     work_free(&w);
     return ok;

@@ -447,6 +447,40 @@ static void follow_buffer(chunk *k)
         k->shift = -(int64_t)simdsv__reader_origin(k->x.r);
 }
 
+/* `want` more rows after `have`, cut to the gate's count once it is known. */
+static size_t within_count(const chunk_gate *g, uint64_t have, size_t want)
+{
+    const uint64_t counted = atomic_load(&g->rows);
+    if (counted != SIMDSV__ROWS_UNKNOWN && have + want > counted)
+        want = counted > have ? (size_t)(counted - have) : 0;
+    return want;
+}
+
+/* A gated chunk (chunk_gate): how many of `want` more rows it may write
+ * now (0: none, it stops), its claim stored before the count is looked at
+ * again. */
+static size_t gate_rows(chunk *k, size_t want)
+{
+    chunk_gate *g = k->gate;
+    const uint64_t have = k->x.t->rows;
+    want = within_count(g, have, want);
+    atomic_store(&g->claim, have + want);
+    want = within_count(g, have, want);
+    return atomic_load_explicit(&g->stop, memory_order_relaxed) ? 0 : want;
+}
+
+/* Rows of a gated chunk's batch that start at or before its bound (the
+ * rest are the next chunk's). */
+static size_t rows_in_bound(chunk *k, const batch_view *b)
+{
+    size_t rows = b->rows;
+    while (rows && b->byte_offset + b->pos[(rows - 1) * b->stride] > k->gate->bound)
+        rows--;
+    if (rows < b->rows)
+        k->gate->passed = 1;
+    return rows;
+}
+
 /* Rows of the chunk's source into its columns: regular rows in batches,
  * column by column; any other row (ragged, irregular quoting, invalid UTF-8,
  * at a scan-window edge) by itself through the record path. */
@@ -458,28 +492,40 @@ static simdsv_status convert_rows(chunk *k)
     simdsv_record rec;
     simdsv_status st = SIMDSV_OK;
     while ((limit == 0 || t->rows < limit) && !strings_full(k)) {
+        size_t want = limit ? (size_t)(limit - t->rows) : SIZE_MAX;
+        if (k->gate) { /* a batch holds BATCH_POS_CAP / 2 rows at most */
+            if (!(want = gate_rows(k, want < BATCH_POS_CAP / 2 ? want : BATCH_POS_CAP / 2)))
+                break;
+        }
         if (k->pos) {
             size_t origin;
-            const size_t rows = simdsv__reader_batch(src, k->x.row_fields, limit ? (size_t)(limit - t->rows) : SIZE_MAX,
-                                                     k->pos, BATCH_POS_CAP, &origin);
+            const size_t rows = simdsv__reader_batch(src, k->x.row_fields, want, k->pos, BATCH_POS_CAP, &origin);
             if (rows) {
                 follow_buffer(k);
-                const batch_view b = {(const char *)simdsv__reader_buffer(src) + origin, k->pos, rows,
-                                      k->x.row_fields + 1, simdsv__reader_origin(src) + origin};
+                batch_view b = {(const char *)simdsv__reader_buffer(src) + origin, k->pos, rows,
+                                k->x.row_fields + 1, simdsv__reader_origin(src) + origin};
+                if (k->gate && !(b.rows = rows_in_bound(k, &b)))
+                    break;
                 if ((st = convert_batch(k, &b)) != SIMDSV_OK)
                     return st;
+                if (k->gate && k->gate->passed)
+                    break;
                 continue;
             }
         }
         if ((st = simdsv_reader_next(src, &rec)) != SIMDSV_OK)
             break;
+        if (k->gate && rec.byte_offset > k->gate->bound) {
+            k->gate->passed = 1;
+            break;
+        }
         follow_buffer(k);
         if ((st = convert_record(k, &rec, t->rows)) != SIMDSV_OK)
             return st;
         t->rows++;
     }
-    if (st == SIMDSV_END || (limit && t->rows >= limit) || strings_full(k))
-        return SIMDSV_OK;
+    if (st == SIMDSV_OK || st == SIMDSV_END)
+        return SIMDSV_OK; /* the limit, the strings' budget, a gate, or the end (a gated chunk's is checked by parallel.c) */
     if (k->source != k->x.r) { /* a chunk reader's data error, in buffer positions */
         const simdsv_error *e = simdsv_reader_error(k->source);
         return record_error(k, st, (size_t)(k->shift + (int64_t)e->byte_offset), e->field, e->message);

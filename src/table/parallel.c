@@ -3,20 +3,29 @@
  * chunks at record starts, each converted into columns of its own on a
  * thread of the one pool (src/common/threads.c), then merged into the table.
  */
+#define _POSIX_C_SOURCE 200809L /* sched_yield */
 #include "typed.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
 /* At least this many bytes of data rows per chunk, else fewer threads. */
 #define MIN_CHUNK ((uint64_t)1 << 20)
 
-static atomic_ullong parallel_reads, line_cut_reads;
+static atomic_ullong parallel_reads, line_cut_reads, overlapped_reads, lent_reads;
 
 void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts)
 {
     *reads = atomic_load_explicit(&parallel_reads, memory_order_relaxed);
     *line_cuts = atomic_load_explicit(&line_cut_reads, memory_order_relaxed);
+}
+
+void simdsv__table_overlap_stats(uint64_t *overlapped, uint64_t *lent)
+{
+    *overlapped = atomic_load_explicit(&overlapped_reads, memory_order_relaxed);
+    *lent = atomic_load_explicit(&lent_reads, memory_order_relaxed);
 }
 
 /* A chunk's first record: its data offset, or one of these. */
@@ -33,6 +42,10 @@ typedef struct worker_job {
      * simdsv__convert_parallel): the chunk's reader runs on past k.to, and
      * the record after its `rows` records must start at next_first. */
     int line_cut;
+    /* The last chunk of an overlapped read: its rows are not counted; it
+     * converts into the rows lent to it (k.limit) and, when they fill up
+     * first, keeps its reader for the caller to lend it more. */
+    int open_end;
     uint64_t first;      /* data offset of the chunk's first record (NO_RECORD, UNKNOWN_RECORD) */
     uint64_t next_first; /* the next chunk's `first` (NO_RECORD after the last chunk) */
     size_t chars_base[]; /* per column: string bytes of the chunks before it */
@@ -58,14 +71,17 @@ static void *run_convert(void *arg)
     const size_t until = w->line_cut ? k->x.size : k->to;
     k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, until - k->from, true, &k->source);
     if (k->status == SIMDSV_OK)
-        k->status = simdsv__reserve_rows(&w->own, w->rows);
-    if (k->status == SIMDSV_OK && w->rows) /* (a limit of 0 would mean no limit) */
+        k->status = simdsv__reserve_rows(&w->own, k->limit);
+    if (k->status == SIMDSV_OK && k->limit) /* (a limit of 0 would mean no limit) */
         k->status = simdsv__convert_chunk(k);
     if (k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit) {
+        if (w->open_end && w->own.rows == k->limit)
+            return NULL; /* its lent rows are full: the caller lends more (finish_open_end) */
         /* The count and the conversion must agree to the record, and the
          * chunk must end where the next begins: else the single-thread path
          * redoes the input (and reports what differs). */
-        k->misfit = w->own.rows != w->rows || !next_record_at(k, w->line_cut ? w->next_first : NO_RECORD);
+        k->misfit = (!w->open_end && w->own.rows != w->rows) ||
+                    !next_record_at(k, w->line_cut ? w->next_first : NO_RECORD);
     }
     simdsv_reader_free(k->source);
     k->source = NULL;
@@ -215,24 +231,41 @@ static size_t value_bytes(simdsv_type type)
     return type == SIMDSV_TYPE_DATE ? 4 : 8;
 }
 
+/* Chunk w's fixed-width values: the table's buffers from its first row on,
+ * `rows` of them. */
+static void place_chunk(simdsv_table *t, worker_job *w, uint64_t rows)
+{
+    for (size_t j = 0; j < t->ncols; j++) {
+        const column *c = &t->cols[j];
+        if (!in_place(c->type))
+            continue;
+        column *own = &w->own.cols[j];
+        own->values = c->values + value_bytes(c->type) * w->row_base;
+        own->values_cap = value_bytes(c->type) * (size_t)rows;
+    }
+}
+
+/* The table's fixed-width value buffers, `rows` rows. */
+static simdsv_status reserve_values(simdsv_table *t, uint64_t rows)
+{
+    for (size_t j = 0; j < t->ncols; j++) {
+        if (!in_place(t->cols[j].type))
+            continue;
+        const simdsv_status st = simdsv__column_reserve(&t->alloc, &t->cols[j], rows);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    return SIMDSV_OK;
+}
+
 /* The table's fixed-width value buffers, sized for every chunk's rows; each
  * chunk's columns point into them at its first row. */
 static simdsv_status place_values(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
 {
-    for (size_t j = 0; j < t->ncols; j++) {
-        column *c = &t->cols[j];
-        if (!in_place(c->type))
-            continue;
-        const simdsv_status st = simdsv__column_reserve(&t->alloc, c, rows);
-        if (st != SIMDSV_OK)
-            return st;
-        for (size_t i = 0; i < n; i++) {
-            column *own = &jobs[i]->own.cols[j];
-            own->values = c->values + value_bytes(c->type) * jobs[i]->row_base;
-            own->values_cap = value_bytes(c->type) * (size_t)jobs[i]->rows;
-        }
-    }
-    return SIMDSV_OK;
+    const simdsv_status st = reserve_values(t, rows);
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
+        place_chunk(t, jobs[i], jobs[i]->rows);
+    return st;
 }
 
 /* Takes back the table's buffers lent to the chunks (before freeing them). */
@@ -392,6 +425,308 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
     return SIMDSV_OK;
 }
 
+/* Each job's context: x's, converting into columns of its own (t's
+ * schema borrowed). */
+static simdsv_status start_jobs(const typed_ctx *x, worker_job **jobs, size_t n)
+{
+    simdsv_status st = SIMDSV_OK;
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
+        worker_job *w = jobs[i];
+        w->table = x->t;
+        w->k.x = *x;
+        w->k.x.text = NULL;
+        w->k.x.text_cap = 0;
+        w->k.x.t = &w->own;
+        w->k.worker = 1;
+        st = simdsv__borrow_schema(x->t, &w->own);
+    }
+    return st;
+}
+
+/* ------------------------------------------------------ the overlapped read
+ *
+ * With strict RFC 4180 quoting, the first chunk needs no count to start:
+ * its rows go to the table's first rows, and its end is the first record
+ * that starts past its raw end, which its own reader (the single read's,
+ * from the first data row) meets.  So it converts at once, while another
+ * thread cuts and counts the chunks before the last (the count needs no
+ * types and is ~1/12 of a conversion), places them, and converts them;
+ * the last chunk is not counted either: it converts into the rows the
+ * sample's size estimate leaves it, and when they fill up the caller lends
+ * it more once every thread is done.  The first chunk is larger than the
+ * others by the count its peers do first. */
+
+/* A chunk's count, as a share of its conversion (the count kernel reads
+ * ~1.5 instructions a byte, the conversion 15 to 27). */
+#define COUNT_SHARE 0.08
+/* Rows lent to the chunks: the sample's estimate with this to spare. */
+#define ROWS_SPARE 1.10
+
+typedef struct overlap {
+    typed_ctx *x;
+    worker_job **jobs;
+    size_t n;
+    uint64_t *raw, *starts, *records; /* n + 1, n + 1, n */
+    uint64_t cap;                     /* rows of the table's value buffers */
+    chunk_gate gate;                  /* chunk 0's */
+    int cut;                          /* the chunks after the first were counted, placed and converted */
+    /* The first thread infers the types and sets the chunks up while the
+     * others count; `ready` (under the lock) says when, `setup` how. */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int ready;
+    simdsv_status setup;
+} overlap;
+
+/* Chunk 0 done: when it stopped at its counted rows rather than at the
+ * first record past its bound, that record must come next. */
+static void first_ends(overlap *o)
+{
+    chunk *k = &o->jobs[0]->k;
+    if (k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit && !o->gate.passed &&
+        !atomic_load_explicit(&o->gate.stop, memory_order_relaxed)) {
+        simdsv_record rec;
+        const simdsv_status next = simdsv_reader_next(k->source, &rec);
+        k->misfit = !(next == SIMDSV_END || (next == SIMDSV_OK && rec.byte_offset > o->gate.bound));
+    }
+    simdsv_reader_free(k->source);
+    k->source = NULL;
+}
+
+/* The types, then the chunks' contexts and the table's value buffers,
+ * chunk 0 placed in them (the first thread, while the others count). */
+static simdsv_status set_up(overlap *o)
+{
+    typed_ctx *x = o->x;
+    simdsv_status st = simdsv__infer_types(x);
+    if (st == SIMDSV_OK)
+        st = start_jobs(x, o->jobs, o->n);
+    /* Rows lent: the sample's estimate, or a few to grow from. */
+    o->cap = x->first_rows && x->first_bytes
+                 ? (uint64_t)((double)x->size / ((double)x->first_bytes / (double)x->first_rows) * ROWS_SPARE) + 16
+                 : 1024;
+    if (st == SIMDSV_OK)
+        st = reserve_values(x->t, o->cap);
+    if (st != SIMDSV_OK)
+        return st;
+    chunk *k = &o->jobs[0]->k;
+    k->status = SIMDSV_OK;
+    k->shift = (int64_t)x->data_pos;
+    k->limit = o->cap;
+    k->gate = &o->gate;
+    place_chunk(x->t, o->jobs[0], o->cap);
+    return SIMDSV_OK;
+}
+
+/* Chunk 0: from the first data row to the first record past its bound. */
+static void run_first(overlap *o)
+{
+    const simdsv_status setup = set_up(o);
+    pthread_mutex_lock(&o->lock);
+    o->setup = setup;
+    o->ready = 1;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+    if (setup != SIMDSV_OK)
+        return;
+    worker_job *w = o->jobs[0];
+    chunk *k = &w->k;
+    k->status = simdsv__reader_sub(k->x.r, k->x.data, k->x.size, true, &k->source);
+    /* Its bitmaps and string offsets become the table's (merge): sized for
+     * the table's rows at once, merge's realloc then moves nothing. */
+    if (k->status == SIMDSV_OK)
+        k->status = simdsv__reserve_rows(&w->own, o->cap);
+    if (k->status == SIMDSV_OK)
+        k->status = simdsv__convert_chunk(k);
+    /* Its lent rows full before its bound: more are lent after the threads
+     * (lend_more), when its count is known. */
+    if (!(k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit && !o->gate.passed &&
+          w->own.rows == k->limit && !atomic_load_explicit(&o->gate.stop, memory_order_relaxed)))
+        first_ends(o);
+    atomic_store(&o->gate.claim, w->own.rows);
+    atomic_store(&o->gate.done, 1);
+}
+
+/* Chunks 1..n-1: cut and counted (but the last), placed after the rows
+ * before them where the value buffers reach, and converted. */
+static void run_rest(overlap *o)
+{
+    const typed_ctx *x = o->x;
+    const size_t n = o->n;
+    if (!simdsv__count_chunks(x->r, x->data, x->size, n, o->raw, o->starts, o->records)) {
+        atomic_store(&o->gate.stop, 1);
+        return;
+    }
+    pthread_mutex_lock(&o->lock);
+    while (!o->ready)
+        pthread_cond_wait(&o->changed, &o->lock);
+    const simdsv_status setup = o->setup;
+    pthread_mutex_unlock(&o->lock);
+    if (setup != SIMDSV_OK)
+        return;
+    atomic_store(&o->gate.rows, o->records[0]);
+    /* Chunk 0 claims no row past the count from its next batch on (one
+     * batch's wait at most), unless it read more rows than were counted. */
+    while (atomic_load(&o->gate.claim) > o->records[0] && !atomic_load(&o->gate.done))
+        sched_yield();
+    if (atomic_load(&o->gate.claim) > o->records[0]) {
+        atomic_store(&o->gate.stop, 1); /* a disagreement: one thread decides */
+        return;
+    }
+    uint64_t base = 0;
+    for (size_t i = 0; i < n; i++) {
+        worker_job *w = o->jobs[i];
+        w->row_base = base;
+        w->rows = i + 1 < n ? o->records[i] : SIMDSV__ROWS_UNKNOWN;
+        if (i == 0) {
+            base += w->rows;
+            continue;
+        }
+        chunk *k = &w->k;
+        k->from = (size_t)o->starts[i];
+        k->to = (size_t)o->starts[i + 1];
+        k->shift = (int64_t)x->data_pos + (int64_t)k->from;
+        k->status = SIMDSV_OK;
+        w->open_end = 1;
+        const uint64_t room = o->cap > base ? o->cap - base : 0;
+        k->limit = w->rows < room ? w->rows : room;
+        if (k->limit) /* (no pointer past the buffers) */
+            place_chunk(x->t, w, k->limit);
+        if (i + 1 < n)
+            base += w->rows;
+    }
+    o->cut = simdsv__run_threads(&x->t->alloc, n - 1, run_convert_listed, o->jobs + 1);
+}
+
+static void run_overlap(void *arg, size_t i)
+{
+    if (i == 0)
+        run_first(arg);
+    else
+        run_rest(arg);
+}
+
+/* After the threads: the chunks whose lent rows filled up before their end
+ * convert the rest, the value buffers grown (nothing else writes them now),
+ * and are checked as run_convert checks the others. */
+static simdsv_status lend_more(overlap *o)
+{
+    simdsv_table *t = o->x->t;
+    simdsv_status st = SIMDSV_OK;
+    for (size_t i = 0; i < o->n; i++) {
+        worker_job *w = o->jobs[i];
+        chunk *k = &w->k;
+        int lent = 0;
+        if (i == 0) { /* its gate still bounds it; the count is known */
+            if (k->source && k->status == SIMDSV_OK && w->own.rows < w->rows) {
+                if ((st = reserve_values(t, w->rows)) == SIMDSV_OK) {
+                    o->cap = o->cap > w->rows ? o->cap : w->rows;
+                    k->limit = w->rows;
+                    place_chunk(t, w, k->limit);
+                    k->status = simdsv__convert_chunk(k);
+                    atomic_fetch_add_explicit(&lent_reads, 1, memory_order_relaxed);
+                }
+            }
+            if (k->source)
+                first_ends(o);
+            continue;
+        }
+        while (st == SIMDSV_OK && k->source && k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit &&
+               w->own.rows == k->limit && k->limit != w->rows) {
+            /* a counted chunk: its rows; the last: twice its rows so far */
+            const uint64_t need =
+                w->row_base + (w->rows != SIMDSV__ROWS_UNKNOWN ? w->rows : 2 * w->own.rows + 4096);
+            if (need > o->cap) {
+                if ((st = reserve_values(t, need)) != SIMDSV_OK)
+                    break;
+                o->cap = need;
+            }
+            k->limit = w->rows != SIMDSV__ROWS_UNKNOWN ? w->rows : o->cap - w->row_base;
+            place_chunk(t, w, k->limit);
+            lent = 1;
+            k->status = simdsv__convert_chunk(k);
+        }
+        if (st == SIMDSV_OK && k->source && k->status == SIMDSV_OK && k->code == SIMDSV_OK && !k->misfit)
+            k->misfit = (w->rows != SIMDSV__ROWS_UNKNOWN && w->own.rows != w->rows) || !next_record_at(k, NO_RECORD);
+        simdsv_reader_free(k->source);
+        k->source = NULL;
+        if (lent)
+            atomic_fetch_add_explicit(&lent_reads, 1, memory_order_relaxed);
+    }
+    return st;
+}
+
+/* The overlapped read of jobs[0..n) (their chunks' contexts set up);
+ * *rows: the rows of them all.  A chunk's misfit (or a first chunk that
+ * did not count as its peers counted it) makes the read fall back. */
+static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t n, uint64_t *bufs, uint64_t *rows)
+{
+    simdsv_table *t = x->t;
+    overlap o;
+    memset(&o, 0, sizeof o);
+    o.x = x;
+    o.jobs = jobs;
+    o.n = n;
+    o.raw = bufs;
+    o.starts = bufs + n + 1;
+    o.records = bufs + 2 * n + 2;
+    /* Raw bounds, so that the threads end together: chunk 0's thread first
+     * infers (I, in bytes of conversion: a sampled row costs ~2.6
+     * conversions of it, a row taken as ~9 bytes a field), the others
+     * count chunk 0 (COUNT_SHARE of its conversion) meanwhile, then wait
+     * for the types if the inference takes longer.  So chunk 0 is the
+     * larger by the count beyond I, or all chunks are equal. */
+    const double size = (double)x->size, others = (double)(n - 1);
+    const double inference =
+        x->opt->infer_rows >= 0 ? 2.6 * 9.0 * (double)x->opt->infer_rows * (double)x->row_fields : size;
+    double first = (size - others * inference) / (others * (1.0 - COUNT_SHARE) + 1.0);
+    if (first < size / (double)n)
+        first = size / (double)n;
+    const double other = (size - first) / others;
+    o.raw[0] = 0;
+    for (size_t i = 1; i < n; i++)
+        o.raw[i] = (uint64_t)(first + other * (double)(i - 1));
+    o.raw[n] = x->size;
+    o.gate.bound = (size_t)o.raw[1];
+    atomic_init(&o.gate.claim, 0);
+    atomic_init(&o.gate.rows, SIMDSV__ROWS_UNKNOWN);
+    atomic_init(&o.gate.stop, 0);
+    atomic_init(&o.gate.done, 0);
+    if (pthread_mutex_init(&o.lock, NULL) != 0)
+        return SIMDSV_ERR_NOMEM;
+    if (pthread_cond_init(&o.changed, NULL) != 0) {
+        pthread_mutex_destroy(&o.lock);
+        return SIMDSV_ERR_NOMEM;
+    }
+    const int ran = simdsv__run_threads(&t->alloc, 2, run_overlap, &o);
+    pthread_cond_destroy(&o.changed);
+    pthread_mutex_destroy(&o.lock);
+    if (!ran) /* nothing ran: the types still to infer */
+        return SIMDSV_ERR_NOMEM;
+    simdsv_status st = o.setup;
+    if (st != SIMDSV_OK)
+        return st;
+    chunk *k = &jobs[0]->k;
+    if (!o.cut) { /* the count failed: chunk 0's error (the single read's first) stands, else one thread reads */
+        simdsv_reader_free(k->source);
+        k->source = NULL;
+        k->gate = NULL;
+        k->misfit = 1;
+        return SIMDSV_OK;
+    }
+    st = lend_more(&o);
+    k->gate = NULL;
+    if (st != SIMDSV_OK)
+        return st;
+    if (!k->misfit)
+        k->misfit = jobs[0]->own.rows != jobs[0]->rows;
+    jobs[n - 1]->rows = jobs[n - 1]->own.rows;
+    *rows = 0;
+    for (size_t i = 0; i < n; i++)
+        *rows += jobs[i]->own.rows;
+    return SIMDSV_OK;
+}
+
 static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
 {
     if (!w)
@@ -404,13 +739,16 @@ static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
 /* Two ways to cut the input into chunks that start at record starts:
  *
  * Strict RFC 4180 without escape or comment bytes: the count kernel finds
- * the starts and each chunk's record count in one parallel scan
- * (simdsv__count_chunks: each boundary's quote state is guessed and the
- * guesses checked by a prefix XOR of the chunks' quote parities), so the
- * cuts are proven before anything is converted.
+ * the starts and the record counts of the chunks before the last in one
+ * parallel scan (simdsv__count_chunks: each boundary's quote state is
+ * guessed and the guesses checked by a prefix XOR of the chunks' quote
+ * parities), so the cuts are proven before the chunks after the first are
+ * converted; the first converts (after the inference) during that scan
+ * (the overlapped read above).  When that scan gives up (a quoting error,
+ * a record longer than a chunk), one thread reads.
  *
  * Any other dialect (lenient, escape, comment, several-byte delimiters,
- * trimmed spaces), or when that scan gives up: a quote's meaning depends
+ * trimmed spaces): a quote's meaning depends
  * on more than the parity before it, so each chunk is cut just after a line
  * end and counted by a reader over its bytes (the full policy: lenient
  * recovery, escapes, comment lines), and the cuts are proven afterwards.
@@ -445,45 +783,39 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
     const scan_dialect *d = simdsv__reader_dialect(r);
     const int line_cut = x->opt->lenient || d->has_escape || d->has_comment;
     if (n < 2 || x->size < simdsv__min_chunk(MIN_CHUNK) * n || x->opt->row_limit)
-        return SIMDSV_OK;
+        return simdsv__infer_types(x);
+    /* Strict quoting that the count kernel cuts: the first chunk converts
+     * while the others are cut and counted, and the types are inferred on
+     * its thread first. */
+    const int overlapped = !line_cut && simdsv__chunks_countable(r);
+    simdsv_status st = overlapped ? SIMDSV_OK : simdsv__infer_types(x);
+    if (st != SIMDSV_OK)
+        return st;
     worker_job **jobs = simdsv__alloc(a, n * sizeof *jobs);
     if (!jobs)
         return SIMDSV_ERR_NOMEM;
     memset(jobs, 0, n * sizeof *jobs);
-    simdsv_status st = SIMDSV_OK;
     for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
         worker_job *w = jobs[i] = simdsv__alloc(a, sizeof *w + t->ncols * sizeof w->chars_base[0]);
-        if (!w) {
+        if (!w)
             st = SIMDSV_ERR_NOMEM;
-            break;
-        }
-        memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
-        w->table = t;
-        w->k.x = *x;
-        w->k.x.text = NULL;
-        w->k.x.text_cap = 0;
-        w->k.x.t = &w->own;
-        w->k.worker = 1;
-        st = simdsv__borrow_schema(t, &w->own);
+        else
+            memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
     }
-    /* Chunk starts and record counts in one parallel scan (count_parallel.c). */
-    uint64_t *starts = simdsv__alloc(a, (2 * n + 1) * sizeof *starts);
-    if (st == SIMDSV_OK && !starts)
+    if (st == SIMDSV_OK && !overlapped)
+        st = start_jobs(x, jobs, n);
+    /* Raw bounds, chunk starts and record counts (count_parallel.c). */
+    const size_t bufs_size = (3 * n + 2) * sizeof(uint64_t);
+    uint64_t *bufs = simdsv__alloc(a, bufs_size);
+    if (st == SIMDSV_OK && !bufs)
         st = SIMDSV_ERR_NOMEM;
-    int fallback = 0;
+    int fallback = 0, placed = 0;
     uint64_t rows = 0;
-    if (st == SIMDSV_OK) {
-        uint64_t *records = starts + n + 1;
-        /* No: a quoting error or a record longer than a chunk; one thread reports or reads it. */
-        if (!line_cut && simdsv__count_chunks(r, x->data, x->size, n, starts, records)) {
-            for (size_t i = 0; i < n; i++) {
-                jobs[i]->k.from = (size_t)starts[i];
-                jobs[i]->k.to = (size_t)starts[i + 1];
-                jobs[i]->rows = records[i];
-            }
-        } else {
-            fallback = !cut_at_lines(x, jobs, n);
-        }
+    if (st == SIMDSV_OK && overlapped) {
+        placed = 1;
+        st = convert_overlapped(x, jobs, n, bufs, &rows);
+    } else if (st == SIMDSV_OK) {
+        fallback = !cut_at_lines(x, jobs, n);
         for (size_t i = 0; i < n && !fallback; i++) {
             chunk *k = &jobs[i]->k;
             k->status = SIMDSV_OK;
@@ -492,13 +824,13 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
             jobs[i]->row_base = rows;
             rows += jobs[i]->rows;
         }
+        placed = !fallback;
+        if (placed)
+            st = place_values(t, jobs, n, rows);
+        if (st == SIMDSV_OK && !fallback && !simdsv__run_threads(a, n, run_convert_listed, jobs))
+            st = SIMDSV_ERR_NOMEM;
     }
-    simdsv__free(a, starts, (2 * n + 1) * sizeof *starts);
-    const int placed = st == SIMDSV_OK && !fallback;
-    if (placed)
-        st = place_values(t, jobs, n, rows);
-    if (st == SIMDSV_OK && !fallback && !simdsv__run_threads(a, n, run_convert_listed, jobs))
-        st = SIMDSV_ERR_NOMEM;
+    simdsv__free(a, bufs, bufs_size);
     /* In input order: a chunk's error counts once the chunks before it
      * are proven (their counts and their ends); the first is reported. */
     for (size_t i = 0; i < n && st == SIMDSV_OK && !fallback; i++) {
@@ -520,6 +852,8 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
         atomic_fetch_add_explicit(&parallel_reads, 1, memory_order_relaxed);
         if (jobs[0]->line_cut)
             atomic_fetch_add_explicit(&line_cut_reads, 1, memory_order_relaxed);
+        if (overlapped)
+            atomic_fetch_add_explicit(&overlapped_reads, 1, memory_order_relaxed);
     }
     if (fallback) { /* the table's columns start again from nothing */
         for (size_t j = 0; j < t->ncols; j++)

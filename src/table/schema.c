@@ -130,7 +130,8 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
     return st;
 }
 
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart)
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart,
+                                 bool infer)
 {
     memset(x, 0, sizeof *x);
     *out = NULL;
@@ -210,7 +211,7 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
     x->row_fields = nfields;
     if ((st = build_schema(x, names, nfields)) != SIMDSV_OK)
         return st;
-    return simdsv__infer_types(x);
+    return infer ? simdsv__infer_types(x) : SIMDSV_OK;
 }
 
 void simdsv__typed_finish(typed_ctx *x)

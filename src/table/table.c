@@ -121,7 +121,7 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
                           : simdsv__reader_file(r, &file) ? SIMDSV__FILE_START_WINDOW
                                                           : SIMDSV__SAMPLE_WINDOW;
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, window, true);
+    simdsv_status st = simdsv__typed_start(r, out, &x, window, true, true);
     if (x.t)
         simdsv__typed_finish(&x);
     if (st != SIMDSV_OK) {
@@ -134,7 +134,9 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
 simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
 {
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX, false);
+    /* The types are inferred by convert_parallel: on a thread of its own
+     * while the others count, when it can. */
+    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX, false, false);
     int done = 0;
     if (st == SIMDSV_OK)
         st = simdsv__convert_parallel(&x, simdsv__thread_count(x.opt->threads), &done);

@@ -22,6 +22,7 @@
 #include "table.h"
 #include "../record/access.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* What one field says about its column's type. */
@@ -69,6 +70,28 @@ typedef struct sample_state {
     bool why_apart, big_apart; /* that offset is an input offset in a window read apart (no line known) */
 } sample_state;
 
+/* The first chunk of a threaded read that starts converting while the
+ * chunks after it are still being cut and counted (parallel.c): its rows
+ * are the records that start at or before `bound`, and it never writes a
+ * row at or past `rows`, its count, which the counting thread publishes
+ * while the chunk runs and before the next chunk writes there.  Before each
+ * batch the chunk stores in `claim` the rows it may have written by the
+ * batch's end (within the count once it knows it), then loads `rows`; the
+ * counting thread stores `rows`, then waits until `claim` is within it or
+ * the chunk is done (all sequentially consistent): either the chunk sees
+ * the count and stays within it, or the counting thread sees a claim past
+ * it, which is within the count by the chunk's next batch (or the chunk's
+ * rows at its end: past the count, the threaded read is given up). */
+#define SIMDSV__ROWS_UNKNOWN UINT64_MAX
+typedef struct chunk_gate {
+    size_t bound;        /* data offset: the last record start of the chunk's */
+    atomic_ullong claim; /* rows written by the end of the chunk's current batch, at most */
+    atomic_ullong rows;  /* the chunk's counted rows, SIMDSV__ROWS_UNKNOWN until known */
+    atomic_int stop;     /* the count failed: the read falls back, the chunk may stop now */
+    atomic_int done;     /* the chunk wrote its last row (claim: its rows) */
+    int passed;          /* the chunk met a record that starts past bound (its end) */
+} chunk_gate;
+
 /* One run of conversion over a range of rows: the whole input on the
  * caller's thread, or one chunk on a worker.  Errors are recorded here with
  * buffer positions and reported by the caller, so workers never touch the
@@ -83,6 +106,7 @@ typedef struct chunk {
     uint64_t limit;          /* rows to convert at most, 0 = all */
     size_t chars_budget;     /* stop once a string column holds this many bytes (0: no limit) */
     int misfit;              /* set when it did */
+    chunk_gate *gate;        /* the first chunk of an overlapped threaded read (else NULL) */
     simdsv_status status;
     simdsv_status code;      /* the recorded error, if any */
     size_t err_pos;
@@ -163,8 +187,10 @@ static inline simdsv_status simdsv__sub_reader(const typed_ctx *x, size_t from, 
 /* schema.c.  Header, schema and inference into a new table *out.  window:
  * the bytes of data rows to hold and sample (SIZE_MAX: the whole input);
  * apart: a regular file larger than the window has its middle and end
- * sampled with pread() (simdsv_table_infer) instead of within the window. */
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart);
+ * sampled with pread() (simdsv_table_infer) instead of within the window;
+ * infer: the types are inferred too (else the caller infers them). */
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart,
+                                 bool infer);
 /* Frees what the context owns (not the table). */
 void simdsv__typed_finish(typed_ctx *x);
 
@@ -192,13 +218,18 @@ simdsv_status simdsv__report(simdsv_reader *r, const chunk *k, uint64_t rows_bef
  * lines and input offsets. */
 void simdsv__finish_rejects(simdsv_table *t, simdsv_reader *r);
 
-/* parallel.c.  The input on `threads` threads, when it applies; *done = 0
- * when it did not (the caller converts on one thread). */
+/* parallel.c.  The types inferred (simdsv__infer_types), and the input
+ * converted on `threads` threads when that applies; *done = 0 when it did
+ * not (the caller converts on one thread). */
 simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done);
 /* For the tests: how many typed reads ran on several threads, and how many
  * of those cut their chunks at line ends (relaxed atomic counters; they
  * change nothing else). */
 void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts);
+/* For the tests: how many threaded reads were overlapped (the first chunk
+ * converted while the others were counted), and in how many a chunk was
+ * lent more rows than the sample's estimate left it. */
+void simdsv__table_overlap_stats(uint64_t *overlapped, uint64_t *lent);
 
 /* table.c.  own: an empty table with t's columns (types, sources; names and
  * null lists borrowed), for rows converted apart from t (a chunk, a batch). */
