@@ -173,6 +173,10 @@ simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr)
     field_text *vals = dialect_only ? NULL : simdsv__alloc(&s->alloc, vals_cap * sizeof *vals);
     if (!s->columns || (!vals && !dialect_only)) {
         simdsv__free(&s->alloc, vals, vals_cap * sizeof *vals);
+        /* freed here with its own size: the sniff's free would take the
+         * column count, which is not set yet */
+        simdsv__free(&s->alloc, s->columns, (kc ? kc : 1) * sizeof *s->columns);
+        s->columns = NULL;
         return SIMDSV_ERR_NOMEM;
     }
     marks m = {0, 0, 0, 0};
