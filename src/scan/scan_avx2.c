@@ -59,6 +59,7 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+#ifndef SCAN_NIBBLE /* the skip is not built with the nibble classifier */
 /* Flags (scan_block.h): bit 7 of each byte, as the compares leave it and
  * as a byte >= 0x80 has it. */
 typedef simd_block simd_flags;
@@ -99,6 +100,7 @@ static inline int flags_any(simd_flags f)
 {
     return _mm256_movemask_epi8(_mm256_or_si256(f.lo, f.hi)) != 0;
 }
+#endif
 
 #ifdef SCAN_NIBBLE
 typedef __m256i simd_table;

@@ -53,6 +53,7 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+#ifndef SCAN_NIBBLE /* the skip is not built with the nibble classifier */
 /* Flags (scan_block.h): a compare's mask register itself. */
 typedef uint64_t simd_flags;
 
@@ -85,6 +86,7 @@ static inline int flags_any(simd_flags f)
 {
     return f != 0;
 }
+#endif
 
 static const uint8_t byte_positions[64] = {
     0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,

@@ -72,6 +72,7 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+#ifndef SCAN_NIBBLE /* the skip is not built with the nibble classifier */
 /* Flags (scan_block.h): all-ones bytes, as the compares leave them. */
 typedef simd_block simd_flags;
 
@@ -115,6 +116,7 @@ static inline int flags_any(simd_flags f)
 {
     return vmaxvq_u8(vorrq_u8(vorrq_u8(f.v[0], f.v[1]), vorrq_u8(f.v[2], f.v[3]))) != 0;
 }
+#endif
 
 #ifdef SCAN_NIBBLE
 typedef uint8x16_t simd_table;

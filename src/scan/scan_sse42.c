@@ -59,6 +59,7 @@ static inline unsigned count_leading_zeros_nonzero(uint64_t x)
     return (unsigned)__builtin_clzll(x);
 }
 
+#ifndef SCAN_NIBBLE /* the skip is not built with the nibble classifier */
 /* Flags (scan_block.h): bit 7 of each byte, as the compares leave it and
  * as a byte >= 0x80 has it. */
 typedef simd_block simd_flags;
@@ -103,6 +104,7 @@ static inline int flags_any(simd_flags f)
     const __m128i all = _mm_or_si128(_mm_or_si128(f.v[0], f.v[1]), _mm_or_si128(f.v[2], f.v[3]));
     return _mm_movemask_epi8(all) != 0;
 }
+#endif
 
 #ifdef SCAN_NIBBLE
 typedef __m128i simd_table;
