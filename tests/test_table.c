@@ -493,6 +493,71 @@ static void test_projection_and_nulls(void)
     CHECK(t == NULL && st == SIMDSV_ERR_INVALID_ARGUMENT);
 }
 
+/* The table's column names, comma-joined. */
+static const char *names_of(const simdsv_table *t)
+{
+    static char joined[4096];
+    size_t len = 0;
+    joined[0] = '\0';
+    for (size_t i = 0; t && i < simdsv_table_columns(t); i++) {
+        simdsv_column_info info;
+        if (simdsv_table_column(t, i, &info) == SIMDSV_OK && len + strlen(info.name) + 2 < sizeof joined)
+            len += (size_t)sprintf(joined + len, "%s%s", i ? "," : "", info.name);
+    }
+    return joined;
+}
+
+/* Duplicate and empty names (issue #21, defect 7): every column of a table
+ * has its own name, so that JSON objects, Parquet, Arrow IPC and data
+ * frames can key by it; the projection, the schema and the null tokens
+ * name those unique names. */
+static void test_unique_names(void)
+{
+    simdsv_status st;
+    simdsv_table *t = read_table("a,b,a\n1,x,2.5\n", NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a,b,a_2") == 0);
+    simdsv_table_free(t);
+    /* an empty name is column_N; a suffix or a column_N the file holds is skipped */
+    t = read_table("a,,a,a_2,column_2,a\n1,2,3,4,5,6\n", NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a,column_2_2,a_3,a_2,column_2,a_4") == 0);
+    simdsv_table_free(t);
+    /* names given for a header-less input, and fields past them */
+    const opt_kv no_header[] = {{SIMDSV_OPT_HEADER, 0}, {0, 0}};
+    const str_kv given[] = {{SIMDSV_OPT_NAMES, "x,x"}, {0, NULL}};
+    t = read_table("1,2,3\n", no_header, given, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "x,x_2,column_3") == 0);
+    simdsv_table_free(t);
+    /* the projection selects by the unique names; a column selected twice
+     * gets a name no field of the file has */
+    const str_kv projected[] = {{SIMDSV_OPT_COLUMNS, "a_2,#1,a"}, {SIMDSV_OPT_SCHEMA, "a_2:string"}, {0, NULL}};
+    t = read_table("a,b,a\n1,x,2.5\n", NULL, projected, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a_2,a,a_3") == 0);
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_STRING && col_type(t, 1) == SIMDSV_TYPE_INT64 &&
+          col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_table_free(t);
+    /* the schema and the null tokens: a is the first column only */
+    const str_kv typed[] = {{SIMDSV_OPT_SCHEMA, "a:float64"}, {SIMDSV_OPT_NULL_VALUES, "a_2=7"}, {0, NULL}};
+    t = read_table("a,b,a\n1,x,7\n2,y,8\n", NULL, typed, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a,b,a_2") == 0);
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_FLOAT64 && col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_column_info info;
+    CHECK(t && simdsv_table_column(t, 2, &info) == SIMDSV_OK && info.null_count == 1);
+    simdsv_table_free(t);
+    /* a name repeated 1,000 times: x, x_2 .. x_1000 (each name keeps the next suffix to try) */
+    char *csv = malloc(1000 * 2 + 1000 * 2 + 2);
+    size_t len = 0;
+    for (int i = 0; i < 1000; i++)
+        len += (size_t)sprintf(csv + len, "x%c", i < 999 ? ',' : '\n');
+    for (int i = 0; i < 1000; i++)
+        len += (size_t)sprintf(csv + len, "1%c", i < 999 ? ',' : '\n');
+    t = read_table(csv, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_columns(t) == 1000);
+    CHECK(t && simdsv_table_column(t, 1, &info) == SIMDSV_OK && strcmp(info.name, "x_2") == 0);
+    CHECK(t && simdsv_table_column(t, 999, &info) == SIMDSV_OK && strcmp(info.name, "x_1000") == 0);
+    simdsv_table_free(t);
+    free(csv);
+}
+
 static void test_ragged(void)
 {
     const char *short_rows = "a,b,c\n1,2,3\n4,5\n";
@@ -1194,6 +1259,7 @@ int main(void)
     test_spec_options();
     test_messages();
     test_projection_and_nulls();
+    test_unique_names();
     test_ragged();
     test_empty_and_limits();
     test_one_column_blank_lines();
