@@ -556,6 +556,10 @@ typedef enum simdsv_ragged {
  *                            fields of other columns are never converted
  *   SIMDSV_OPT_SCHEMA        "name:type,..." (or "#3:type"); "*:string" reads every column as string;
  *                            columns not named are inferred
+ *                            Names in a typed read are unique: a repeated name takes the first
+ *                            suffix _2, _3, ... that no field has ("a,b,a": a, b, a_2), an empty one
+ *                            is column_N (N its 1-based field); SIMDSV_OPT_COLUMNS, SIMDSV_OPT_SCHEMA
+ *                            and "name=TOKEN" null tokens name these unique names.
  *   SIMDSV_OPT_NAMES         column names for input without a header row (SIMDSV_OPT_HEADER=0), in
  *                            field order, instead of column_1, column_2, ...; a header row, when read,
  *                            wins.  For the ranges of one file (see "byte ranges"): the header's names. */
