@@ -185,6 +185,8 @@ bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
 long long input_callback(void *ctx, void *buf, size_t size, int *os_errno);
 /* The decoder's message for the last failure, or NULL (then it was read()). */
 const char *input_error(const cli_input *in);
+/* Whether the input is a regular file (compressed or not): it can be read again. */
+bool input_is_regular(const cli_input *in);
 /* File descriptor and size of an uncompressed regular file (for seeking); -1 otherwise. */
 int input_seekable_fd(const cli_input *in, uint64_t *size);
 /* Size of a path for the progress line (0 when unknown: pipes, standard input). */
@@ -208,6 +210,10 @@ bool out_open(const char *path);
 /* Flushes and closes; returns the final exit status (status, or EXIT_DATA
  * when the output could not be written). */
 int out_finish(int status);
+/* With -o FILE: drops what was written (the temporary file is emptied), so
+ * that the output can be written again from its start; false otherwise
+ * (standard output cannot take back what it sent). */
+bool out_rewind(void);
 /* 1 if the output is a terminal (no -o). */
 bool out_is_tty(void);
 void out_write(const void *data, size_t size);

@@ -204,6 +204,11 @@ const char *input_error(const cli_input *in)
     return in && in->error[0] ? in->error : NULL;
 }
 
+bool input_is_regular(const cli_input *in)
+{
+    return in && in->regular;
+}
+
 int input_seekable_fd(const cli_input *in, uint64_t *size)
 {
     if (!in || in->kind != KIND_PLAIN || !in->regular || in->nkeep)

@@ -606,6 +606,12 @@ SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simd
  * SIMDSV_ERR_INVALID_ARGUMENT for a NULL or empty name or an unknown type. */
 SIMDSV_API simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *name, simdsv_type type);
 SIMDSV_API simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type);
+/* Column `name` (a unique name of the typed read) stays inferred, but from
+ * `type` up: its type is the join of `type` and its sampled values, and its
+ * values follow the inferred rules (no leading zeros in int64, no integer
+ * past 2^53 in float64).  With simdsv_table_stream_misfit, a reader of a
+ * regular file reads again with the type a single read would widen to. */
+SIMDSV_API simdsv_status simdsv_options_set_column_min_type(simdsv_options *opt, const char *name, simdsv_type type);
 SIMDSV_API simdsv_status simdsv_options_select_column(simdsv_options *opt, const char *name);
 SIMDSV_API simdsv_status simdsv_options_select_column_at(simdsv_options *opt, size_t index);
 /* Why the last simdsv_options_set_string call on opt was refused, e.g.
@@ -766,6 +772,15 @@ SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *strea
  * by simdsv_table_stream.  Strings stay valid until the stream is released. */
 SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
                                                      simdsv_column_info *info);
+/* After get_next failed on a value that does not fit an inferred type (a
+ * late misfit: past the sample, with SIMDSV_ON_ERROR_FAIL): the column's
+ * index and the type a single read (simdsv_table_read) widens it to there
+ * (the join of its type and the value's; string when they join to the
+ * same).  SIMDSV_ERR_INVALID_ARGUMENT when the stream's error was no such
+ * misfit.  Reading the input again with simdsv_options_set_column_min_type
+ * for that column (until no misfit is left) gives the single read's schema. */
+SIMDSV_API simdsv_status simdsv_table_stream_misfit(struct ArrowArrayStream *stream, size_t *index,
+                                                    simdsv_type *widened);
 
 /* -------------------------------------------------------------------- sniff */
 

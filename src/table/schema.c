@@ -304,6 +304,12 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
                 c->user_type = 1;
                 matched = 1;
             }
+        } else if (it->at_least) {
+            const name_entry *e = name_find(&by_name, it->text, it->size);
+            if (e) {
+                t->cols[e->value].min_type = it->type;
+                matched = 1;
+            }
         } else {
             const name_entry *e = name_find(&by_name, it->text, it->size);
             if (e) {
