@@ -745,12 +745,14 @@ SIMDSV_API simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct Arro
  * bounded memory: each get_next() returns a "+s" array of at most
  * SIMDSV_OPT_BATCH_ROWS rows (fewer when a string column reaches 1 GiB),
  * then an array with release == NULL at the end.  The schema is fixed
- * before the first batch: user-given types, the rest inferred from the first
- * 8 MiB of data rows (start, middle and end of that window, at most
- * SIMDSV_OPT_INFER_ROWS rows).  An inferred type cannot widen afterwards: a
- * later value that does not fit it is an error naming its line, column and
- * byte (get_next returns EINVAL, get_last_error() says where and why), or a
- * null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
+ * before the first batch: user-given types, the rest inferred from a sample
+ * of the first 8 MiB of data rows (SIMDSV_OPT_INFER_ROWS rows: half from the
+ * start of that window, a quarter from its middle, a quarter from its last
+ * tenth; every row of it when it holds no more).  An inferred type cannot
+ * widen afterwards: a later value that does not fit it is an error naming
+ * its line, column and byte (get_next returns EINVAL, get_last_error() says
+ * where and why; simdsv_table_stream_misfit the type to read again with),
+ * or a null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
  * EIO are returned as such; after an error every call returns it again.
  * Ownership: on SIMDSV_OK the stream owns r (out->release frees it; do not
  * free r yourself); on failure the caller still owns r and *out is

@@ -199,6 +199,36 @@ def test_parquet_of_duplicate_names(tmp_path: pathlib.Path) -> None:
     assert pl.read_parquet(out).to_dict(as_series=False) == expected
 
 
+def test_parquet_of_late_misfits(tmp_path: pathlib.Path) -> None:
+    # values past the sample that do not fit their inferred types (issue #21): the CLI reads
+    # the file again with the columns widened, so its Parquet and Arrow IPC files hold what
+    # one read gives, types and values
+    cli = pathlib.Path(os.environ.get("SIMDSV_CLI", ROOT / "build" / "simdsv"))
+    if not cli.is_file():
+        pytest.skip(f"no simdsv command at {cli} (make build, or SIMDSV_CLI=PATH)")
+    lines = ["id,n,x,day"]
+    for i in range(60000):
+        n = "99999999999999999999" if i == 50000 else str(i)  # past int64: string
+        x = "1e-3" if i == 40000 else str(i % 7)  # a float: float64
+        day = "someday" if i == 55000 else f"2024-01-{1 + i % 28:02d}"  # not a date: string
+        lines.append(f"{i},{n},{x},{day}")
+    src = tmp_path / "late.csv"
+    src.write_text("\n".join(lines) + "\n")
+    single = simdsv.read_csv(src, threads=1, infer_rows=1000).to_arrow()
+    assert [str(t) for t in single.schema.types] == ["int64", "string", "double", "string"]
+    for fmt, read in (("parquet", pq.read_table), ("arrow", lambda p: pa.ipc.open_file(p).read_all())):
+        out = tmp_path / f"late.{fmt}"
+        subprocess.run([str(cli), "convert", "--infer-rows", "1000", str(src), "-o", str(out)], check=True)
+        assert read(out).equals(single), fmt
+    # from a pipe the file cannot be read again: the error says where, and how to avoid it
+    with open(src, "rb") as stdin:
+        run = subprocess.run([str(cli), "convert", "--infer-rows", "1000", "--to", "parquet", "-"],
+                             stdin=stdin, capture_output=True, text=True)
+    assert run.returncode == 1
+    assert "line 40002, column " in run.stderr and "--schema 'x:float64'" in run.stderr
+    assert "--infer-rows all" in run.stderr
+
+
 def test_file_objects_and_paths(tmp_path: pathlib.Path) -> None:
     p = tmp_path / "f.csv"
     p.write_bytes(SAMPLE)

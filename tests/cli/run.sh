@@ -578,6 +578,16 @@ if (ulimit -t 30 && "$S" stats --format csv "$TMP/wide_cols.csv" >"$TMP/wide_col
 else
     bad "stats: 200,000 columns within 30 s of CPU"
 fi
+# A value past the sample that does not fit its inferred type (issue #21): from
+# a regular file with -o, convert reads again with the column widened and
+# writes what one read gives (the jsonl of the same rows, typed the same way,
+# holds the value as text); from a pipe the error names where and the fix.
+awk 'BEGIN { print "id,n"; for (i = 1; i <= 30000; i++) print i "," (i == 25000 ? "99999999999999999999" : i) }' >"$TMP/late_big.csv"
+for fmt in parquet arrow; do
+    if "$S" convert --infer-rows 1000 "$TMP/late_big.csv" -o "$TMP/late_big.$fmt" 2>"$TMP/late_big.err" &&
+        [ -s "$TMP/late_big.$fmt" ] && [ ! -s "$TMP/late_big.err" ]; then ok; else bad "convert -o .$fmt: a late misfit read again"; fi
+done
+RUN_DIR=$TMP run convert_late_misfit_pipe late_big.csv convert --infer-rows 1000 --to parquet -
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)
