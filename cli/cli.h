@@ -164,25 +164,23 @@ simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bo
 
 /* ------------------------------------------------------------------ input */
 
-/* Opens path ("-" = standard input), detects gzip/zstd by their magic bytes.
- * Prints "simdsv: FILE: ..." and returns NULL on failure. */
+/* Opens path ("-" = standard input) as the library's simdsv_input (gzip and
+ * zstd decoded), its raw bytes counted on the progress line.  Prints
+ * "simdsv: FILE: ..." and returns NULL on failure. */
 cli_input *input_open(const char *path, const char *display);
 void input_close(cli_input *in);
+/* The library's input under it: what simdsv_input_detect samples (the
+ * sample is kept and read again first by the reader). */
+simdsv_input *input_library(cli_input *in);
 /* Decoded bytes: count, 0 at the end, -1 on error (input_error says why). */
 long long input_read(cli_input *in, void *buf, size_t size, int *os_errno);
-/* Reads up to size decoded bytes of the input's start and keeps them:
- * input_read serves them again first, so a stream (a pipe, standard input,
- * compressed data) is looked at without seeking.  *whole: the input ended
- * within them.  Returns their count, -1 on error.  Once per input (a second
- * call gives the same bytes). */
-long long input_sample(cli_input *in, size_t size, const void **data, bool *whole, int *os_errno);
+/* Opens r on the input: simdsv_input_open_reader, or the kept ranges. */
+simdsv_status input_open_reader(cli_input *in, simdsv_reader *r);
 /* From now on input_read gives only the decoded bytes in the n ranges
  * [ranges[2i], ranges[2i+1]) (sorted, apart; an end of 0 is the input's
  * end), and the input is no longer a file to seek in: --table all.  False
  * when out of memory. */
 bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
-/* A simdsv_read_fn over input_read. */
-long long input_callback(void *ctx, void *buf, size_t size, int *os_errno);
 /* The decoder's message for the last failure, or NULL (then it was read()). */
 const char *input_error(const cli_input *in);
 /* File descriptor and size of an uncompressed regular file (for seeking); -1 otherwise. */

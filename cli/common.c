@@ -380,7 +380,7 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
         simdsv_reader_free(r);
         return NULL;
     }
-    st = simdsv_reader_open_callback(r, input_callback, c->in);
+    st = input_open_reader(c->in, r);
     if (st != SIMDSV_OK) {
         cli_error("%s: %s", c->display, simdsv_status_message(st));
         cli_close(c, r);

@@ -313,6 +313,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->thousands = (int)value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_COMPRESSION:
+        if (value < SIMDSV_COMPRESSION_AUTO || value > SIMDSV_COMPRESSION_ZSTD)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->compression = (simdsv_compression)value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_QUOTE:
     case SIMDSV_OPT_ESCAPE:
         if (!is_byte_or_none(value))
@@ -467,6 +472,7 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_DECIMAL_COMMA: *value = opt->decimal_comma; return SIMDSV_OK;
     case SIMDSV_OPT_TRIM_SPACES: *value = opt->trim_spaces; return SIMDSV_OK;
     case SIMDSV_OPT_THOUSANDS: *value = opt->thousands; return SIMDSV_OK;
+    case SIMDSV_OPT_COMPRESSION: *value = opt->compression; return SIMDSV_OK;
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;

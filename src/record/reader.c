@@ -15,6 +15,7 @@
 #include "reader.h"
 #include "count_parallel.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ buffer */
@@ -74,8 +75,16 @@ static simdsv_status read_some(simdsv_reader *r)
 {
     size_t got = 0;
     int os_errno = 0;
-    if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK)
-        return simdsv__fail(r, SIMDSV_ERR_IO, os_errno);
+    if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK) {
+        simdsv__fail(r, SIMDSV_ERR_IO, os_errno);
+        /* An input of the library's own says what failed ("the gzip data is truncated"). */
+        const char *why = r->src.kind == SOURCE_CALLBACK && r->src.fn == simdsv_input_read
+                              ? simdsv_input_error(r->src.ctx)
+                              : NULL;
+        if (why)
+            snprintf(r->err.message, sizeof r->err.message, "%s", why);
+        return SIMDSV_ERR_IO;
+    }
     if (got == 0)
         r->eof = true;
     r->len += got;

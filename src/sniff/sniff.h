@@ -196,6 +196,13 @@ typedef struct sniff_run {
 
 /* A formatted copy owned by the result ("" when out of memory). */
 const char *simdsv__sniff_vkeep(sniff_impl *s, const char *fmt, va_list ap);
+
+/* simdsv_sniff_path over an open descriptor (not closed, its offset not
+ * moved for a regular file: the samples are read with pread()). */
+simdsv_status simdsv__sniff_fd(int fd, const simdsv_sniff_params *params, simdsv_sniff **out, int *os_errno);
+/* simdsv_sniff_apply for the settings not in given (1u << SIMDSV_SNIFF_x):
+ * the given ones are left as opt has them. */
+simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options *opt, unsigned given);
 static inline const char *keep(sniff_impl *s, const char *fmt, ...)
 {
     va_list ap;
