@@ -117,6 +117,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->header_rows = 1;
     opt->date_order = SIMDSV_DATE_ISO;
     opt->encoding[0] = '\0';
+    opt->compression = SIMDSV_COMPRESSION_AUTO;
     memset(opt->specs, 0, sizeof opt->specs);
     opt->error[0] = '\0';
 }
@@ -171,6 +172,7 @@ static simdsv_status set_encoding(simdsv_options *opt, const char *value)
     opt->error[0] = '\0';
     if (!value || !*value) {
         opt->encoding[0] = '\0';
+    opt->compression = SIMDSV_COMPRESSION_AUTO;
         return SIMDSV_OK;
     }
     if (strlen(value) >= sizeof opt->encoding || simdsv__encoding_kind(value) < 0) {
