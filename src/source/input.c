@@ -41,6 +41,7 @@ typedef struct decoder_lib {
     char why[160]; /* why it could not be loaded */
 } decoder_lib;
 
+#if defined(SIMDSV_HAVE_ZLIB_H) || defined(SIMDSV_HAVE_ZSTD_H)
 static void *load_symbols(const char *const *sonames, const char *const *names, void **out, size_t n, char *why,
                           size_t why_size)
 {
@@ -66,6 +67,7 @@ static void *load_symbols(const char *const *sonames, const char *const *names, 
     snprintf(why, why_size, "%s", last ? last : "not found");
     return NULL;
 }
+#endif
 
 #ifdef SIMDSV_HAVE_ZLIB_H
 static struct {
@@ -202,6 +204,7 @@ static long long read_raw(simdsv_input *in, uint8_t *buf, size_t size, int *os_e
     return n;
 }
 
+#if defined(SIMDSV_HAVE_ZLIB_H) || defined(SIMDSV_HAVE_ZSTD_H)
 /* Makes raw bytes available in zbuf[zpos..zlen); -1 on a read error. */
 static int fill_compressed(simdsv_input *in, int *os_errno)
 {
@@ -221,6 +224,7 @@ static long long decode_failure(simdsv_input *in, const char *what, const char *
     snprintf(in->error, sizeof in->error, "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
     return -1;
 }
+#endif
 
 #ifdef SIMDSV_HAVE_ZLIB_H
 static long long read_gzip(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
