@@ -432,6 +432,48 @@ static void test_long_stream(void)
     free(z.p);
 }
 
+static void count_bytes(void *ctx, uint64_t bytes)
+{
+    *(uint64_t *)ctx += bytes;
+}
+
+/* Inputs of fewer bytes than the compression check reads (4), read through
+ * the input (a descriptor; a path with a read observer): every byte once,
+ * none twice. */
+static void test_tiny(void)
+{
+    static const char *const inputs[] = {"", "4", "42\n", "a,b\n", "x\ny\n"};
+    static const char *const records[] = {"", "4\n", "42\n", "a|b\n", "x\ny\n"};
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+        buf b = {0};
+        put(&b, inputs[i], strlen(inputs[i]));
+        write_file(&b);
+        for (int how = BY_PATH; how <= BY_FD; how++) {
+            h_context("tiny input %zu by %s", i, opened_names[how]);
+            simdsv_options *opt = simdsv_options_new(NULL);
+            simdsv_options_set(opt, SIMDSV_OPT_HEADER, 0);
+            simdsv_input *in = NULL;
+            int fd;
+            CHECK_STATUS(open_input(&in, (opened_by)how, &b, opt, &fd), SIMDSV_OK);
+            uint64_t seen = 0;
+            if (how == BY_PATH)
+                simdsv_input_observe(in, count_bytes, &seen);
+            buf got = {0};
+            CHECK_STATUS(read_all(in, opt, &got), SIMDSV_OK);
+            CHECK_MEM(got.p, got.n, records[i], strlen(records[i]));
+            if (how == BY_PATH)
+                CHECK_EQ_U64(seen, strlen(inputs[i]));
+            free(got.p);
+            simdsv_input_free(in);
+            if (fd >= 0)
+                close(fd);
+            simdsv_options_free(opt);
+        }
+        free(b.p);
+    }
+    h_context(NULL);
+}
+
 /* Errors say why: the system's reason, the decoder's. */
 static void test_errors(void)
 {
@@ -498,6 +540,7 @@ int main(void)
 #endif
     test_matrix();
     test_given_wins();
+    test_tiny();
     test_long_stream();
     test_errors();
     unlink(tmp_path);

@@ -169,19 +169,11 @@ static void set_error(simdsv_error *error, simdsv_status code, int os_errno, con
     snprintf(error->message, sizeof error->message, "%s", message);
 }
 
-/* Raw bytes: the peeked ones first, then the buffer or the descriptor (a
- * regular file with pread, so the caller's offset and the reader's view of
- * the file stay as they were). */
-static long long read_raw(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
+/* Raw bytes of the source after those already read: the buffer, or the
+ * descriptor (a regular file with pread, so the caller's offset and the
+ * reader's view of the file stay as they were). */
+static long long read_source(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
 {
-    if (in->peek_pos < in->peek_len) {
-        size_t n = in->peek_len - in->peek_pos;
-        if (n > size)
-            n = size;
-        memcpy(buf, in->peek + in->peek_pos, n);
-        in->peek_pos += n;
-        return (long long)n;
-    }
     if (in->fd < 0) {
         size_t n = in->mem_size - in->mem_pos;
         if (n > size)
@@ -202,6 +194,20 @@ static long long read_raw(simdsv_input *in, uint8_t *buf, size_t size, int *os_e
     if (n > 0 && in->on_read)
         in->on_read(in->on_read_ctx, (uint64_t)n);
     return n;
+}
+
+/* Raw bytes: the peeked ones first, then the source's. */
+static long long read_raw(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
+{
+    if (in->peek_pos < in->peek_len) {
+        size_t n = in->peek_len - in->peek_pos;
+        if (n > size)
+            n = size;
+        memcpy(buf, in->peek + in->peek_pos, n);
+        in->peek_pos += n;
+        return (long long)n;
+    }
+    return read_source(in, buf, size, os_errno);
 }
 
 #if defined(SIMDSV_HAVE_ZLIB_H) || defined(SIMDSV_HAVE_ZSTD_H)
@@ -377,7 +383,7 @@ static simdsv_status start(simdsv_input *in, simdsv_compression asked, simdsv_er
         if (in->fd >= 0) {
             while (in->peek_len < sizeof in->peek) {
                 int err = 0;
-                const long long n = read_raw(in, in->peek + in->peek_len, sizeof in->peek - in->peek_len, &err);
+                const long long n = read_source(in, in->peek + in->peek_len, sizeof in->peek - in->peek_len, &err);
                 if (n < 0) {
                     set_error(error, SIMDSV_ERR_IO, err, strerror(err));
                     return SIMDSV_ERR_IO;
