@@ -170,3 +170,24 @@ def test_corpus_reads_as_the_cli(tmp_path: pathlib.Path) -> None:
     print(f"{len(CORPUS)} files: the CLI reads {cli_read}, Python reads {same} of them the same")
     assert not differ, "\n".join(differ[:20])
     assert cli_read > len(CORPUS) // 2
+
+
+@pytest.mark.skipif(not CORPUS or CLI is None, reason="no corpus (../shared/datasets) or no built simdsv command")
+def test_corpus_counts_as_the_cli() -> None:
+    """The records' reader too (dialect-only detection): simdsv.count equals `simdsv count`."""
+    counted = 0
+    differ: list[str] = []
+    for path in CORPUS:
+        run = subprocess.run([str(CLI), "count", str(path)], capture_output=True, timeout=120)
+        if run.returncode != 0:
+            continue
+        counted += 1
+        try:
+            ours = simdsv.count(path)
+        except (simdsv.Error, OSError) as e:
+            differ.append(f"{path.name}: Python fails ({e})")
+            continue
+        if ours != int(run.stdout):
+            differ.append(f"{path.name}: {ours} vs the CLI's {int(run.stdout)}")
+    assert not differ, "\n".join(differ[:20])
+    assert counted > len(CORPUS) // 2
