@@ -914,6 +914,7 @@ SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
  * setting the caller gives wins over detection.
  *
  *     simdsv_options *opt = simdsv_options_new(NULL);
+ *     simdsv_error err;
  *     simdsv_input *in = NULL;
  *     simdsv_reader *r = NULL;
  *     simdsv_sniff_params p = {opt, 0};          // nothing given: detect all
@@ -934,7 +935,10 @@ typedef struct simdsv_input simdsv_input;
 
 /* Open an input.  opt gives the allocator and SIMDSV_OPT_COMPRESSION (NULL:
  * defaults).  A descriptor stays the caller's (closed by the caller after
- * simdsv_input_free); a buffer must outlive the input and its reader.  On
+ * simdsv_input_free); one on a regular file at offset 0 (standard input
+ * redirected from a file) is read with pread() like a path and its offset
+ * is not moved, any other is read from where it stands.  A buffer must
+ * outlive the input and its reader.  On
  * failure *out is NULL and error (may be NULL) says why: SIMDSV_ERR_IO with
  * os_errno and a message ("No such file or directory", "gzip-compressed, but
  * zlib (libz.so.1) cannot be loaded: ...").  The first bytes are read here. */
