@@ -48,6 +48,7 @@ static simdsv_status resize_buffer(simdsv_reader *r, size_t new_cap)
     uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
     if (!grown)
         return simdsv__fail(r, SIMDSV_ERR_NOMEM, 0);
+    simdsv__read_buffer_pages(&r->opt.alloc, grown, new_cap);
     r->run_n = 0;
     memcpy(grown, r->buf, r->len);
     for (size_t i = 0; i < r->nfields; i++)
