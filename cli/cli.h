@@ -56,7 +56,8 @@ typedef struct cli_common {
     uint64_t header_rows; /* --header-rows N */
     size_t table;         /* --table K, 0-based */
     bool table_all;       /* --table all: the tables one after another (their columns must agree) */
-    uint64_t *table_ranges; /* and their byte ranges in the FILE sniffed (2 per table), or NULL */
+    uint64_t *table_ranges; /* and their byte ranges in the FILE sniffed (2 per table; or the table read
+                               cut around its repeated headers), or NULL */
     size_t table_count;
     const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
     cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */

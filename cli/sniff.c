@@ -263,7 +263,33 @@ int cli_detect(cli_common *c)
         simdsv_options_set(c->opt, SIMDSV_OPT_SKIP_LINES, 0);
     if (c->table_ranges && !given(c, SIMDSV_SNIFF_FOOTER))
         simdsv_options_set(c->opt, SIMDSV_OPT_END_OFFSET, 0);
-    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES) && !c->table_ranges) {
+    /* Copies of the header inside the table read (files concatenated): the
+     * input is read without their lines, and the last range ends where the
+     * table does (offsets past a cut line no longer match the input's). */
+    if (s->repeated_header_count && !c->table_ranges && !given(c, SIMDSV_SNIFF_FOOTER)) {
+        const size_t n = s->repeated_header_count + 1;
+        uint64_t *ranges = malloc(2 * n * sizeof *ranges);
+        if (!ranges) {
+            simdsv_sniff_free(s);
+            cli_error("out of memory");
+            return EXIT_DATA;
+        }
+        ranges[0] = 0;
+        for (size_t i = 0; i < s->repeated_header_count; i++) {
+            ranges[2 * i + 1] = s->repeated_headers[i].byte_start;
+            ranges[2 * i + 2] = s->repeated_headers[i].byte_end;
+        }
+        ranges[2 * n - 1] = s->end_offset;
+        simdsv_options_set(c->opt, SIMDSV_OPT_END_OFFSET, 0);
+        c->table_ranges = ranges;
+        c->table_count = n;
+    }
+    char left_out[256];
+    if (simdsv_sniff_left_out(s, left_out, sizeof left_out)) {
+        progress_erase();
+        fprintf(stderr, "simdsv: %s: left out: %s\n", file, left_out);
+    }
+    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES) && !c->table_all) {
         progress_erase();
         fprintf(stderr, "simdsv: %s: %zu tables:", file, s->table_count);
         for (size_t i = 0; i < s->table_count; i++)
@@ -275,7 +301,7 @@ int cli_detect(cli_common *c)
         reproduce(s, &sb);
         cli_error("%s: detected %s", file, sb.data ? sb.data : "");
         free(sb.data);
-        if (c->table_ranges)
+        if (c->table_all && c->table_ranges)
             cli_error("%s: --table all: its %zu tables read one after another", file, c->table_count);
     }
     simdsv_sniff_free(s);
@@ -379,7 +405,14 @@ static void print_json(const char *file, const simdsv_sniff *s, const char *opti
              (unsigned long long)t->first_line, (unsigned long long)t->last_line,
              (unsigned long long)t->header_rows, t->columns);
     }
-    outf("],\"table\":%zu,\"columns\":[", s->table + 1);
+    out_str("],\"repeated_headers\":[");
+    for (size_t i = 0; i < s->repeated_header_count; i++)
+        outf("%s%llu", i ? "," : "", (unsigned long long)s->repeated_headers[i].line);
+    char left_out[512];
+    simdsv_sniff_left_out(s, left_out, sizeof left_out);
+    out_str("],\"left_out\":");
+    json_str(left_out);
+    outf(",\"table\":%zu,\"columns\":[", s->table + 1);
     for (size_t i = 0; i < s->column_count; i++) {
         const simdsv_sniff_column *col = &s->columns[i];
         out_str(i ? ",{\"name\":" : "{\"name\":");
@@ -414,6 +447,9 @@ static void print_text(const char *file, const simdsv_sniff *s, const char *opti
              (unsigned long long)t->first_line, last, t->columns, (unsigned long long)t->header_rows,
              t->header_rows == 1 ? "" : "s");
     }
+    char left_out[512];
+    if (simdsv_sniff_left_out(s, left_out, sizeof left_out))
+        outf("  left out: %s\n", left_out);
     outf("  columns:\n");
     for (size_t i = 0; i < s->column_count; i++) {
         const simdsv_sniff_column *col = &s->columns[i];

@@ -834,6 +834,17 @@ typedef struct simdsv_sniff_table {
                               (0: not in the sample, or not known for an iconv encoding) */
 } simdsv_sniff_table;
 
+/* A line of the table read that is not data: a copy of its header inside
+ * the table (files concatenated), found among the sample's first 1000 rows
+ * when the header is text over typed columns.  simdsv_sniff_apply cannot
+ * leave it out (no reader option cuts one line): a reader that should skip
+ * it reads the input without [byte_start, byte_end), as the CLI does. */
+typedef struct simdsv_sniff_line {
+    uint64_t line;       /* 1-based physical line of the input */
+    uint64_t byte_start; /* input offsets of the line, its line end included */
+    uint64_t byte_end;
+} simdsv_sniff_line;
+
 /* One column of the table read. */
 typedef struct simdsv_sniff_column {
     const char *name;      /* the header's name (rows joined with a space), or "" without a header */
@@ -874,6 +885,8 @@ typedef struct simdsv_sniff {
     uint64_t input_size;       /* 0 when unknown (memory: the size given) */
     int thousands;             /* digit-group separator of the numbers (',' in 1,234.5, '.' in 1.234,5), 0: none
                                   (SIMDSV_OPT_THOUSANDS) */
+    size_t repeated_header_count;              /* lines of the table read that repeat its header */
+    const simdsv_sniff_line *repeated_headers; /* in input order (NULL when none) */
 } simdsv_sniff;
 
 /* What the caller already knows. */
@@ -903,6 +916,13 @@ SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_
  * offset, decimal comma, thousands separator, date order and the encoding.  Settings given to the sniff are set
  * to the value given. */
 SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
+/* What a read as detected leaves out of the table read, for a message:
+ * "lines 1-3 (a preamble); lines starting with '#' (comments); lines 14, 27
+ * (repeat the header); the last 2 lines (a footer)", or "" when every line
+ * is read (the tables not read are listed by s->tables).  Writes at most cap
+ * bytes, NUL included, and returns the length of the whole text (snprintf's
+ * contract: a return >= cap means it was cut). */
+SIMDSV_API size_t simdsv_sniff_left_out(const simdsv_sniff *sniff, char *buf, size_t cap);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
 
 /* ------------------------------------------------------------------- inputs */

@@ -60,10 +60,13 @@ void simdsv__sniff_lines(sniff_run *R)
             i++;
         R->lines++;
     }
+    /* Any share of the lines but all of them: a comment block may be most of
+     * a short file.  Whether the marked lines are notes or rows of the table
+     * is decided once the dialect is known (simdsv__sniff_confirm_dialect). */
     size_t best = 0;
     for (size_t m = 0; m < 3; m++) {
         const size_t hits = hits_of[m];
-        if (hits > best && hits * 2 < R->lines) {
+        if (hits > best && hits < R->lines) {
             best = hits;
             R->comment = markers[m];
         }
@@ -453,19 +456,30 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
         plain.comment = NULL;
         rows marked = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
         simdsv__sniff_parse_region(&gs[0], 0, &plain, START_ROWS, &marked);
-        size_t notes = 0, data_like = 0;
+        /* In one column a marked line is told from a value only by its
+         * place and its form: the marked lines must all come before the
+         * first other row, each the marker alone or followed by a space
+         * ("# note"), not a value such as "#ff0000" or "%5". */
+        size_t notes = 0, data_like = 0, unmarked = 0;
         const size_t ml = strlen(comment);
         for (size_t i = 0; i < marked.nr; i++) {
             const sn_row *r = &marked.r[i];
-            if (r->kind != ROW_DATA || r->off + ml > gs[0].n || memcmp(gs[0].p + r->off, comment, ml))
+            if (r->kind != ROW_DATA)
                 continue;
-            if (r->nfields == k && k > 1)
+            if (r->off + ml > gs[0].n || memcmp(gs[0].p + r->off, comment, ml)) {
+                unmarked++;
+                continue;
+            }
+            const size_t after = r->off + ml;
+            const int note_form = after >= gs[0].n || strchr(" \t\r\n", gs[0].p[after]) != NULL ||
+                                  !memcmp(gs[0].p + after, comment, ml < gs[0].n - after ? ml : gs[0].n - after);
+            if (k > 1 ? r->nfields == k : unmarked > 0 || !note_form)
                 data_like++;
             else
                 notes++;
         }
         simdsv__sniff_free_rows(&marked);
-        if (!notes || data_like * 10 > notes) {
+        if (!notes || data_like * 10 > notes || (k == 1 && data_like)) {
             comment = R->comment = NULL;
             d->comment = NULL;
             if (!simdsv__sniff_reparse(&R->conv, d, k, rs, out, &R->nstart))

@@ -83,8 +83,9 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         simdsv__sniff_layout(&R);
         if (R.ntables) {
             table_read tr;
-            simdsv__sniff_header(&R, &tr);
-            st = simdsv__sniff_columns(&R, &tr);
+            st = simdsv__sniff_header(&R, &tr);
+            if (st == SIMDSV_OK)
+                st = simdsv__sniff_columns(&R, &tr);
         } else {
             decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
             decide(s, SIMDSV_SNIFF_HEADER_ROWS, NOT_SURE, "not sure: no rows");
@@ -148,6 +149,7 @@ void simdsv_sniff_free(simdsv_sniff *sniff)
         t = next;
     }
     simdsv__free(&a, s->tables, s->tables_cap * sizeof *s->tables);
+    simdsv__free(&a, s->repeated, s->repeated_cap * sizeof *s->repeated);
     simdsv__free(&a, s->columns, (s->pub.column_count ? s->pub.column_count : 1) * sizeof *s->columns);
     simdsv__free(&a, s, sizeof *s);
 }
@@ -362,6 +364,46 @@ simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options
 }
 
 #undef DETECTED
+
+size_t simdsv_sniff_left_out(const simdsv_sniff *s, char *buf, size_t cap)
+{
+    char none[1];
+    if (!buf || !cap) {
+        buf = none;
+        cap = sizeof none;
+    }
+    buf[0] = '\0';
+    if (!s || s->binary)
+        return 0;
+    size_t n = 0;
+    /* Appends one item: "; " between items; n counts what would be written. */
+#define LEFT_OUT(...)                                                                                         \
+    do {                                                                                                        \
+        const int w_ = snprintf(buf + (n < cap ? n : cap - 1), n < cap ? cap - n : 1, __VA_ARGS__);             \
+        n += w_ > 0 ? (size_t)w_ : 0;                                                                           \
+    } while (0)
+    if (s->skip_lines && (s->table_count < 2 || s->table == 0)) {
+        if (s->skip_lines == 1)
+            LEFT_OUT("line 1 (a preamble)");
+        else
+            LEFT_OUT("lines 1-%llu (a preamble)", (unsigned long long)s->skip_lines);
+    }
+    if (s->comment_marker && s->comment_marker[0])
+        LEFT_OUT("%slines starting with '%s' (comments)", n ? "; " : "", s->comment_marker);
+    for (size_t i = 0; i < s->repeated_header_count; i++)
+        LEFT_OUT("%s%s%llu", !i && n ? "; " : "", !i ? (s->repeated_header_count > 1 ? "lines " : "line ") : ", ",
+                 (unsigned long long)s->repeated_headers[i].line);
+    if (s->repeated_header_count)
+        LEFT_OUT(" (%s the header)", s->repeated_header_count > 1 ? "repeat" : "repeats");
+    if (s->footer_lines && (s->table_count < 2 || s->table + 1 == s->table_count)) {
+        if (s->footer_lines == 1)
+            LEFT_OUT("%sthe last line (a footer)", n ? "; " : "");
+        else
+            LEFT_OUT("%sthe last %llu lines (a footer)", n ? "; " : "", (unsigned long long)s->footer_lines);
+    }
+#undef LEFT_OUT
+    return n;
+}
 
 const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting)
 {

@@ -45,6 +45,8 @@ typedef struct sniff_impl {
     simdsv_sniff_table *tables;
     size_t tables_cap;
     simdsv_sniff_column *columns;
+    simdsv_sniff_line *repeated;  /* the repeated headers of the table read */
+    size_t repeated_cap;
 } sniff_impl;
 
 /* A part of the input: the start (line numbers known), the middle or the end. */
@@ -61,7 +63,9 @@ typedef struct sn_field {
     uint8_t quoted;
 } sn_field;
 
-enum { ROW_DATA, ROW_BLANK, ROW_COMMENT };
+/* ROW_REPEATED_HEADER: a row of the table read equal to its header
+ * (header.c), not data. */
+enum { ROW_DATA, ROW_BLANK, ROW_COMMENT, ROW_REPEATED_HEADER };
 
 typedef struct sn_row {
     size_t field0;
@@ -245,8 +249,9 @@ typedef struct table_read {
     int header;
     uint64_t header_rows;
 } table_read;
-/* header.c: the header and header rows of table R->s->pub.table (R->ntables > 0). */
-void simdsv__sniff_header(sniff_run *R, table_read *tr);
+/* header.c: the header and header rows of table R->s->pub.table (R->ntables > 0),
+ * and the lines that repeat its header (NOMEM when they cannot be kept). */
+simdsv_status simdsv__sniff_header(sniff_run *R, table_read *tr);
 /* columns.c: its columns' names and (but for dialect_only) types and value
  * formats; one date order and decimal mark for the reader. */
 simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
