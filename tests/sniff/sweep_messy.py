@@ -44,7 +44,9 @@ csv.field_size_limit(1 << 30)  # a field of the plain read may be a whole file
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_TABLE = os.path.join(HERE, "negative", "dropped.tsv")
 TIMEOUT = 60
-TABLE_HEADER = ["file", "plain_records", "kept_records", "dropped", "why"]
+# dropped_records: 1-based numbers of the plain read's records (a record is a
+# line, unless a quoted field spans lines; blank lines are no records).
+TABLE_HEADER = ["file", "plain_records", "kept_records", "dropped_records", "why"]
 # The decisions of `simdsv sniff` that can drop lines; their reasons are the evidence.
 DROPPING_DECISIONS = ("comment", "preamble", "footer", "tables", "header_rows")
 
@@ -191,7 +193,7 @@ def write_table(path, results, old):
             if "plain_error" in r or not r["lost"]:
                 continue
             prev = old.get(r["file"])
-            why = prev["why"] if prev and prev["dropped"] == r["dropped"] else "UNREVIEWED " + r["why"]
+            why = prev["why"] if prev and prev["dropped_records"] == r["dropped"] else "UNREVIEWED " + r["why"]
             f.write("\t".join([r["file"], str(r["plain"]), str(r["kept"]), r["dropped"], why]) + "\n")
 
 
@@ -205,8 +207,9 @@ def judge(r, table):
     what = "drops %d of %d records (%s): %s" % (r["lost"], r["plain"], r["dropped"], r["why"])
     if not entry:
         return "not in the table: " + what
-    if entry["dropped"] != r["dropped"] or entry["plain_records"] != str(r["plain"]):
-        return "the table says %s of %s records dropped; now %s" % (entry["dropped"], entry["plain_records"], what)
+    if entry["dropped_records"] != r["dropped"] or entry["plain_records"] != str(r["plain"]):
+        return "the table says records %s of %s dropped; now %s" % (entry["dropped_records"], entry["plain_records"],
+                                                                   what)
     header_only = r["kept"] <= 1
     if header_only and r["plain"] >= 3 and "defect " not in entry["why"]:
         return "reads no data record of %d (allowed only as a known defect): %s" % (r["plain"] - 1, what)
@@ -232,6 +235,7 @@ def main(argv):
         table = load_table(table_path)
     problems = [(r["file"], judge(r, table)) for r in results]
     problems = [p for p in problems if p[1]]
+    problems += [(name, "in the table but not a file of %s" % folder) for name in sorted(set(table) - set(names))]
     for name, problem in problems:
         print("FAIL: %s: %s" % (name, problem))
     compared = [r for r in results if "plain_error" not in r]
