@@ -47,6 +47,8 @@ KNOWN_FAILURES = {
     "nul_in_value_pipe": "defect 5: one NUL byte turns detection off (one column 'a|b|c')",
     "one_line_numbers": "defect 9: a one-line file of numbers read as a header with 0 rows",
     "one_line_no_newline": "defect 9: a one-line file of numbers read as a header with 0 rows",
+    "concatenated_repeated_header": "the rule of #21 (no numbered defect): a repeated header inside a table drops "
+                                    "that one line and keeps reading; today the second copy is another table",
     "single_symbols_with_hash": "not in #21 (found by this corpus): in a one-column file the value '#' on one line "
                                 "of 26 is taken for a comment line and dropped",
 }
@@ -91,6 +93,11 @@ def case_list():
     add("repeated_rows_with_header", rows_text(repeated), repeated, True)
     first_again = [["10", "Paris"], ["10", "Paris"], ["11", "Rome"], ["10", "Paris"], ["12", "Oslo"]]
     add("repeated_first_row", rows_text(first_again), first_again, False)
+
+    # Two files concatenated: the second header is the one line with evidence
+    # (it repeats the header exactly); it is dropped and the rows go on.
+    part = [["id", "city", "temp"]] + [[str(i), "c%d" % i, "%d.5" % i] for i in range(1, 7)]
+    add("concatenated_repeated_header", rows_text(part + part), part + part[1:], True)
 
     # Ragged rows in the first 20 lines: data, under the header (defect 2).
     ragged = [["id", "name", "score", "city", "note"], ["1", "ann", "3", "Paris"], ["2", "bob", "4", "Rome"],
