@@ -432,7 +432,10 @@ void cli_report_error(const cli_common *c, const simdsv_error *e)
     /* The library says what is wrong; which option changes that is the CLI's to say. */
     const char *hint = e->code == SIMDSV_ERR_VALUE         ? " (use --on-error null to make it null)"
                        : e->code == SIMDSV_ERR_RAGGED_ROW ? " (--short-rows pad and --long-rows truncate accept it)"
-                                                          : "";
+                       : e->code == SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD || e->code == SIMDSV_ERR_TEXT_AFTER_QUOTE ||
+                               e->code == SIMDSV_ERR_UNTERMINATED_QUOTE
+                           ? " (--lenient reads stray quotes as text, --no-quote reads every quote as text)"
+                           : "";
     fprintf(stderr, "%s:%llu:%llu: error: ", c->display, (unsigned long long)e->line, (unsigned long long)e->column);
     cli_put_text(e->message); /* it may quote a column name */
     fprintf(stderr, "%s (byte %llu, record %llu, field %llu)\n", hint, (unsigned long long)e->byte_offset,

@@ -118,6 +118,10 @@ static void parse_from(const region *g, int gi, const dialect *d, size_t max_row
                     while (pos < n && !quoted_stop[p[pos]])
                         pos++;
                     if (pos >= n) {
+                        /* The row is not counted; when the input ends
+                         * here, it is a quoting problem all the same (the
+                         * reader's unterminated quote). */
+                        rs->unterminated |= g->complete;
                         cut = 1;
                         break;
                     }
@@ -411,6 +415,7 @@ int simdsv__sniff_copy_rows(rows *dst, const rows *src)
 void simdsv__sniff_reset_rows(rows *rs)
 {
     rs->nf = rs->nr = 0;
+    rs->unterminated = 0;
 }
 
 int simdsv__sniff_reparse(sniff_input *conv, const dialect *d, size_t k, rows *rs, simdsv_sniff *out, size_t *nstart)

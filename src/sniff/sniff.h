@@ -78,6 +78,7 @@ typedef struct rows {
     sn_row *r;
     size_t nr, capr;
     int nomem;
+    int unterminated;   /* the input ended inside a quoted field (that row is not in r) */
     size_t next_pos;    /* where the last parse of a region stopped, and its line there */
     uint32_t next_line;
 } rows;
@@ -183,6 +184,8 @@ typedef struct sniff_run {
     rows start_rows;                   /* the rows of the start the chosen candidate was scored on */
     int start_rows_ok;                 /* ... which the whole sample's parse goes on from */
     rows rs;                           /* the whole sample parsed with d */
+    size_t bad_rows;                   /* rows of rs that d's quoting rejects */
+    size_t quote_dropped;              /* rows '"' rejected, when no quoting was chosen for them */
     size_t nstart;                     /* rows of rs in the start */
     int dc_allowed;                    /* a decimal comma may be a number (',' is not the delimiter) */
     /* the layout (layout.c) */
