@@ -361,6 +361,8 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
         if (cli_detect(c) >= 0)
             return NULL;
     }
+    if (c->refused && opt == c->opt && c->sniffed == c->file)
+        return NULL; /* not text: cli_detect said so */
     simdsv_reader *r = cli_new_reader(opt);
     if (!r)
         return NULL;

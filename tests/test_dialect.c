@@ -108,6 +108,21 @@ static void test_quote_that_does_not_parse(void)
     simdsv_sniff_free(s);
     free(data);
 
+    /* A stray quote in the last row of an input sampled at its start,
+     * middle and end: past every row kept for the decisions. */
+    const size_t big_rows = 30000;
+    char *big = malloc(big_rows * 80 + 64);
+    n = (size_t)sprintf(big, "n,s\n");
+    for (size_t i = 1; i <= big_rows; i++)
+        n += (size_t)sprintf(big + n, "%zu,%060zu\n", i, i % 5);
+    n += (size_t)sprintf(big + n, "1,bad\"quote\n");
+    s = sniff_n(big, n);
+    CHECK_EQ_INT(s->quote, -1);
+    CHECK_STATUS(read_as_detected(s, big, n, &records), SIMDSV_OK);
+    CHECK_EQ_U64(records, big_rows + 1);
+    simdsv_sniff_free(s);
+    free(big);
+
     /* The input ending inside quotes counts as a row that does not parse. */
     const char open_end[] = "name,comment\nann,\"fine\"\nbob,x\ncid,\"open\n";
     s = sniff_n(open_end, sizeof open_end - 1);
@@ -151,10 +166,75 @@ static void test_quotes_kept(void)
     h_context(NULL);
 }
 
+/* "col1|col2|col3" and 39 rows, a NUL byte in the value of each row listed
+ * (0-terminated list). */
+static size_t nul_table(char *buf, const int *nul_rows)
+{
+    size_t n = (size_t)sprintf(buf, "col1|col2|col3\n");
+    for (int i = 1; i <= 39; i++) {
+        int nul = 0;
+        for (const int *k = nul_rows; *k; k++)
+            nul |= *k == i;
+        n += (size_t)sprintf(buf + n, "%d|name%d|x", i, i);
+        if (nul)
+            buf[n++] = '\0';
+        n += (size_t)sprintf(buf + n, "%d\n", i);
+    }
+    return n;
+}
+
+static void test_nul_bytes(void)
+{
+    /* NUL bytes on fewer than half the lines are data: the detection goes
+     * on, and the reader reads every record as detected. */
+    char buf[2048];
+    static const int one[] = {5, 0}, some[] = {2, 9, 17, 30, 0};
+    const int *const cases[] = {one, some};
+    for (size_t c = 0; c < 2; c++) {
+        h_context("NUL bytes, case %zu", c);
+        const size_t n = nul_table(buf, cases[c]);
+        simdsv_sniff *s = sniff_n(buf, n);
+        CHECK_EQ_INT(s->binary, 0);
+        CHECK_STR(s->delimiter, "|");
+        CHECK_EQ_U64(s->header, 1);
+        CHECK_EQ_U64(s->column_count, 3);
+        if (s->column_count == 3)
+            CHECK_STR(s->columns[2].name, "col3");
+        CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason,
+                  c ? "ASCII only (valid UTF-8); NUL bytes on 4 of 40 lines, read as data"
+                    : "ASCII only (valid UTF-8); NUL bytes on 1 of 40 lines, read as data");
+        uint64_t records = 0;
+        CHECK_STATUS(read_as_detected(s, buf, n, &records), SIMDSV_OK);
+        CHECK_EQ_U64(records, 39);
+        simdsv_sniff_free(s);
+    }
+    h_context(NULL);
+    /* NULs on half the lines or more, or many control bytes: not text. */
+    static const int most[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
+                               15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 0};
+    const size_t n = nul_table(buf, most);
+    simdsv_sniff *s = sniff_n(buf, n);
+    CHECK_EQ_INT(s->binary, 1);
+    CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason,
+              "not text: NUL bytes on 24 of 40 lines, the first at offset 24 (and no UTF-16 pattern)");
+    simdsv_sniff_free(s);
+    static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\x1f\xf3\xff"
+                              "a\0\0\0\x04sBIT";
+    s = sniff_n(png, sizeof png - 1);
+    CHECK_EQ_INT(s->binary, 1);
+    CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason, "not text: 22 control bytes in 41");
+    simdsv_sniff_free(s);
+    /* One line with a NUL is half the lines: a one-line value cannot tell. */
+    s = sniff_n("alpha,beta\0gamma", 16);
+    CHECK_EQ_INT(s->binary, 1);
+    simdsv_sniff_free(s);
+}
+
 int main(void)
 {
     test_json_column();
     test_quote_that_does_not_parse();
     test_quotes_kept();
+    test_nul_bytes();
     return check_summary();
 }

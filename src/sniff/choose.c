@@ -375,49 +375,67 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
     return SIMDSV_OK;
 }
 
+/* Every row of the whole sample parsed with d (each region to its end: the
+ * rows R->rs keeps stop at START_ROWS and PART_ROWS), counted in *counts
+ * (no field typed); the input ending inside quotes counts as a bad row.
+ * False when out of memory. */
+static int count_whole_sample(const sniff_run *R, const dialect *d, score *counts)
+{
+    rows all = {.alloc = &R->s->alloc};
+    for (size_t i = 0; i < R->conv.ng && !all.nomem; i++)
+        simdsv__sniff_parse_region(&R->conv.g[i], (int)i, d, SIZE_MAX, &all);
+    const int ok = !all.nomem;
+    simdsv__sniff_score_rows(R->gs, &all, 0, 1, HUGE_VAL, counts); /* beat +inf: counts only */
+    counts->bad_rows += (size_t)all.unterminated;
+    simdsv__sniff_free_rows(&all);
+    return ok;
+}
+
 /* A dialect whose sample does not parse is no candidate: when rows of the
  * whole sample break the quoting chosen (a JSON column's {"key": "v"}, an
- * inch mark 5'11", or a first stray quote past the rows scored), the rows
- * read without quoting replace them if they are at least as regular (the
- * same share of rows or more has the most common field count).  When they
- * are not (the quotes hold delimiters or line breaks), the quote stays as the
- * structure, the reader reports the first problem and the CLI's message names
- * --lenient and --no-quote.  R->rs and R->best then hold the rows and score
- * of the dialect chosen; R->bad_rows counts its rows that do not parse. */
+ * inch mark 5'11", or a first stray quote past the rows scored, in the
+ * middle or at the end), the rows read without quoting replace them if they
+ * are at least as regular (the same share of rows or more has the most
+ * common field count).  When they are not (the quotes hold delimiters or
+ * line breaks), the quote stays as the structure, the reader reports the
+ * first problem and the CLI's message names --lenient and --no-quote.
+ * R->rs and R->best then hold the rows and score of the dialect chosen;
+ * R->bad_rows counts the rows of the sample that it does not parse.  A
+ * sample without the quote byte is not parsed again. */
 static simdsv_status recheck_quote(sniff_run *R)
 {
-    rows *rs = &R->rs;
     dialect *d = &R->d;
-    score quoted; /* counts only: no field is typed (beat: +inf) */
-    simdsv__sniff_score_rows(R->gs, rs, d->delim[0] != ',', 1, HUGE_VAL, &quoted);
-    quoted.bad_rows += (size_t)rs->unterminated;
+    R->bad_rows = 0;
+    if (d->quote < 0 || is_given(R, SIMDSV_SNIFF_QUOTE))
+        return SIMDSV_OK;
+    int quote_seen = 0;
+    for (size_t i = 0; i < R->conv.ng && !quote_seen; i++)
+        quote_seen = memchr(R->conv.g[i].p, d->quote, R->conv.g[i].n) != NULL;
+    if (!quote_seen)
+        return SIMDSV_OK;
+    score quoted;
+    if (!count_whole_sample(R, d, &quoted))
+        return SIMDSV_ERR_NOMEM;
     R->bad_rows = quoted.bad_rows;
-    if (!quoted.bad_rows || d->quote < 0 || is_given(R, SIMDSV_SNIFF_QUOTE))
+    if (!quoted.bad_rows)
         return SIMDSV_OK;
     dialect plain = *d;
     plain.quote = plain.escape = -1;
-    rows unquoted = {.alloc = &R->s->alloc};
-    simdsv__sniff_parse_all(R->conv.g, R->conv.ng, &plain, R->best.k, &unquoted);
-    if (unquoted.nomem) {
-        simdsv__sniff_free_rows(&unquoted);
+    score unquoted;
+    if (!count_whole_sample(R, &plain, &unquoted))
         return SIMDSV_ERR_NOMEM;
-    }
-    score plain_counts;
-    simdsv__sniff_score_rows(R->gs, &unquoted, d->delim[0] != ',', 1, HUGE_VAL, &plain_counts);
     /* mode_rows / rows compared without a division */
-    if (plain_counts.rows && plain_counts.k >= 2 &&
-        (double)plain_counts.mode_rows * (double)quoted.rows >= (double)quoted.mode_rows * (double)plain_counts.rows) {
-        const rows replaced = *rs;
-        *rs = unquoted;
-        unquoted = replaced;
-        *d = plain;
-        R->s->pub.quote = R->s->pub.escape = -1;
-        simdsv__sniff_score_rows(R->gs, rs, d->delim[0] != ',', simdsv__sniff_delimiter_preference(d->delim), -1,
-                                 &R->best);
-        R->bad_rows = 0;
-        R->quote_dropped = quoted.bad_rows;
-    }
-    simdsv__sniff_free_rows(&unquoted);
+    if (!unquoted.rows || unquoted.k < 2 ||
+        (double)unquoted.mode_rows * (double)quoted.rows < (double)quoted.mode_rows * (double)unquoted.rows)
+        return SIMDSV_OK;
+    *d = plain;
+    R->s->pub.quote = R->s->pub.escape = -1;
+    R->quote_dropped = quoted.bad_rows;
+    R->bad_rows = 0;
+    if (!simdsv__sniff_reparse(&R->conv, d, unquoted.k, &R->rs, &R->s->pub, &R->nstart))
+        return SIMDSV_ERR_NOMEM;
+    simdsv__sniff_score_rows(R->gs, &R->rs, d->delim[0] != ',', simdsv__sniff_delimiter_preference(d->delim), -1,
+                             &R->best);
     return SIMDSV_OK;
 }
 
