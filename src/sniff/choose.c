@@ -401,17 +401,18 @@ static int count_whole_sample(const sniff_run *R, const dialect *d, score *count
  * first problem and the CLI's message names --lenient and --no-quote.
  * R->rs and R->best then hold the rows and score of the dialect chosen;
  * R->bad_rows counts the rows of the sample that it does not parse.  A
- * sample without the quote byte is not parsed again. */
+ * sample whose quoting cannot break (walked from quote to quote) is not
+ * parsed again. */
 static simdsv_status recheck_quote(sniff_run *R)
 {
     dialect *d = &R->d;
     R->bad_rows = 0;
     if (d->quote < 0 || is_given(R, SIMDSV_SNIFF_QUOTE))
         return SIMDSV_OK;
-    int quote_seen = 0;
-    for (size_t i = 0; i < R->conv.ng && !quote_seen; i++)
-        quote_seen = memchr(R->conv.g[i].p, d->quote, R->conv.g[i].n) != NULL;
-    if (!quote_seen)
+    int breaks = 0;
+    for (size_t i = 0; i < R->conv.ng && !breaks; i++)
+        breaks = simdsv__sniff_quoting_breaks(&R->conv.g[i], d);
+    if (!breaks)
         return SIMDSV_OK;
     score quoted;
     if (!count_whole_sample(R, d, &quoted))
