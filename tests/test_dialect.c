@@ -4,6 +4,7 @@
  * is read by the reader, every record of it, with no error.  Each case is
  * also detected for a reader of records (dialect_only), which must agree,
  * and ordinary quoted files are the negative cases: they keep their quote. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "check.h"
 #include "simdsv.h"
 #include "sniff_dialect.h"
@@ -230,11 +231,172 @@ static void test_nul_bytes(void)
     simdsv_sniff_free(s);
 }
 
+/* UTF-8 text as UTF-16LE with a byte order mark (every character here is
+ * below U+0800): *n bytes, malloc'ed. */
+static char *utf16le(const char *text, size_t *n)
+{
+    const size_t len = strlen(text);
+    char *out = malloc(2 * len + 2);
+    size_t o = 0;
+    out[o++] = (char)0xFF;
+    out[o++] = (char)0xFE;
+    for (size_t i = 0; i < len;) {
+        unsigned cp = (unsigned char)text[i];
+        if (cp >= 0xC0) {
+            cp = ((cp & 0x1F) << 6) | ((unsigned char)text[i + 1] & 0x3F);
+            i += 2;
+        } else {
+            i++;
+        }
+        out[o++] = (char)(cp & 0xFF);
+        out[o++] = (char)(cp >> 8);
+    }
+    *n = o;
+    return out;
+}
+
+static char *write_temp(const char *data, size_t n)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/simdsv_test_dialect_XXXXXX");
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "wb");
+    const int ok = f && fwrite(data, 1, n, f) == n;
+    if (f)
+        fclose(f);
+    return ok ? path : NULL;
+}
+
+/* The table read from path with what detection proposes; schema_only: the
+ * inference only; stream: read through a FILE* (a stream the reader's
+ * buffer refills from, as the CLI's inputs are) rather than by path. */
+static simdsv_table *typed_as_detected(const char *path, int schema_only, int stream, simdsv_sniff **detected)
+{
+    int err = 0;
+    CHECK_STATUS(simdsv_sniff_path(path, NULL, detected, &err), SIMDSV_OK);
+    simdsv_options *opt = simdsv_options_new(NULL);
+    simdsv_reader *r = NULL;
+    simdsv_table *t = NULL;
+    simdsv_status st = *detected ? simdsv_sniff_apply(*detected, opt) : SIMDSV_ERR_INVALID_ARGUMENT;
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_new(&r, opt);
+    FILE *file = stream ? fopen(path, "rb") : NULL;
+    if (st == SIMDSV_OK)
+        st = stream ? simdsv_reader_open_stdio(r, file) : simdsv_reader_open_path(r, path);
+    if (st == SIMDSV_OK)
+        st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
+    CHECK_STATUS(st, SIMDSV_OK);
+    simdsv_reader_free(r);
+    if (file)
+        fclose(file);
+    simdsv_options_free(opt);
+    return t;
+}
+
+/* The typed reader's samples and re-reads (sub-readers over the bytes the
+ * reader holds, already UTF-8) converted them a second time: UTF-16 read as
+ * mojibake with `age` null, Latin-1 reasons as RÃ©union.  And a converted
+ * input ended where the reader's buffer had less room left than a character
+ * takes (a read of nothing: "the end"), so typed reads of converted files
+ * over 1 MiB lost their last rows with no error. */
+static void test_encodings_typed(void)
+{
+    size_t n = 0;
+    char *u16 = utf16le("name,age\nJos\xC3\xA9,30\nAnn,25\n", &n);
+    char *path = write_temp(u16, n);
+    CHECK(path != NULL);
+    for (int schema_only = 0; path && schema_only < 2; schema_only++) {
+        h_context("UTF-16, %s", schema_only ? "schema" : "read");
+        simdsv_sniff *s = NULL;
+        simdsv_table *t = typed_as_detected(path, schema_only, 0, &s);
+        CHECK_STR(s ? s->encoding : "", "utf-16le");
+        simdsv_column_info name, age;
+        if (t && simdsv_table_columns(t) == 2 && simdsv_table_column(t, 0, &name) == SIMDSV_OK &&
+            simdsv_table_column(t, 1, &age) == SIMDSV_OK) {
+            CHECK_STR(name.name, "name");
+            CHECK_STR(name.reason, "string: not a number, bool, date or timestamp in `Jos\xC3\xA9` at line 2");
+            CHECK_STR(age.name, "age");
+            CHECK_EQ_INT(age.type, SIMDSV_TYPE_INT64);
+            if (!schema_only) {
+                simdsv_column_view v;
+                CHECK_EQ_U64(simdsv_table_rows(t), 2);
+                if (simdsv_table_column_view(t, 1, &v) == SIMDSV_OK && v.length == 2) {
+                    CHECK_EQ_INT(((const int64_t *)v.values)[0], 30);
+                    CHECK_EQ_INT(((const int64_t *)v.values)[1], 25);
+                }
+            }
+        } else {
+            FAIL_MSG("no table of 2 columns");
+        }
+        simdsv_table_free(t);
+        simdsv_sniff_free(s);
+    }
+    if (path)
+        remove(path);
+    free(u16);
+
+    h_context("Latin-1 reason");
+    static const char latin1[] = "city,n\nR\xE9union,1\nOrl\xE9" "ans,2\n";
+    path = write_temp(latin1, sizeof latin1 - 1);
+    simdsv_sniff *s = NULL;
+    simdsv_table *t = path ? typed_as_detected(path, 1, 0, &s) : NULL;
+    simdsv_column_info city;
+    CHECK_STR(s ? s->encoding : "", "iso-8859-1");
+    if (t && simdsv_table_column(t, 0, &city) == SIMDSV_OK)
+        CHECK_STR(city.reason, "string: not a number, bool, date or timestamp in `R\xC3\xA9union` at line 2");
+    simdsv_table_free(t);
+    simdsv_sniff_free(s);
+    if (path)
+        remove(path);
+
+    /* Over 1 MiB converted, in both directions (UTF-16 shrinks, Latin-1 grows). */
+    const size_t rows = 150000;
+    char *text = malloc(rows * 32 + 32);
+    size_t tn = (size_t)sprintf(text, "name,age\n");
+    for (size_t i = 0; i < rows; i++)
+        tn += (size_t)sprintf(text + tn, "Jos\xC3\xA9%zu,%zu\n", i, i % 90);
+    char *as_latin1 = malloc(tn);
+    size_t ln = 0;
+    for (size_t i = 0; i < tn; i++) {
+        if ((unsigned char)text[i] == 0xC3) {
+            as_latin1[ln++] = (char)(0xC0 | ((unsigned char)text[++i] & 0x3F));
+            continue;
+        }
+        as_latin1[ln++] = text[i];
+    }
+    u16 = utf16le(text, &n);
+    const char *const big[2] = {u16, as_latin1};
+    const size_t big_n[2] = {n, ln};
+    for (int e = 0; e < 4; e++) {
+        h_context("%s, %zu rows, %s", e & 1 ? "Latin-1" : "UTF-16", rows, e & 2 ? "FILE*" : "path");
+        path = write_temp(big[e & 1], big_n[e & 1]);
+        t = path ? typed_as_detected(path, 0, e & 2, &s) : NULL;
+        CHECK_EQ_U64(t ? simdsv_table_rows(t) : 0, rows);
+        simdsv_column_view v;
+        if (t && simdsv_table_column_view(t, 0, &v) == SIMDSV_OK && v.length == rows && v.offset_width == 4) {
+            const int32_t *off = v.offsets;
+            const char last[] = "Jos\xC3\xA9" "149999";
+            CHECK_MEM(v.bytes + off[rows - 1], (size_t)(off[rows] - off[rows - 1]), last, sizeof last - 1);
+        }
+        simdsv_table_free(t);
+        simdsv_sniff_free(s);
+        if (path)
+            remove(path);
+    }
+    h_context(NULL);
+    free(u16);
+    free(as_latin1);
+    free(text);
+}
+
 int main(void)
 {
     test_json_column();
     test_quote_that_does_not_parse();
     test_quotes_kept();
     test_nul_bytes();
+    test_encodings_typed();
     return check_summary();
 }

@@ -596,6 +596,16 @@ for args in "check" "headers" "head" "table" "schema" "stats" "convert --to json
     fi
 done
 RUN_DIR=$TMP run dialect_binary_message /dev/null head image.png
+# UTF-16 on the typed path (schema, stats, convert) reads as on the record path;
+# a Latin-1 reason prints as UTF-8.
+printf '\377\376n\000a\000m\000e\000,\000a\000g\000e\000\012\000J\000o\000s\000\351\000,\0003\0000\000\012\000A\000n\000n\000,\0002\0005\000\012\000' \
+    >"$TMP/utf16.csv"
+RUN_DIR=$TMP run dialect_utf16_schema /dev/null schema utf16.csv
+RUN_DIR=$TMP run dialect_utf16_json /dev/null convert --to json utf16.csv
+(cd "$TMP" && "$S" convert -o utf16.parquet utf16.csv) && [ -s "$TMP/utf16.parquet" ] && ok ||
+    bad "convert -o .parquet of a UTF-16 file"
+printf 'city,n\nR\351union,1\nOrl\351ans,2\n' >"$TMP/latin1.csv"
+RUN_DIR=$TMP run dialect_latin1_schema /dev/null schema latin1.csv
 
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
