@@ -75,7 +75,8 @@ enum {
     CLI_OUTPUT = 2u,     /* -o FILE */
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
     CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
-    CLI_RECORDS = 16u    /* reads records, never typed values: detection leaves the value formats out */
+    CLI_RECORDS = 16u,   /* reads records, never typed values: detection leaves the value formats out */
+    CLI_UTF8_LOSSY = 32u /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
 };
 
 typedef struct cli_spec {

@@ -29,9 +29,10 @@ const char cli_common_help[] =
     "                     table, one after another, when their columns agree\n"
     "  --end-offset N     stop reading at byte N of the input (a footer after the table)\n"
     "  --no-sniff         do not detect the dialect: defaults for every option not given\n"
-    "                     (by default the dialect is detected over a sample of the first\n"
-    "                     FILE and every option given by hand wins; 'simdsv sniff' shows it)\n"
-    "  -v, --verbose      say on stderr what was detected\n"
+    "                     (by default the dialect is detected over a sample of each FILE,\n"
+    "                     every option given by hand wins, and a FILE that is not text is\n"
+    "                     refused; 'simdsv sniff' shows what is detected)\n"
+    "  -v, --verbose      say on stderr what was detected (search: --verbose; -v inverts)\n"
     "  --utf8 MODE        strict (default: invalid UTF-8 is an error), lossy (replace by U+FFFD), none\n"
     "  --kernel NAME      auto, scalar, sse42, avx2, avx512, neon (default auto; env SIMDSV_KERNEL)\n"
     "  --max-record-size N  fail on a record longer than N bytes (default 1 GiB; 0 = no limit)\n"
@@ -471,6 +472,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
         fputs("simdsv: out of memory\n", stderr);
         return EXIT_DATA;
     }
+    if (spec->flags & CLI_UTF8_LOSSY) /* before the arguments: --utf8 given wins */
+        simdsv_options_set(c->opt, SIMDSV_OPT_UTF8, SIMDSV_UTF8_LOSSY);
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -136,6 +136,9 @@ t check_cities check cities.csv
 t check_broken check --quote '"' broken.csv
 t check_broken_max1 check --quote '"' --max-errors 1 broken.csv
 t check_bad_utf8 check bad_utf8.csv
+# table, a viewer, shows invalid UTF-8 as U+FFFD (as its help says) unless --utf8 is given.
+t table_bad_utf8 table bad_utf8.csv
+t table_bad_utf8_strict table --utf8 strict bad_utf8.csv
 t check_many check --quote '"' cities.csv broken.csv fruit.csv
 t check_help check --help
 t convert_json convert --to json cities.csv
