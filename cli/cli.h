@@ -61,6 +61,7 @@ typedef struct cli_common {
     size_t table_count;
     const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
     cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */
+    bool refused;         /* that FILE is not text (a binary file): said, and cli_open opens no reader */
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -75,7 +76,8 @@ enum {
     CLI_OUTPUT = 2u,     /* -o FILE */
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
     CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
-    CLI_RECORDS = 16u    /* reads records, never typed values: detection leaves the value formats out */
+    CLI_RECORDS = 16u,   /* reads records, never typed values: detection leaves the value formats out */
+    CLI_UTF8_LOSSY = 32u /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
 };
 
 typedef struct cli_spec {
@@ -101,8 +103,12 @@ void cli_release_detected(cli_common *c);
  * next one) and sets every option not given by hand (sniff.c).  A stream
  * (standard input, a pipe, compressed data) is sniffed over its first bytes,
  * which c->sampled keeps for the reader.  --no-sniff keeps the defaults.
+ * A binary file is refused (c->refused) with cli_not_text's message.
  * Returns -1 to go on, or the exit status. */
 int cli_detect(cli_common *c);
+/* The one message for input that is not a delimited text file (every
+ * command, and 'simdsv sniff'): what detection found, and --no-sniff. */
+void cli_not_text(const char *display, const simdsv_sniff *s);
 /* Starts the progress line for c->files (their total size when known). */
 void cli_start(cli_common *c);
 

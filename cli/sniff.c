@@ -216,11 +216,21 @@ static int join_tables(cli_common *c, cli_input *in, const simdsv_sniff *first)
     return -1;
 }
 
+void cli_not_text(const char *display, const simdsv_sniff *s)
+{
+    const char *why = s->decisions[SIMDSV_SNIFF_ENCODING].reason;
+    static const char said[] = "not text: "; /* the reason's start, which the message says already */
+    if (!strncmp(why, said, sizeof said - 1))
+        why += sizeof said - 1;
+    cli_error("%s: not a delimited text file (%s); --no-sniff reads it anyway", display, why);
+}
+
 int cli_detect(cli_common *c)
 {
     /* A file that cannot be opened is reported by the command. */
     struct stat info;
     c->sniffed = c->file;
+    c->refused = false;
     if (c->no_sniff || (strcmp(c->file, "-") != 0 && (stat(c->file, &info) != 0 || S_ISDIR(info.st_mode))))
         return -1;
     const char *file = c->display;
@@ -253,8 +263,10 @@ int cli_detect(cli_common *c)
         return joined;
     }
     if (s->binary) {
-        if (c->verbose)
-            cli_error("%s: not detected: %s", file, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+        /* Read as text, a binary file gives nonsense or an error about its
+         * bytes (invalid UTF-8): say once what it is, and how to read it anyway. */
+        cli_not_text(file, s);
+        c->refused = true;
         simdsv_sniff_free(s);
         return -1;
     }
@@ -489,7 +501,7 @@ int cmd_sniff(int argc, char **argv)
         else
             print_text(display, s, options);
         if (s->binary) {
-            cli_error("%s: not a delimited text file: %s", display, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+            cli_not_text(display, s);
             status = EXIT_DATA;
         }
         free(sb.data);

@@ -873,7 +873,8 @@ typedef struct simdsv_sniff {
     int padding;               /* 1: a space follows every delimiter: SIMDSV_OPT_TRIM_SPACES */
     int decimal_comma;
     simdsv_date_order date_order; /* of the non-ISO date columns (SIMDSV_OPT_DATE_ORDER) */
-    int binary;                /* 1: the sample is not text (NUL or control bytes); nothing else is reliable */
+    int binary;                /* 1: the sample is not text (NUL bytes on half its lines or more, or mostly
+                                  control bytes; fewer NULs are values' bytes); nothing else is reliable */
     simdsv_sniff_decision decisions[SIMDSV_SNIFF_SETTING_COUNT];
     size_t table_count;
     const simdsv_sniff_table *tables;

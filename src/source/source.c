@@ -84,11 +84,33 @@ static simdsv_status read_raw(source *s, void *buf, size_t size, size_t *got, in
     return st;
 }
 
+/* Converted bytes for a caller with less room than a conversion needs (8
+ * bytes: simdsv__transcode's minimum).  Converting into so little room gave
+ * nothing, which the loop below took for a full raw buffer to read more into
+ * (read() of 0 bytes: "end of input"), and a reader ended a converted input
+ * wherever its buffer's last bytes fell short of a character. */
+static simdsv_status read_spilled(source *s, uint8_t *buf, size_t size, size_t *got, int *os_errno)
+{
+    if (s->spill_pos == s->spill_len) {
+        s->spill_pos = s->spill_len = 0;
+        const simdsv_status st = simdsv__source_read(s, s->spill, sizeof s->spill, &s->spill_len, os_errno);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    const size_t n = s->spill_len - s->spill_pos < size ? s->spill_len - s->spill_pos : size;
+    memcpy(buf, s->spill + s->spill_pos, n);
+    s->spill_pos += n;
+    *got = n;
+    return SIMDSV_OK;
+}
+
 simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno)
 {
     if (!s->transcoding)
         return read_raw(s, buf, size, got, os_errno);
     *got = 0;
+    if (s->spill_pos < s->spill_len || size < sizeof s->spill)
+        return size ? read_spilled(s, buf, size, got, os_errno) : SIMDSV_OK;
     for (;;) {
         if (s->raw_pos < s->raw_len || s->raw_eof) {
             size_t used = 0;

@@ -40,6 +40,10 @@ typedef struct source {
     uint8_t *raw;        /* input bytes not converted yet: raw[raw_pos..raw_len) */
     size_t raw_cap, raw_pos, raw_len;
     int raw_eof;
+    /* Converted bytes that did not fit the caller's room (under the 8 a
+     * conversion needs: the end of a reader's buffer), given first next time. */
+    uint8_t spill[8];
+    size_t spill_pos, spill_len;
 } source;
 
 /* Opens path: a regular file is mapped when use_mmap is set (an empty file is
