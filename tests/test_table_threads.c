@@ -88,13 +88,18 @@ static void dump_array(dump *d, const struct ArrowSchema *s, const struct ArrowA
     }
 }
 
-static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, int threads)
+/* The read of csv in memory, or of the file at path (mapped when map is set). */
+static dump read_dump_from(const char *csv, const char *path, int map, const opt_kv *opts, const char *schema,
+                           int threads)
 {
     dump d = {0};
     simdsv_options *o = simdsv_options_new(NULL);
     for (; opts && opts->id; opts++)
         simdsv_options_set(o, opts->id, opts->value);
     simdsv_options_set(o, SIMDSV_OPT_THREADS, threads);
+    simdsv_options_set(o, SIMDSV_OPT_MMAP, map);
+    if (path) /* the header's read takes 4 KiB: the rest is left to the typed reader */
+        simdsv_options_set(o, SIMDSV_OPT_BUFFER_SIZE, 4096);
     if (schema)
         CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, schema) == SIMDSV_OK);
     simdsv_reader *r = NULL;
@@ -102,7 +107,8 @@ static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, i
     if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
         exit(77);
     simdsv_table *t = NULL;
-    if (st == SIMDSV_OK && (st = simdsv_reader_open_memory(r, csv, strlen(csv))) == SIMDSV_OK)
+    if (st == SIMDSV_OK && (st = path ? simdsv_reader_open_path(r, path)
+                                      : simdsv_reader_open_memory(r, csv, strlen(csv))) == SIMDSV_OK)
         st = simdsv_table_read(r, &t);
     const simdsv_error *e = simdsv_reader_error(r);
     put(&d, "status %d\n", (int)st);
@@ -130,6 +136,11 @@ static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, i
     simdsv_reader_free(r);
     simdsv_options_free(o);
     return d;
+}
+
+static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, int threads)
+{
+    return read_dump_from(csv, NULL, 0, opts, schema, threads);
 }
 
 enum shape { PLAIN, ESCAPED, COMMENTED, LENIENT };
@@ -481,6 +492,40 @@ static void check_late_misfits(void)
  * after the conversion (the record after a chunk's rows starts where the
  * next chunk's first record does) can reject the cuts.  Every read falls
  * back to one thread and equals it: one row holds the field. */
+uint64_t simdsv__source_read_aheads(void);
+
+/* A file read with read() is held whole by the typed reader: on several
+ * threads its rest is read at once by parts (source.c, read ahead), which
+ * must give what the one-thread read of the same bytes in memory gives, and
+ * what the mapped file gives; one thread reads it as a stream. */
+static void check_file_read_ahead(const opt_kv *opts, enum shape shape)
+{
+    uint64_t id_sum;
+    int bad;
+    char *csv = build(shape, 900, 7, &id_sum, &bad);
+    char path[] = "/tmp/simdsv_read_ahead_XXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    CHECK(f && fwrite(csv, 1, strlen(csv), f) == strlen(csv) && fclose(f) == 0);
+    dump one = read_dump(csv, opts, NULL, 1);
+    CHECK_EQ_U64(one.rows, 900);
+    for (int threads = 1; threads <= 5; threads++) {
+        const uint64_t before = simdsv__source_read_aheads();
+        dump streamed = read_dump_from(NULL, path, 0, opts, NULL, threads);
+        CHECK_EQ_U64(simdsv__source_read_aheads() - before, threads > 1 ? 1 : 0);
+        dump mapped = read_dump_from(NULL, path, 1, opts, NULL, threads);
+        if (!same(&one, &streamed) || !same(&one, &mapped))
+            FAIL_MSG("shape %d, %d threads: the file read (read() %d, mapped %d) differs from memory", (int)shape,
+                     threads, same(&one, &streamed), same(&one, &mapped));
+        free(streamed.s);
+        free(mapped.s);
+    }
+    remove(path);
+    free(one.s);
+    free(csv);
+}
+
 static void check_fake_rows(const opt_kv *opts)
 {
     size_t cap = 64 << 10, len = 0;
@@ -564,6 +609,10 @@ int main(int argc, char **argv)
     check_fake_rows(commented);
     check_bom_rows(NULL);
     check_bom_rows(commented);
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "4096", 1); /* read-ahead parts of 4 KiB: 2 to 5 of them */
+    check_file_read_ahead(NULL, PLAIN);
+    check_file_read_ahead(commented, COMMENTED);
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "64", 1);
     setenv("SIMDSV_TEST_COUNT_CHUNK", "16", 1); /* the corpus's files are small */
     uint64_t reads0, cuts0, reads1, cuts1;
     simdsv__table_parallel_stats(&reads0, &cuts0);
