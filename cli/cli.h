@@ -190,8 +190,9 @@ simdsv_status input_open_reader(cli_input *in, simdsv_reader *r);
 bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
 /* The decoder's message for the last failure, or NULL (then it was read()). */
 const char *input_error(const cli_input *in);
-/* Whether the input is a regular file (compressed or not): it can be read again. */
-bool input_is_regular(const cli_input *in);
+/* Whether path names a regular file (compressed or not; "-" is standard
+ * input): it can be opened and read again. */
+bool input_path_regular(const char *path);
 /* File descriptor and size of an uncompressed regular file (for seeking); -1 otherwise. */
 int input_seekable_fd(const cli_input *in, uint64_t *size);
 /* Size of a path for the progress line (0 when unknown: pipes, standard input). */

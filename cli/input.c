@@ -72,9 +72,10 @@ const char *input_error(const cli_input *in)
     return in ? simdsv_input_error(in->in) : NULL;
 }
 
-bool input_is_regular(const cli_input *in)
+bool input_path_regular(const char *path)
 {
-    return in && in->regular;
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 int input_seekable_fd(const cli_input *in, uint64_t *size)

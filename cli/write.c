@@ -47,7 +47,7 @@ int convert_write(cli_common *c, const simdsv_write_options *wopt)
                 schema.release(&schema);
             }
         }
-        const bool rereadable = input_is_regular(c->in);
+        const bool rereadable = input_path_regular(c->file);
         simdsv_write_options o = *wopt;
         o.threads = (int)cli_opt(c, SIMDSV_OPT_THREADS);
         simdsv_error err;

@@ -248,7 +248,7 @@ static simdsv_status add_columns(typed_ctx *x, const simdsv_record *header, size
         }
         if (st == SIMDSV_OK)
             st = unique_names(a, out.names, out.sizes, out.count, &lookup); /* a_2 stays the file's a_2 */
-    } else {
+    } else if (st == SIMDSV_OK) {
         for (size_t j = 0; j < nfields; j++)
             sources[j] = j;
     }
