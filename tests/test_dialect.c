@@ -225,6 +225,23 @@ static void test_nul_bytes(void)
     CHECK_EQ_INT(s->binary, 1);
     CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason, "not text: 22 control bytes in 41");
     simdsv_sniff_free(s);
+    /* A control byte given as the delimiter is structure (papaparse's ASCII
+     * 30 and 31 cases); not given, it is a third of these bytes: not text. */
+    static const char rs_delimited[] = "a\x1e" "b\x1e" "c\r\nd\x1e" "e\x1e" "f";
+    simdsv_options *opt = simdsv_options_new(NULL);
+    simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, 0x1e);
+    simdsv_sniff_params given;
+    memset(&given, 0, sizeof given);
+    given.opt = opt;
+    given.given = 1u << SIMDSV_SNIFF_DELIMITER;
+    s = NULL;
+    CHECK_STATUS(simdsv_sniff_memory(rs_delimited, sizeof rs_delimited - 1, &given, &s), SIMDSV_OK);
+    CHECK_EQ_INT(s ? s->binary : -1, 0);
+    simdsv_sniff_free(s);
+    simdsv_options_free(opt);
+    s = sniff_n(rs_delimited, sizeof rs_delimited - 1);
+    CHECK_EQ_INT(s->binary, 1);
+    simdsv_sniff_free(s);
     /* One line with a NUL is half the lines: a one-line value cannot tell. */
     s = sniff_n("alpha,beta\0gamma", 16);
     CHECK_EQ_INT(s->binary, 1);

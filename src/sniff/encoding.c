@@ -31,7 +31,7 @@ static const char *nul_note(sniff_impl *s, size_t nul_lines, size_t lines)
     return nul_lines ? keep(s, "; NUL bytes on %zu of %zu lines, read as data", nul_lines, lines) : "";
 }
 
-void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
+void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int delimiter,
                                    encoding_result *e)
 {
     memset(e, 0, sizeof *e);
@@ -57,6 +57,7 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         else if (p[i] == 0)
             zero_even++;
     }
+    const int nul_delimiter = delimiter == 0;
     const size_t pairs = nul_delimiter ? 0 : probe / 2;
     if (pairs >= 2 && zero_odd * 10 >= pairs * 4 && zero_even * 20 <= pairs) {
         e->kind = ENCODING_UTF16LE;
@@ -79,9 +80,8 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         uint8_t block = 0, high_block = 0, lf_block = 0;
         for (; i < end; i++) {
             const uint8_t c = p[i];
-            block = (uint8_t)(block + (((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') &
-                                        ((c != 0) | !nul_delimiter)) |
-                                       (c == 0x7F)));
+            block = (uint8_t)(block + (((c < 0x20) | (c == 0x7F)) & (c != '\t') & (c != '\n') & (c != '\r') &
+                                       (c != '\f') & (c != delimiter)));
             high_block = (uint8_t)(high_block + (c >= 0x80));
             lf_block = (uint8_t)(lf_block + (c == '\n'));
         }
@@ -198,10 +198,10 @@ simdsv_status simdsv__sniff_encoding(sniff_run *R)
     const sniff_input *in = R->in;
     const region *g0 = &in->g[0];
     encoding_result *enc = &R->enc;
-    int64_t given_delimiter = ',';
+    int64_t given_delimiter = -1;
     if (is_given(R, SIMDSV_SNIFF_DELIMITER))
         simdsv_options_get(R->opt, SIMDSV_OPT_DELIMITER, &given_delimiter);
-    simdsv__sniff_detect_encoding(s, g0->p, g0->n, g0->complete, given_delimiter == 0, enc);
+    simdsv__sniff_detect_encoding(s, g0->p, g0->n, g0->complete, (int)given_delimiter, enc);
     R->given_encoding = R->opt ? simdsv_options_get_string(R->opt, SIMDSV_OPT_ENCODING) : "";
     if (is_given(R, SIMDSV_SNIFF_ENCODING)) {
         const int kind = simdsv__encoding_kind(R->given_encoding);
