@@ -103,8 +103,7 @@ void cli_release_detected(cli_common *c);
  * next one) and sets every option not given by hand (sniff.c).  A stream
  * (standard input, a pipe, compressed data) is sniffed over its first bytes,
  * which c->sampled keeps for the reader.  --no-sniff keeps the defaults.
- * A binary file is refused (c->refused) with cli_not_text's message, unless
- * a delimiter was given by hand (then nothing detected applies).
+ * A binary file is refused (c->refused) with cli_not_text's message.
  * Returns -1 to go on, or the exit status. */
 int cli_detect(cli_common *c);
 /* The one message for input that is not a delimited text file (every

@@ -264,17 +264,9 @@ int cli_detect(cli_common *c)
     }
     if (s->binary) {
         /* Read as text, a binary file gives nonsense or an error about its
-         * bytes (invalid UTF-8): say once what it is, and how to read it
-         * anyway.  A delimiter given by hand says the bytes are delimited
-         * text (a NUL-laden export, a one-line test of NUL handling): then
-         * nothing detected applies, as with --no-sniff. */
-        if (given(c, SIMDSV_SNIFF_DELIMITER)) {
-            if (c->verbose)
-                cli_error("%s: not detected: %s", file, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
-        } else {
-            cli_not_text(file, s);
-            c->refused = true;
-        }
+         * bytes (invalid UTF-8): say once what it is, and how to read it anyway. */
+        cli_not_text(file, s);
+        c->refused = true;
         simdsv_sniff_free(s);
         return -1;
     }

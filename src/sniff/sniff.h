@@ -323,10 +323,9 @@ int simdsv__sniff_guess_date(sniff_impl *s, const field_text *vals, size_t nv, f
 
 /* ------------------------------------------------------------ encoding.c */
 
-/* delimiter: the byte given as the delimiter, or -1: it is structure, not a
- * control byte (ASCII 30 and 31 delimit some files); a NUL given so is
+/* nul_delimiter: NUL was given as the delimiter: zero bytes are structure,
  * neither a UTF-16 pattern nor a sign of binary data. */
-void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int delimiter,
+void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
                                    encoding_result *e);
 
 /* A header name as UTF-8 in out (room for 3 n + 1 bytes): 8-bit text

@@ -24,8 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-# Cases that fail today, each with its defect: remove one when its fix lands
-# (empty since defects 1-5 and 9 of issue #21 were fixed).
+# Cases that fail today: remove one when the fix of its defect lands.
 KNOWN_FAILURES = {}
 
 

@@ -26,7 +26,7 @@ import sys
 
 # Cases that differ today, with the defect of issue #21 that makes them
 # differ; remove a case when its fix lands (the test then requires it to pass).
-KNOWN_DIFFERENT = {}  # empty since defects 2 and 9 of issue #21 were fixed
+KNOWN_DIFFERENT = {}
 DEFAULT_DIALECT = {"delimiter": ",", "quote": '"', "escape": None, "comment": None}
 
 
