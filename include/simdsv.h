@@ -905,7 +905,8 @@ SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_op
 /* What a read as detected leaves out of the table read, for a message:
  * "lines 1-3 (a preamble); lines starting with '#' (comments); lines 14, 27
  * (repeat the header); the last 2 lines (a footer)", or "" when every line
- * is read (the tables not read are listed by s->tables).  Writes at most cap
+ * is read (the tables not read are listed by s->tables; settings given to
+ * the sniff are not said).  Writes at most cap
  * bytes, NUL included, and returns the length of the whole text (snprintf's
  * contract: a return >= cap means it was cut). */
 SIMDSV_API size_t simdsv_sniff_left_out(const simdsv_sniff *sniff, char *buf, size_t cap);
