@@ -238,24 +238,28 @@ simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *par
         *os_errno = errno;
         return SIMDSV_ERR_IO;
     }
+    const simdsv_status st = simdsv__sniff_fd(fd, params, out, os_errno);
+    close(fd);
+    return st;
+}
+
+simdsv_status simdsv__sniff_fd(int fd, const simdsv_sniff_params *params, simdsv_sniff **out, int *os_errno)
+{
+    *out = NULL;
+    *os_errno = 0;
     struct stat stt;
     if (fstat(fd, &stt) != 0 || S_ISDIR(stt.st_mode)) {
         *os_errno = S_ISDIR(stt.st_mode) ? EISDIR : errno;
-        close(fd);
         return SIMDSV_ERR_IO;
     }
     sniff_impl *s;
     simdsv_status st = make(params, &s);
-    if (st != SIMDSV_OK) {
-        close(fd);
+    if (st != SIMDSV_OK)
         return st;
-    }
     const size_t cap = START_SAMPLE + 2 * PART_SAMPLE;
     uint8_t *buf = simdsv__alloc(&s->alloc, cap);
-    if (!buf) {
-        close(fd);
+    if (!buf)
         return finish(s, SIMDSV_ERR_NOMEM, out);
-    }
     sniff_input in;
     memset(&in, 0, sizeof in);
     const int regular = S_ISREG(stt.st_mode);
@@ -303,7 +307,6 @@ simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *par
         in.g[0].n = got + more;
         in.g[0].complete = 1;
     }
-    close(fd);
     if (err) {
         *os_errno = err;
         simdsv__free(&s->alloc, buf, cap);
@@ -316,27 +319,51 @@ simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *par
 
 simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
 {
+    return simdsv__sniff_apply_detected(s, opt, 0);
+}
+
+/* One setting's options, unless the caller gave it (bit k of given). */
+#define DETECTED(k) (!((given >> (k)) & 1u))
+
+simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options *opt, unsigned given)
+{
     if (!s || !opt)
         return SIMDSV_ERR_INVALID_ARGUMENT;
-    simdsv_status st;
-    if ((st = s->delimiter[1] ? simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, s->delimiter)
-                              : simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) !=
-            SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, s->padding != 0)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1)) !=
-            SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_DATE_ORDER, s->date_order)) != SIMDSV_OK)
-        return st;
-    return simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") ? s->encoding : NULL);
+    simdsv_status st = SIMDSV_OK;
+    if (DETECTED(SIMDSV_SNIFF_DELIMITER))
+        st = s->delimiter[1] ? simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, s->delimiter)
+                             : simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_PADDING))
+        st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, s->padding != 0);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_QUOTE))
+        st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_ESCAPE))
+        st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_COMMENT))
+        st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment);
+    /* The header and its rows are one decision: either given keeps both. */
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_HEADER) && DETECTED(SIMDSV_SNIFF_HEADER_ROWS)) {
+        st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0);
+        if (st == SIMDSV_OK)
+            st = simdsv_options_set(opt, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1);
+    }
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_PREAMBLE))
+        st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_FOOTER))
+        st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_DECIMAL)) {
+        st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0);
+        if (st == SIMDSV_OK)
+            st = simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1);
+    }
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_DATES))
+        st = simdsv_options_set(opt, SIMDSV_OPT_DATE_ORDER, s->date_order);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_ENCODING))
+        st = simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") ? s->encoding : NULL);
+    return st;
 }
+
+#undef DETECTED
 
 size_t simdsv_sniff_left_out(const simdsv_sniff *s, char *buf, size_t cap)
 {

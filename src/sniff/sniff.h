@@ -82,6 +82,7 @@ typedef struct rows {
     sn_row *r;
     size_t nr, capr;
     int nomem;
+    int unterminated;   /* the input ended inside a quoted field (that row is not in r) */
     size_t next_pos;    /* where the last parse of a region stopped, and its line there */
     uint32_t next_line;
 } rows;
@@ -187,6 +188,8 @@ typedef struct sniff_run {
     rows start_rows;                   /* the rows of the start the chosen candidate was scored on */
     int start_rows_ok;                 /* ... which the whole sample's parse goes on from */
     rows rs;                           /* the whole sample parsed with d */
+    size_t bad_rows;                   /* rows of rs that d's quoting rejects */
+    size_t quote_dropped;              /* rows '"' rejected, when no quoting was chosen for them */
     size_t nstart;                     /* rows of rs in the start */
     int dc_allowed;                    /* a decimal comma may be a number (',' is not the delimiter) */
     /* the layout (layout.c) */
@@ -200,6 +203,13 @@ typedef struct sniff_run {
 
 /* A formatted copy owned by the result ("" when out of memory). */
 const char *simdsv__sniff_vkeep(sniff_impl *s, const char *fmt, va_list ap);
+
+/* simdsv_sniff_path over an open descriptor (not closed, its offset not
+ * moved for a regular file: the samples are read with pread()). */
+simdsv_status simdsv__sniff_fd(int fd, const simdsv_sniff_params *params, simdsv_sniff **out, int *os_errno);
+/* simdsv_sniff_apply for the settings not in given (1u << SIMDSV_SNIFF_x):
+ * the given ones are left as opt has them. */
+simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options *opt, unsigned given);
 static inline const char *keep(sniff_impl *s, const char *fmt, ...)
 {
     va_list ap;
@@ -254,6 +264,13 @@ simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
 /* Parses up to max_rows rows of a region with dialect d, appending to rs.
  * A row cut by the end of an incomplete region is dropped. */
 void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs);
+
+/* Whether d's quoting (d->quote >= 0) may break somewhere in region g: a
+ * quote opening no field, text after a closing quote, the input ending
+ * inside quotes.  Walks from quote to quote (memchr), so it costs little
+ * where quotes are few; a quote in a comment line is answered 1 too (the
+ * parse, which knows comment lines, then decides). */
+int simdsv__sniff_quoting_breaks(const region *g, const dialect *d);
 
 /* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n);

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from . import _options
+from . import _detect, _options
 from . import _simdsv as _c
 
 Error = _c.Error
@@ -86,7 +86,10 @@ class Table:
         """A pyarrow.Table sharing simdsv's buffers (no copy)."""
         import pyarrow
 
-        return pyarrow.table(self)
+        # Not pyarrow.table(self): it first asks whether self is a pandas
+        # DataFrame, which imports pandas (0.3-0.7 s, more than the read of
+        # a 200 MB file) when the caller has not.
+        return pyarrow.RecordBatchReader._import_from_c_capsule(self.__arrow_c_stream__()).read_all()
 
     def to_pandas(self, **kwargs: Any) -> Any:
         """A pandas.DataFrame (through pyarrow; keyword arguments go to pyarrow.Table.to_pandas)."""
@@ -132,15 +135,20 @@ def read_csv(
       null and are listed in Table.rejects), short_rows="pad",
       long_rows="error" ("pad", "truncate", "error"), decimal_comma=False,
       true_values, false_values, use_mmap=False.
+    sniff=True: the encoding, dialect and layout of every setting not given
+      are detected as the simdsv command does (sniff=False: the defaults);
+      encoding=None (detected) or a name ("latin1", "utf-16le", ...);
+      compression="infer" (gzip and zstd by their first bytes), "gzip",
+      "zstd" or None.  Every reader takes these.
     Raises simdsv.Error with the line, column and byte offset of bad data.
     """
-    ints, strings = _options.build(columns=columns, schema=schema, threads=threads, null_values=null_values, **options)
+    ints, strings = _detect.build(columns=columns, schema=schema, threads=threads, null_values=null_values, **options)
     return Table(_c.read_table(_options.source(source), ints, strings))
 
 
 def infer_schema(source: Any, **kwargs: Any) -> Table:
     """Only the columns' names and types (a Table without rows), from the inference sample."""
-    ints, strings = _options.build(**kwargs)
+    ints, strings = _detect.build(**kwargs)
     return Table(_c.read_table(_options.source(source), ints, strings, True))
 
 
@@ -220,21 +228,24 @@ def open_csv(source: Any, *, batch_rows: int = 65536, **kwargs: Any) -> CsvStrea
     of data (and the schema given): a later value that does not fit is an
     error with its position (or a null with on_error="null").
     """
-    ints, strings = _options.build(batch_rows=batch_rows, **kwargs)
+    ints, strings = _detect.build(batch_rows=batch_rows, **kwargs)
     return CsvStream(_c.open_stream(_options.source(source), ints, strings))
 
 
-def records(source: Any, *, header: bool = True, utf8: str = "strict", **kwargs: Any) -> Any:
+def records(source: Any, *, header: bool | None = None, utf8: str = "strict", **kwargs: Any) -> Any:
     """Iterates the data records as lists of str (quotes removed, escapes decoded).
 
     The returned iterator's ``header`` is the header row (or None).
+    header: True / False, or None (default) to detect it.
     Takes the dialect keyword arguments of read_csv.
     """
-    ints, strings = _options.build(header=header, utf8=utf8, **kwargs)
-    return _c.records(_options.source(source), ints, strings, utf8 != "strict", header)
+    if header is not None:
+        kwargs["header"] = header
+    ints, strings = _detect.build(records=True, utf8=utf8, **kwargs)
+    return _c.records(_options.source(source), ints, strings, utf8 != "strict", header is not False)
 
 
 def count(source: Any, *, threads: int | None = None, **kwargs: Any) -> int:
     """The number of data records (quote-aware; on several threads for large files)."""
-    ints, strings = _options.build(threads=threads, **kwargs)
+    ints, strings = _detect.build(records=True, threads=threads, **kwargs)
     return _c.count(_options.source(source), ints, strings)

@@ -39,12 +39,23 @@ PyObject *ext_text_of(const char *s);
 simdsv_options *ext_make_options(PyObject *ints, PyObject *strings);
 
 /* An input: a path (str, bytes or os.PathLike) or a buffer (bytes,
- * memoryview, mmap, ...), which stays held while the reader needs it. */
+ * memoryview, mmap, ...), which stays held while the reader needs it, opened
+ * as the library's simdsv_input (gzip and zstd decoded; the reader reads
+ * from it, so it is freed after the reader). */
 typedef struct input {
     PyObject *path;  /* bytes (fs-encoded), or NULL */
     Py_buffer view;  /* view.obj != NULL when a buffer */
     const char *name;
+    simdsv_input *source;
 } input;
+
+/* Keys of the ints dict that are not options (negative: no option has
+ * such an id) but say how the input is opened (simdsv/_detect.py):
+ * DETECT_GIVEN: detect the settings not in this mask (1 << SIMDSV_SNIFF_x
+ * per setting given), absent: no detection; DETECT_RECORDS: 1 for a reader
+ * of records only (simdsv_sniff_params.dialect_only). */
+#define EXT_DETECT_GIVEN (-1)
+#define EXT_DETECT_RECORDS (-2)
 
 
 /* A reader over src (a path or a buffer, held in *in) with the options of

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import Table, _options
+from . import Table, _detect, _options
 from . import _simdsv as _c
 
 __all__ = ["read_csv"]
@@ -63,17 +63,23 @@ def _read_range(path: str, rng: tuple, ints: dict, strings: dict) -> Table:
     return Table(_c.read_range(data, rng, ints, strings, path))
 
 
-def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str]]:
-    """Names and types of every column, from a sample of the start, middle and end of the file.
+def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str], dict, dict]:
+    """The options as detected, and the names and types of every column, from a
+    sample of the start, middle and end of the file.
 
-    A column without a value in the sample is read as string (a single read
+    Detection runs here, once (simdsv_input_detect, as simdsv.read_csv does),
+    and its options go to every task: a range cannot be detected alone.  A
+    column without a value in the sample is read as string (a single read
     would give it the type of the values it finds later)."""
+    ints, strings = _c.detect(path, ints, strings)
+    if ints[_c.OPT_COMPRESSION] != _c.COMPRESSION_NONE:
+        raise ValueError(f"{path}: compressed data cannot be read by byte ranges: use simdsv.read_csv")
     infer_ints = dict(ints)
     infer_ints[_c.OPT_MMAP] = 1  # the sample touches a few pages only
     infer_strings = {k: v for k, v in strings.items() if k != _c.OPT_COLUMNS}
     table = Table(_c.read_table(path, infer_ints, infer_strings, True))
     types = ["string" if c[1] == "null" else c[1] for c in table._native.column_info]
-    return table.column_names, types
+    return table.column_names, types, ints, strings
 
 
 def _arrow_schema(names: list[str], types: list[str]) -> Any:
@@ -100,7 +106,8 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", columns:
     """A dask.dataframe.DataFrame over the CSV file at path, one partition per byte range.
 
     Takes simdsv.read_csv's keyword arguments (threads: per task, default
-    1).  Types are inferred once, from a sample of the start, middle and end
+    1); the dialect is detected once (sniff=False: the defaults) and given
+    to every task.  Types are inferred once, from a sample of the start, middle and end
     of the file, and given to every partition (pass schema= to fix them);
     a value that does not fit its column's type is an error naming its line,
     column and byte (or a null with on_error="null").  Columns use pandas'
@@ -121,11 +128,11 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", columns:
     kwargs.setdefault("threads", 1)
     if kwargs.get("row_limit"):
         raise ValueError("row_limit would apply to each partition: use .head() on the DataFrame")
-    ints, strings = _options.build(**kwargs)
+    ints, strings = _detect.build(**kwargs)
+    # The options as detected and the schema, once, as a task (the file may
+    # be visible to the workers only).
+    names, types, ints, strings = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
     _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
-
-    # The schema, once, as a task (the file may be visible to the workers only).
-    names, types = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
 
     fields = list(range(len(names))) if columns is None else [_resolve(c, names) for c in columns]
     range_strings = dict(strings)
