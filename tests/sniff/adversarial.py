@@ -24,8 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-# Cases that fail today, each with the defect that makes it fail: remove one
-# when its fix lands.  (Emptied when issue 21's defects 1-5 and 9 landed.)
+# Cases that fail today: remove one when the fix of its defect lands.
 KNOWN_FAILURES = {}
 
 
