@@ -254,6 +254,16 @@ simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *na
     return add_spec_item(opt, SIMDSV_OPT_SCHEMA, name, -1, type);
 }
 
+simdsv_status simdsv_options_set_column_min_type(simdsv_options *opt, const char *name, simdsv_type type)
+{
+    if (!opt || !name || !*name || !simdsv_type_name(type))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const simdsv_status st = add_spec_item(opt, SIMDSV_OPT_SCHEMA, name, -1, type);
+    if (st == SIMDSV_OK)
+        SIMDSV__SPEC(opt, SIMDSV_OPT_SCHEMA).items[SIMDSV__SPEC(opt, SIMDSV_OPT_SCHEMA).count - 1].at_least = true;
+    return st;
+}
+
 simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type)
 {
     if (!opt || index > 100000000 || !simdsv_type_name(type))
