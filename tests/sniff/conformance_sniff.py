@@ -24,14 +24,17 @@ import os
 import subprocess
 import sys
 
-# Cases that differ today, with the defect of issue #21 that makes them
-# differ; remove a case when its fix lands (the test then requires it to pass).
+# Cases that differ today, with what makes them differ; remove a case when
+# its fix lands (the test then requires it to pass).
 KNOWN_DIFFERENT = {
-    "w3c_csvw/manifest": "defect 2: rows that drop trailing empty fields start new tables",
-    "go_encoding_csv/CommaFieldTest": "defect 2: a field-count change without a blank line starts a table",
-    "papaparse/core_Empty_quoted_field_at_EOF_is_empty": "defect 9: a one-line file read as a header only",
-    "w3c_csvw/test051": "defect 2: two '# ...' lines (one field; the dialect gives no comment) before a table of "
-                        "3 rows read as a preamble",
+    # Detection refuses these as binary although the delimiter and quote are given and the bytes are data: a NUL
+    # inside a value of a one-line file, and the control byte that is the given delimiter (0x1E, 0x1F).
+    "python_test_csv/test_read_nul_1": "binary refusal: a NUL byte in a value",
+    "python_test_csv/test_read_nul_2": "binary refusal: a NUL byte in a value",
+    "python_test_csv/test_read_nul_3": "binary refusal: a NUL byte in a value",
+    "python_test_csv/test_read_nul_5": "binary refusal: a NUL byte in a quoted value",
+    "papaparse/parse_ASCII_30_delimiter": "binary refusal: the given delimiter 0x1E counted as a control byte",
+    "papaparse/parse_ASCII_31_delimiter": "binary refusal: the given delimiter 0x1F counted as a control byte",
 }
 DEFAULT_DIALECT = {"delimiter": ",", "quote": '"', "escape": None, "comment": None}
 
