@@ -25,7 +25,10 @@ import sys
 import tempfile
 
 # Cases that fail today: remove one when the fix of its defect lands.
-KNOWN_FAILURES = {}
+KNOWN_FAILURES = {
+    "nul_in_value_short_file": "defect 5, not fully fixed: one NUL byte in a value of a 3-line file (1 of 19 "
+                               "bytes) and the file is refused as binary",
+}
 
 
 def rows_text(rows, delimiter=","):
@@ -131,6 +134,9 @@ def case_list():
     add("nul_in_value_pipe", rows_text(nul, "|"), nul, True)
     nul_comma = [["id", "blob"]] + [[str(i), "p\0q" if i % 4 == 0 else "w%d" % i] for i in range(1, 12)]
     add("nul_in_value_comma", rows_text(nul_comma), nul_comma, True)
+    # A short file: one NUL is more than 5% of its bytes, still a value.
+    short_nul = [["a", "b", "c"], ["d", "e", "f"], ["g", "h\0", "i"]]
+    add("nul_in_value_short_file", rows_text(short_nul), short_nul, None)
 
     # One-line files.
     add("one_line_numbers", "1,2,3\n", [["1", "2", "3"]], False)
