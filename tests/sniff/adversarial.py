@@ -31,8 +31,6 @@ KNOWN_FAILURES = {
     "single_timestamps_header": COLON % "one column",
     "single_times_header": COLON % "one column",
     "tab_with_colon_values": COLON % "tab (4 fields on every row; ':' gives 7 in 12 of 13)",
-    "nul_in_value_short_file": "defect 5, not fully fixed: one NUL byte in a value of a 3-line file (1 of 19 "
-                               "bytes) and the file is refused as binary",
 }
 
 

@@ -26,16 +26,7 @@ import sys
 
 # Cases that differ today, with what makes them differ; remove a case when
 # its fix lands (the test then requires it to pass).
-KNOWN_DIFFERENT = {
-    # Detection refuses these as binary although the delimiter and quote are given and the bytes are data: a NUL
-    # inside a value of a one-line file, and the control byte that is the given delimiter (0x1E, 0x1F).
-    "python_test_csv/test_read_nul_1": "binary refusal: a NUL byte in a value",
-    "python_test_csv/test_read_nul_2": "binary refusal: a NUL byte in a value",
-    "python_test_csv/test_read_nul_3": "binary refusal: a NUL byte in a value",
-    "python_test_csv/test_read_nul_5": "binary refusal: a NUL byte in a quoted value",
-    "papaparse/parse_ASCII_30_delimiter": "binary refusal: the given delimiter 0x1E counted as a control byte",
-    "papaparse/parse_ASCII_31_delimiter": "binary refusal: the given delimiter 0x1F counted as a control byte",
-}
+KNOWN_DIFFERENT = {}
 DEFAULT_DIALECT = {"delimiter": ",", "quote": '"', "escape": None, "comment": None}
 
 
