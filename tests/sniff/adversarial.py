@@ -25,33 +25,7 @@ import sys
 import tempfile
 
 # Cases that fail today: remove one when the fix of its defect lands.
-D1 = "defect 1: a repeated line read as the start of a new table"
-D2 = "defect 2: a field-count change without a blank line moves the start of the table"
-D3 = "defect 3: comment lines on half the lines or more are read as a space-delimited table"
-KNOWN_FAILURES = {
-    "single_yes_no": D1,
-    "single_bool_300": D1,
-    "single_dates_no_header": D1 + " (the dates repeat every 84 lines)",
-    "identical_rows": D1,
-    "identical_rows_3_columns": D1,
-    "repeated_first_row": D1,
-    "ragged_issue_repro": D2,
-    "trailing_empty_fields": D2,
-    "ragged_first_20_lines": D2,
-    "short_first_rows": D2 + " (the header has the table's width: no preamble)",
-    "json_column_pipe": "defect 4: the quote chosen fails strict parsing of its own sample",
-    "comments_60_percent": D3,
-    "comments_70_percent": D3,
-    "comments_80_percent": D3,
-    "comments_90_percent": D3,
-    "nul_in_value_pipe": "defect 5: one NUL byte turns detection off (one column 'a|b|c')",
-    "one_line_numbers": "defect 9: a one-line file of numbers read as a header with 0 rows",
-    "one_line_no_newline": "defect 9: a one-line file of numbers read as a header with 0 rows",
-    "concatenated_repeated_header": "the rule of #21 (no numbered defect): a repeated header inside a table drops "
-                                    "that one line and keeps reading; today the second copy is another table",
-    "single_symbols_with_hash": "not in #21 (found by this corpus): in a one-column file the value '#' on one line "
-                                "of 26 is taken for a comment line and dropped",
-}
+KNOWN_FAILURES = {}
 
 
 def rows_text(rows, delimiter=","):
