@@ -38,11 +38,15 @@ PyObject *ext_raise_error(const simdsv_error *e, simdsv_status st, const char *w
 PyObject *ext_text_of(const char *s);
 simdsv_options *ext_make_options(PyObject *ints, PyObject *strings);
 
-/* An input: a path (str, bytes or os.PathLike) or a buffer (bytes,
- * memoryview, mmap, ...), which stays held while the reader needs it. */
+/* An input: a path (str, bytes or os.PathLike), a buffer (bytes,
+ * memoryview, mmap, ...) or a file object (read through a callback as the
+ * reader goes), which stays held while the reader needs it. */
 typedef struct input {
     PyObject *path;  /* bytes (fs-encoded), or NULL */
     Py_buffer view;  /* view.obj != NULL when a buffer */
+    PyObject *file;  /* a file object read as the reader goes (a callback source), or NULL */
+    int file_is_text;       /* its read() returns str */
+    PyObject *file_error;   /* the exception its read() raised, until raised by the caller */
     const char *name;
 } input;
 
@@ -52,6 +56,11 @@ typedef struct input {
  * (ext_input_release) either way. */
 simdsv_reader *ext_open_input(PyObject *src, PyObject *ints, PyObject *strings, input *in);
 void ext_input_release(input *in);
+/* Raises the exception a file object's read() raised during the last C
+ * call, if any: 1 when it did (use it instead of the reader's EIO). */
+int ext_input_raise_pending(input *in);
+/* Raises the reader's error (or the file object's exception); returns NULL. */
+PyObject *ext_raise_reader_error(simdsv_reader *r, simdsv_status st, input *in);
 
 /* ---- _arrow.c: shared Arrow data */
 
