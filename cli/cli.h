@@ -56,10 +56,12 @@ typedef struct cli_common {
     uint64_t header_rows; /* --header-rows N */
     size_t table;         /* --table K, 0-based */
     bool table_all;       /* --table all: the tables one after another (their columns must agree) */
-    uint64_t *table_ranges; /* and their byte ranges in the FILE sniffed (2 per table), or NULL */
+    uint64_t *table_ranges; /* and their byte ranges in the FILE sniffed (2 per table; or the table read
+                               cut around its repeated headers), or NULL */
     size_t table_count;
     const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
     cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */
+    bool refused;         /* that FILE is not text (a binary file): said, and cli_open opens no reader */
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -74,7 +76,8 @@ enum {
     CLI_OUTPUT = 2u,     /* -o FILE */
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
     CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
-    CLI_RECORDS = 16u    /* reads records, never typed values: detection leaves the value formats out */
+    CLI_RECORDS = 16u,   /* reads records, never typed values: detection leaves the value formats out */
+    CLI_UTF8_LOSSY = 32u /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
 };
 
 typedef struct cli_spec {
@@ -100,8 +103,12 @@ void cli_release_detected(cli_common *c);
  * next one) and sets every option not given by hand (sniff.c).  A stream
  * (standard input, a pipe, compressed data) is sniffed over its first bytes,
  * which c->sampled keeps for the reader.  --no-sniff keeps the defaults.
+ * A binary file is refused (c->refused) with cli_not_text's message.
  * Returns -1 to go on, or the exit status. */
 int cli_detect(cli_common *c);
+/* The one message for input that is not a delimited text file (every
+ * command, and 'simdsv sniff'): what detection found, and --no-sniff. */
+void cli_not_text(const char *display, const simdsv_sniff *s);
 /* Starts the progress line for c->files (their total size when known). */
 void cli_start(cli_common *c);
 
@@ -164,25 +171,23 @@ simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bo
 
 /* ------------------------------------------------------------------ input */
 
-/* Opens path ("-" = standard input), detects gzip/zstd by their magic bytes.
- * Prints "simdsv: FILE: ..." and returns NULL on failure. */
+/* Opens path ("-" = standard input) as the library's simdsv_input (gzip and
+ * zstd decoded), its raw bytes counted on the progress line.  Prints
+ * "simdsv: FILE: ..." and returns NULL on failure. */
 cli_input *input_open(const char *path, const char *display);
 void input_close(cli_input *in);
+/* The library's input under it: what simdsv_input_detect samples (the
+ * sample is kept and read again first by the reader). */
+simdsv_input *input_library(cli_input *in);
 /* Decoded bytes: count, 0 at the end, -1 on error (input_error says why). */
 long long input_read(cli_input *in, void *buf, size_t size, int *os_errno);
-/* Reads up to size decoded bytes of the input's start and keeps them:
- * input_read serves them again first, so a stream (a pipe, standard input,
- * compressed data) is looked at without seeking.  *whole: the input ended
- * within them.  Returns their count, -1 on error.  Once per input (a second
- * call gives the same bytes). */
-long long input_sample(cli_input *in, size_t size, const void **data, bool *whole, int *os_errno);
+/* Opens r on the input: simdsv_input_open_reader, or the kept ranges. */
+simdsv_status input_open_reader(cli_input *in, simdsv_reader *r);
 /* From now on input_read gives only the decoded bytes in the n ranges
  * [ranges[2i], ranges[2i+1]) (sorted, apart; an end of 0 is the input's
  * end), and the input is no longer a file to seek in: --table all.  False
  * when out of memory. */
 bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
-/* A simdsv_read_fn over input_read. */
-long long input_callback(void *ctx, void *buf, size_t size, int *os_errno);
 /* The decoder's message for the last failure, or NULL (then it was read()). */
 const char *input_error(const cli_input *in);
 /* File descriptor and size of an uncompressed regular file (for seeking); -1 otherwise. */

@@ -16,7 +16,8 @@ static const char help[] =
     "as its widest value, at most --width terminal columns; longer values end with\n"
     "'…'.  Widths count East Asian wide characters as 2 and combining marks as 0.\n"
     "Line ends inside a field are shown as '↵', tabs as a space, other control\n"
-    "characters and invalid UTF-8 as U+FFFD.  On a terminal the header is bold\n"
+    "characters and invalid UTF-8 as U+FFFD (table reads with --utf8 lossy unless\n"
+    "--utf8 is given: 'simdsv check' reports them).  On a terminal the header is bold\n"
     "(unless NO_COLOR is set).  Memory stays bounded: a regular file is read twice\n"
     "(widths, then the rows); from a pipe or compressed input the widths come from\n"
     "the first 8 MiB of records; a wider value after them widens its column from\n"
@@ -252,7 +253,7 @@ int cmd_table(int argc, char **argv)
 {
     cli_common c;
     unsigned long long max_width = 40;
-    const cli_spec spec = {"table", help, CLI_OUTPUT | CLI_RECORDS, 0, NULL, table_arg, &max_width};
+    const cli_spec spec = {"table", help, CLI_OUTPUT | CLI_RECORDS | CLI_UTF8_LOSSY, 0, NULL, table_arg, &max_width};
     int status = cli_parse(&spec, argc, argv, &c);
     simdsv_reader *r = cli_begin(&c, &status);
     if (!r)

@@ -29,9 +29,10 @@ const char cli_common_help[] =
     "                     table, one after another, when their columns agree\n"
     "  --end-offset N     stop reading at byte N of the input (a footer after the table)\n"
     "  --no-sniff         do not detect the dialect: defaults for every option not given\n"
-    "                     (by default the dialect is detected over a sample of the first\n"
-    "                     FILE and every option given by hand wins; 'simdsv sniff' shows it)\n"
-    "  -v, --verbose      say on stderr what was detected\n"
+    "                     (by default the dialect is detected over a sample of each FILE,\n"
+    "                     every option given by hand wins, and a FILE that is not text is\n"
+    "                     refused; 'simdsv sniff' shows what is detected)\n"
+    "  -v, --verbose      say on stderr what was detected (search: --verbose; -v inverts)\n"
     "  --utf8 MODE        strict (default: invalid UTF-8 is an error), lossy (replace by U+FFFD), none\n"
     "  --kernel NAME      auto, scalar, sse42, avx2, avx512, neon (default auto; env SIMDSV_KERNEL)\n"
     "  --max-record-size N  fail on a record longer than N bytes (default 1 GiB; 0 = no limit)\n"
@@ -361,6 +362,8 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
         if (cli_detect(c) >= 0)
             return NULL;
     }
+    if (c->refused && opt == c->opt && c->sniffed == c->file)
+        return NULL; /* not text: cli_detect said so */
     simdsv_reader *r = cli_new_reader(opt);
     if (!r)
         return NULL;
@@ -380,7 +383,7 @@ simdsv_reader *cli_open_with(cli_common *c, const simdsv_options *opt)
         simdsv_reader_free(r);
         return NULL;
     }
-    st = simdsv_reader_open_callback(r, input_callback, c->in);
+    st = input_open_reader(c->in, r);
     if (st != SIMDSV_OK) {
         cli_error("%s: %s", c->display, simdsv_status_message(st));
         cli_close(c, r);
@@ -432,7 +435,10 @@ void cli_report_error(const cli_common *c, const simdsv_error *e)
     /* The library says what is wrong; which option changes that is the CLI's to say. */
     const char *hint = e->code == SIMDSV_ERR_VALUE         ? " (use --on-error null to make it null)"
                        : e->code == SIMDSV_ERR_RAGGED_ROW ? " (--short-rows pad and --long-rows truncate accept it)"
-                                                          : "";
+                       : e->code == SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD || e->code == SIMDSV_ERR_TEXT_AFTER_QUOTE ||
+                               e->code == SIMDSV_ERR_UNTERMINATED_QUOTE
+                           ? " (--lenient reads stray quotes as text, --no-quote reads every quote as text)"
+                           : "";
     fprintf(stderr, "%s:%llu:%llu: error: ", c->display, (unsigned long long)e->line, (unsigned long long)e->column);
     cli_put_text(e->message); /* it may quote a column name */
     fprintf(stderr, "%s (byte %llu, record %llu, field %llu)\n", hint, (unsigned long long)e->byte_offset,
@@ -466,6 +472,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
         fputs("simdsv: out of memory\n", stderr);
         return EXIT_DATA;
     }
+    if (spec->flags & CLI_UTF8_LOSSY) /* before the arguments: --utf8 given wins */
+        simdsv_options_set(c->opt, SIMDSV_OPT_UTF8, SIMDSV_UTF8_LOSSY);
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

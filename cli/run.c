@@ -12,7 +12,7 @@ static const char usage[] =
     "Commands:\n"
     "  count       count the data records (quote-aware, fields are not materialised)\n"
     "  check       validate files; report each problem as FILE:LINE:COL: error: ...\n"
-    "  convert     convert to JSON (array of arrays of strings), normalised CSV, typed JSON lines,\n"
+    "  convert     convert to typed JSON (an array of objects) or JSON lines, normalised CSV,\n"
     "              Parquet or Arrow IPC\n"
     "  headers     the column names with their 1-based index\n"
     "  head        the first records (-n N, default 10)\n"

@@ -15,15 +15,12 @@ static bool given(const cli_common *c, simdsv_sniff_setting k)
     return (c->given >> k) & 1u;
 }
 
-/* The bytes a stream is sniffed over: the library's start sample. */
-#define STREAM_SAMPLE ((size_t)256 << 10)
-
-/* Detects the dialect of an opened input: the start, middle and end of a
- * plain regular file (by its path), else the first decoded bytes of the
- * stream, which in keeps for the reader (input_sample: nothing is lost, no
- * seek is needed). */
-static simdsv_status sniff_input(const cli_common *c, const char *file, cli_input *in, const char *display,
-                                 bool quiet, simdsv_sniff **out)
+/* Detects the dialect of an opened input (simdsv_input_detect: the start,
+ * middle and end of a plain regular file, else the first decoded bytes of
+ * the stream, kept for the reader: nothing is lost, no seek is needed).
+ * With opt, every setting not given by hand is set on it. */
+static simdsv_status sniff_input(const cli_common *c, cli_input *in, const char *display, bool quiet,
+                                 simdsv_options *opt, simdsv_sniff **out)
 {
     simdsv_sniff_params p;
     memset(&p, 0, sizeof p);
@@ -33,27 +30,11 @@ static simdsv_status sniff_input(const cli_common *c, const char *file, cli_inpu
     p.table = c->table;
     /* -v says everything detected, as 'simdsv sniff' does: the value formats too. */
     p.dialect_only = c->records_only && !c->verbose;
-    uint64_t size = 0;
-    if (strcmp(file, "-") != 0 && input_seekable_fd(in, &size) >= 0) {
-        int err = 0;
-        const simdsv_status st = simdsv_sniff_path(file, &p, out, &err);
-        if (st == SIMDSV_ERR_IO && !quiet)
-            cli_error("%s: %s", display, strerror(err));
-        return st;
-    }
-    const void *data = NULL;
-    bool whole = false;
-    int err = 0;
-    const long long got = input_sample(in, STREAM_SAMPLE, &data, &whole, &err);
-    if (got < 0) {
-        if (err == ENOMEM)
-            return SIMDSV_ERR_NOMEM;
-        if (!quiet)
-            cli_error("%s: %s", display, input_error(in) ? input_error(in) : strerror(err));
-        return SIMDSV_ERR_IO;
-    }
-    p.partial = !whole;
-    return simdsv_sniff_memory(data, (size_t)got, &p, out);
+    simdsv_error err;
+    const simdsv_status st = simdsv_input_detect(input_library(in), &p, opt, out, &err);
+    if (st == SIMDSV_ERR_IO && !quiet)
+        cli_error("%s: %s", display, err.message);
+    return st;
 }
 
 /* 'simdsv sniff FILE': the input opened for detection only. */
@@ -62,7 +43,7 @@ static simdsv_status sniff_file(const cli_common *c, const char *file, const cha
     cli_input *in = input_open(file, display);
     if (!in)
         return SIMDSV_ERR_IO;
-    const simdsv_status st = sniff_input(c, file, in, display, false, out);
+    const simdsv_status st = sniff_input(c, in, display, false, NULL, out);
     input_close(in);
     return st;
 }
@@ -193,7 +174,7 @@ static int join_tables(cli_common *c, cli_input *in, const simdsv_sniff *first)
         cli_common one = *c;
         one.table = k;
         simdsv_sniff *t = NULL;
-        const simdsv_status st = k ? sniff_input(&one, c->file, in, c->display, true, &t) : SIMDSV_OK;
+        const simdsv_status st = k ? sniff_input(&one, in, c->display, true, NULL, &t) : SIMDSV_OK;
         const simdsv_sniff *tk = k ? t : first;
         if (st != SIMDSV_OK || tk->table != k) {
             cli_error("%s: --table all: table %zu could not be read (%s)", c->display, k + 1,
@@ -235,11 +216,21 @@ static int join_tables(cli_common *c, cli_input *in, const simdsv_sniff *first)
     return -1;
 }
 
+void cli_not_text(const char *display, const simdsv_sniff *s)
+{
+    const char *why = s->decisions[SIMDSV_SNIFF_ENCODING].reason;
+    static const char said[] = "not text: "; /* the reason's start, which the message says already */
+    if (!strncmp(why, said, sizeof said - 1))
+        why += sizeof said - 1;
+    cli_error("%s: not a delimited text file (%s); --no-sniff reads it anyway", display, why);
+}
+
 int cli_detect(cli_common *c)
 {
     /* A file that cannot be opened is reported by the command. */
     struct stat info;
     c->sniffed = c->file;
+    c->refused = false;
     if (c->no_sniff || (strcmp(c->file, "-") != 0 && (stat(c->file, &info) != 0 || S_ISDIR(info.st_mode))))
         return -1;
     const char *file = c->display;
@@ -247,7 +238,10 @@ int cli_detect(cli_common *c)
     if (!in)
         return -1;
     simdsv_sniff *s = NULL;
-    const simdsv_status st = sniff_input(c, c->file, in, c->display, true, &s);
+    /* Every setting not given is set (the library's simdsv_input_detect), to
+     * the default when nothing was found: with several FILEs, nothing
+     * detected in one carries over to the next. */
+    const simdsv_status st = sniff_input(c, in, c->display, true, c->opt, &s);
     free(c->table_ranges);
     c->table_ranges = NULL;
     const int joined = st == SIMDSV_OK && c->table_all && !s->binary && s->table_count > 1 ? join_tables(c, in, s) : -1;
@@ -269,46 +263,45 @@ int cli_detect(cli_common *c)
         return joined;
     }
     if (s->binary) {
-        if (c->verbose)
-            cli_error("%s: not detected: %s", file, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+        /* Read as text, a binary file gives nonsense or an error about its
+         * bytes (invalid UTF-8): say once what it is, and how to read it anyway. */
+        cli_not_text(file, s);
+        c->refused = true;
         simdsv_sniff_free(s);
         return -1;
     }
-    /* Every setting not given is set, to the default when nothing was found:
-     * with several FILEs, nothing detected in one carries over to the next. */
-    simdsv_options *o = c->opt;
-    if (!given(c, SIMDSV_SNIFF_DELIMITER)) {
-        if (s->delimiter[1])
-            simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, s->delimiter);
-        else
-            simdsv_options_set(o, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
-    }
-    if (!given(c, SIMDSV_SNIFF_PADDING))
-        simdsv_options_set(o, SIMDSV_OPT_TRIM_SPACES, s->padding != 0);
-    if (!given(c, SIMDSV_SNIFF_QUOTE))
-        simdsv_options_set(o, SIMDSV_OPT_QUOTE, s->quote);
-    if (!given(c, SIMDSV_SNIFF_ESCAPE))
-        simdsv_options_set(o, SIMDSV_OPT_ESCAPE, s->escape);
-    if (!given(c, SIMDSV_SNIFF_COMMENT))
-        simdsv_options_set(o, SIMDSV_OPT_COMMENT, s->comment);
-    if (!given(c, SIMDSV_SNIFF_HEADER) && !given(c, SIMDSV_SNIFF_HEADER_ROWS)) {
-        simdsv_options_set(o, SIMDSV_OPT_HEADER, s->header != 0);
-        simdsv_options_set(o, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1);
-    }
     /* The tables joined are cut out of the input (c->table_ranges): no line skipped, no end. */
-    if (!given(c, SIMDSV_SNIFF_PREAMBLE))
-        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, c->table_ranges ? 0 : (int64_t)s->skip_lines);
-    if (!given(c, SIMDSV_SNIFF_FOOTER))
-        simdsv_options_set(o, SIMDSV_OPT_END_OFFSET, c->table_ranges ? 0 : (int64_t)s->end_offset);
-    if (!given(c, SIMDSV_SNIFF_DECIMAL)) {
-        simdsv_options_set(o, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0);
-        simdsv_options_set(o, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1);
+    if (c->table_ranges && !given(c, SIMDSV_SNIFF_PREAMBLE))
+        simdsv_options_set(c->opt, SIMDSV_OPT_SKIP_LINES, 0);
+    if (c->table_ranges && !given(c, SIMDSV_SNIFF_FOOTER))
+        simdsv_options_set(c->opt, SIMDSV_OPT_END_OFFSET, 0);
+    /* Copies of the header inside the table read (files concatenated): the
+     * input is read without their lines, and the last range ends where the
+     * table does (offsets past a cut line no longer match the input's). */
+    if (s->repeated_header_count && !c->table_ranges && !given(c, SIMDSV_SNIFF_FOOTER)) {
+        const size_t n = s->repeated_header_count + 1;
+        uint64_t *ranges = malloc(2 * n * sizeof *ranges);
+        if (!ranges) {
+            simdsv_sniff_free(s);
+            cli_error("out of memory");
+            return EXIT_DATA;
+        }
+        ranges[0] = 0;
+        for (size_t i = 0; i < s->repeated_header_count; i++) {
+            ranges[2 * i + 1] = s->repeated_headers[i].byte_start;
+            ranges[2 * i + 2] = s->repeated_headers[i].byte_end;
+        }
+        ranges[2 * n - 1] = s->end_offset;
+        simdsv_options_set(c->opt, SIMDSV_OPT_END_OFFSET, 0);
+        c->table_ranges = ranges;
+        c->table_count = n;
     }
-    if (!given(c, SIMDSV_SNIFF_DATES))
-        simdsv_options_set(o, SIMDSV_OPT_DATE_ORDER, s->date_order);
-    if (!given(c, SIMDSV_SNIFF_ENCODING))
-        simdsv_options_set_string(o, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") != 0 ? s->encoding : NULL);
-    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES) && !c->table_ranges) {
+    char left_out[256];
+    if (simdsv_sniff_left_out(s, left_out, sizeof left_out)) {
+        progress_erase();
+        fprintf(stderr, "simdsv: %s: left out: %s\n", file, left_out);
+    }
+    if (s->table_count > 1 && !given(c, SIMDSV_SNIFF_TABLES) && !c->table_all) {
         progress_erase();
         fprintf(stderr, "simdsv: %s: %zu tables:", file, s->table_count);
         for (size_t i = 0; i < s->table_count; i++)
@@ -320,7 +313,7 @@ int cli_detect(cli_common *c)
         reproduce(s, &sb);
         cli_error("%s: detected %s", file, sb.data ? sb.data : "");
         free(sb.data);
-        if (c->table_ranges)
+        if (c->table_all && c->table_ranges)
             cli_error("%s: --table all: its %zu tables read one after another", file, c->table_count);
     }
     simdsv_sniff_free(s);
@@ -424,7 +417,14 @@ static void print_json(const char *file, const simdsv_sniff *s, const char *opti
              (unsigned long long)t->first_line, (unsigned long long)t->last_line,
              (unsigned long long)t->header_rows, t->columns);
     }
-    outf("],\"table\":%zu,\"columns\":[", s->table + 1);
+    out_str("],\"repeated_headers\":[");
+    for (size_t i = 0; i < s->repeated_header_count; i++)
+        outf("%s%llu", i ? "," : "", (unsigned long long)s->repeated_headers[i].line);
+    char left_out[512];
+    simdsv_sniff_left_out(s, left_out, sizeof left_out);
+    out_str("],\"left_out\":");
+    json_str(left_out);
+    outf(",\"table\":%zu,\"columns\":[", s->table + 1);
     for (size_t i = 0; i < s->column_count; i++) {
         const simdsv_sniff_column *col = &s->columns[i];
         out_str(i ? ",{\"name\":" : "{\"name\":");
@@ -459,6 +459,9 @@ static void print_text(const char *file, const simdsv_sniff *s, const char *opti
              (unsigned long long)t->first_line, last, t->columns, (unsigned long long)t->header_rows,
              t->header_rows == 1 ? "" : "s");
     }
+    char left_out[512];
+    if (simdsv_sniff_left_out(s, left_out, sizeof left_out))
+        outf("  left out: %s\n", left_out);
     outf("  columns:\n");
     for (size_t i = 0; i < s->column_count; i++) {
         const simdsv_sniff_column *col = &s->columns[i];
@@ -498,7 +501,7 @@ int cmd_sniff(int argc, char **argv)
         else
             print_text(display, s, options);
         if (s->binary) {
-            cli_error("%s: not a delimited text file: %s", display, s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+            cli_not_text(display, s);
             status = EXIT_DATA;
         }
         free(sb.data);

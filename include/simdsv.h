@@ -203,12 +203,26 @@ typedef enum simdsv_option {
                                        quoted one, are not data ("a, b , c" is a,b,c); default 0.  Like a
                                        delimiter of several bytes, it is read by the scalar record parser
                                        only, never by the SIMD kernels (its speed: docs/SNIFF.md) */
-    SIMDSV_OPT_THOUSANDS = 28       /* the typed reader's digit-group separator: ',' '.' ' ' '\'' '_', or
+    SIMDSV_OPT_THOUSANDS = 28,      /* the typed reader's digit-group separator: ',' '.' ' ' '\'' '_', or
                                        -1 (default) for none.  "1,234,567" is the int64 1234567 and
                                        "1.234,56" (with SIMDSV_OPT_DECIMAL_COMMA) the float64 1234.56:
                                        groups of exactly three digits after a first group of one to
                                        three; a number without the separator reads as before */
+    SIMDSV_OPT_COMPRESSION = 29     /* simdsv_compression of a simdsv_input (readers opened otherwise
+                                       ignore it): AUTO (default) tells gzip and zstd by their first
+                                       bytes; NONE reads the bytes as they are; GZIP / ZSTD insist */
 } simdsv_option;
+
+/* Compressed input (SIMDSV_OPT_COMPRESSION, simdsv_input).  The decoders are
+ * the system's zlib and libzstd, loaded with dlopen() the first time a
+ * compressed input is opened (the library links neither): without them,
+ * opening such an input fails with a message naming the package to install. */
+typedef enum simdsv_compression {
+    SIMDSV_COMPRESSION_AUTO = 0,  /* by the magic bytes: 1F 8B gzip, 28 B5 2F FD zstd, else none */
+    SIMDSV_COMPRESSION_NONE = 1,
+    SIMDSV_COMPRESSION_GZIP = 2,  /* one or more gzip members one after the other */
+    SIMDSV_COMPRESSION_ZSTD = 3   /* one or more zstd frames */
+} simdsv_compression;
 
 /* Non-ISO dates (SIMDSV_OPT_DATE_ORDER): with an order other than ISO, the
  * typed reader also infers and reads D/M/Y (DMY), M/D/Y (MDY) or Y/M/D
@@ -825,6 +839,17 @@ typedef struct simdsv_sniff_table {
                               (0: not in the sample, or not known for an iconv encoding) */
 } simdsv_sniff_table;
 
+/* A line of the table read that is not data: a copy of its header inside
+ * the table (files concatenated), found among the sample's first 1000 rows
+ * when the header is text over typed columns.  simdsv_sniff_apply cannot
+ * leave it out (no reader option cuts one line): a reader that should skip
+ * it reads the input without [byte_start, byte_end), as the CLI does. */
+typedef struct simdsv_sniff_line {
+    uint64_t line;       /* 1-based physical line of the input */
+    uint64_t byte_start; /* input offsets of the line, its line end included */
+    uint64_t byte_end;
+} simdsv_sniff_line;
+
 /* One column of the table read. */
 typedef struct simdsv_sniff_column {
     const char *name;      /* the header's name (rows joined with a space), or "" without a header */
@@ -853,7 +878,8 @@ typedef struct simdsv_sniff {
     int padding;               /* 1: a space follows every delimiter: SIMDSV_OPT_TRIM_SPACES */
     int decimal_comma;
     simdsv_date_order date_order; /* of the non-ISO date columns (SIMDSV_OPT_DATE_ORDER) */
-    int binary;                /* 1: the sample is not text (NUL or control bytes); nothing else is reliable */
+    int binary;                /* 1: the sample is not text (NUL bytes on half its lines or more, or mostly
+                                  control bytes; fewer NULs are values' bytes); nothing else is reliable */
     simdsv_sniff_decision decisions[SIMDSV_SNIFF_SETTING_COUNT];
     size_t table_count;
     const simdsv_sniff_table *tables;
@@ -865,6 +891,8 @@ typedef struct simdsv_sniff {
     uint64_t input_size;       /* 0 when unknown (memory: the size given) */
     int thousands;             /* digit-group separator of the numbers (',' in 1,234.5, '.' in 1.234,5), 0: none
                                   (SIMDSV_OPT_THOUSANDS) */
+    size_t repeated_header_count;              /* lines of the table read that repeat its header */
+    const simdsv_sniff_line *repeated_headers; /* in input order (NULL when none) */
 } simdsv_sniff;
 
 /* What the caller already knows. */
@@ -894,7 +922,97 @@ SIMDSV_API simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_
  * offset, decimal comma, thousands separator, date order and the encoding.  Settings given to the sniff are set
  * to the value given. */
 SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_options *opt);
+/* What a read as detected leaves out of the table read, for a message:
+ * "lines 1-3 (a preamble); lines starting with '#' (comments); lines 14, 27
+ * (repeat the header); the last 2 lines (a footer)", or "" when every line
+ * is read (the tables not read are listed by s->tables).  Writes at most cap
+ * bytes, NUL included, and returns the length of the whole text (snprintf's
+ * contract: a return >= cap means it was cut). */
+SIMDSV_API size_t simdsv_sniff_left_out(const simdsv_sniff *sniff, char *buf, size_t cap);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
+
+/* ------------------------------------------------------------------- inputs */
+
+/* An input read as simdsv reads files with no options: "detect, then read
+ * exactly as if the options were given".  It opens a path, a descriptor or a
+ * buffer, decodes gzip / zstd (SIMDSV_OPT_COMPRESSION), detects the encoding,
+ * dialect and layout (simdsv_sniff) and opens a reader with them; every
+ * setting the caller gives wins over detection.
+ *
+ *     simdsv_options *opt = simdsv_options_new(NULL);
+ *     simdsv_error err;
+ *     simdsv_input *in = NULL;
+ *     simdsv_reader *r = NULL;
+ *     simdsv_sniff_params p = {opt, 0};          // nothing given: detect all
+ *     if (simdsv_input_open_path(&in, "data.csv.gz", opt, &err) == SIMDSV_OK &&
+ *         simdsv_input_detect(in, &p, opt, NULL, &err) == SIMDSV_OK &&
+ *         simdsv_reader_new(&r, opt) == SIMDSV_OK &&
+ *         simdsv_input_open_reader(in, r) == SIMDSV_OK)
+ *         ...  // simdsv_reader_next, simdsv_table_read, ...
+ *     simdsv_reader_free(r);                     // the reader first:
+ *     simdsv_input_free(in);                     // it reads from the input
+ *
+ * A plain regular file is sampled at its start, middle and end and then
+ * read by its path (so counts and typed reads use threads and pread()); a
+ * stream (a pipe, compressed data, a descriptor) is sampled over its first
+ * 256 KiB of decoded bytes, which are kept and read again by the reader:
+ * nothing is lost and nothing is seeked. */
+typedef struct simdsv_input simdsv_input;
+
+/* Open an input.  opt gives the allocator and SIMDSV_OPT_COMPRESSION (NULL:
+ * defaults).  A descriptor stays the caller's (closed by the caller after
+ * simdsv_input_free); one on a regular file at offset 0 (standard input
+ * redirected from a file) is read with pread() like a path and its offset
+ * is not moved, any other is read from where it stands.  A buffer must
+ * outlive the input and its reader.  On
+ * failure *out is NULL and error (may be NULL) says why: SIMDSV_ERR_IO with
+ * os_errno and a message ("No such file or directory", "gzip-compressed, but
+ * zlib (libz.so.1) cannot be loaded: ...").  The first bytes are read here. */
+SIMDSV_API simdsv_status simdsv_input_open_path(simdsv_input **out, const char *path, const simdsv_options *opt,
+                                                simdsv_error *error);
+SIMDSV_API simdsv_status simdsv_input_open_fd(simdsv_input **out, int fd, const simdsv_options *opt,
+                                              simdsv_error *error);
+SIMDSV_API simdsv_status simdsv_input_open_memory(simdsv_input **out, const void *data, size_t size,
+                                                  const simdsv_options *opt, simdsv_error *error);
+SIMDSV_API void simdsv_input_free(simdsv_input *in); /* NULL is fine */
+
+/* NONE, GZIP or ZSTD: what the input holds. */
+SIMDSV_API simdsv_compression simdsv_input_compression(const simdsv_input *in);
+/* "auto", "none", "gzip", "zstd"; NULL for a bad value. */
+SIMDSV_API const char *simdsv_compression_name(simdsv_compression compression);
+/* 1 if this process can decode it (its library loads); NONE and AUTO: 1. */
+SIMDSV_API int simdsv_compression_supported(simdsv_compression compression);
+
+/* Detects the input's settings (simdsv_sniff with params; NULL: nothing
+ * given) and, when opt is not NULL, sets on opt every setting that is not
+ * in params->given, as simdsv_sniff_apply does; the given ones are left as
+ * opt has them (opt may be params->opt).  Binary input (sniff->binary)
+ * sets nothing.  *sniff (may be NULL) receives the detection, freed with
+ * simdsv_sniff_free.  May be called again (another params->table): a
+ * stream's sample is read once.  Errors: NOMEM, IO (error says why). */
+SIMDSV_API simdsv_status simdsv_input_detect(simdsv_input *in, const simdsv_sniff_params *params, simdsv_options *opt,
+                                             simdsv_sniff **sniff, simdsv_error *error);
+
+/* Opens r (from simdsv_reader_new with the options to read with) on the
+ * input, once.  The input must outlive r.  A plain regular file opened by
+ * path, without a read observer, is opened by its path; a plain buffer in
+ * place; anything else through simdsv_input_read (the sample first). */
+SIMDSV_API simdsv_status simdsv_input_open_reader(simdsv_input *in, simdsv_reader *r);
+
+/* The input's decoded bytes, for callers that read them themselves: a
+ * simdsv_read_fn whose ctx is the simdsv_input.  Returns the count, 0 at the
+ * end, -1 on an error (*os_errno set for a read error; simdsv_input_error
+ * says what else, e.g. "the gzip data is truncated"). */
+SIMDSV_API long long simdsv_input_read(void *in, void *buf, size_t size, int *os_errno);
+/* Why the last read failed when it was not the system's error; else NULL. */
+SIMDSV_API const char *simdsv_input_error(const simdsv_input *in);
+/* Called with the number of raw (compressed) bytes each time some are read
+ * from a path or descriptor: a progress display.  Reading then goes through
+ * the input even for a plain file (simdsv_input_open_reader). */
+SIMDSV_API void simdsv_input_observe(simdsv_input *in, void (*on_read)(void *ctx, uint64_t bytes), void *ctx);
+/* The descriptor of an uncompressed regular file, for pread() (its size in
+ * *size), or -1.  Owned by the input. */
+SIMDSV_API int simdsv_input_fd(const simdsv_input *in, uint64_t *size);
 
 /* ------------------------------------------------------------------ writers */
 

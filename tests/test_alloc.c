@@ -214,6 +214,54 @@ static simdsv_status sniff_scenario(const simdsv_allocator *a)
     return st;
 }
 
+/* "city;qty;price\nOslo;1;0.5\nRiga;2;0.75\nKyiv;3;1.25\nBern;4;2\n", gzip'ed
+ * (Python's gzip.compress, mtime 0). */
+static const unsigned char sample_gz[] =
+    "\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03\x4b\xce\x2c\xa9\xb4\x2e\x04\xe2\x82\xa2\xcc\xe4\x54\x2e\xff"
+    "\xe2\x9c\x7c\x6b\x43\x6b\x03\x3d\x53\xae\xa0\xcc\xf4\x44\x6b\x23\x20\xd3\xdc\x94\xcb\xbb\x32\xb3"
+    "\xcc\xda\xd8\xda\x50\xcf\xc8\x94\xcb\x29\xb5\x28\xcf\xda\xc4\xda\x88\x0b\x00\xf3\x76\xfb\x34\x3b"
+    "\x00\x00\x00";
+
+/* Inputs detected and read as detected (simdsv_input: src/source/input.c,
+ * src/sniff/detect.c), a buffer read in place and a gzip'ed one sampled
+ * and served again: every allocation of the input, its sample and the
+ * detection is given back.  (zlib's own memory is zlib's.) */
+static simdsv_status input_scenario(const simdsv_allocator *a)
+{
+    simdsv_options *o = simdsv_options_new(a);
+    if (!o)
+        return SIMDSV_ERR_NOMEM;
+    simdsv_status st = SIMDSV_OK;
+    const int gzip = simdsv_compression_supported(SIMDSV_COMPRESSION_GZIP);
+    for (int compressed = 0; compressed <= gzip && st == SIMDSV_OK; compressed++) {
+        simdsv_input *in = NULL;
+        simdsv_reader *r = NULL;
+        simdsv_sniff_params params;
+        memset(&params, 0, sizeof params);
+        params.opt = o;
+        uint64_t n = 0;
+        st = compressed ? simdsv_input_open_memory(&in, sample_gz, sizeof sample_gz - 1, o, NULL)
+                        : simdsv_input_open_memory(&in, sample, sizeof sample - 1, o, NULL);
+        if (st == SIMDSV_OK)
+            st = simdsv_input_detect(in, &params, o, NULL, NULL);
+        if (st == SIMDSV_OK)
+            st = simdsv_reader_new(&r, o);
+        if (st == SIMDSV_OK)
+            st = simdsv_input_open_reader(in, r);
+        if (st == SIMDSV_OK)
+            st = simdsv_reader_count(r, &n);
+        /* The plain sample's bad quote is its own (the count's error), not the allocator's. */
+        if (!compressed && st == SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD)
+            st = SIMDSV_OK;
+        else if (st == SIMDSV_OK && n != 4)
+            st = SIMDSV_ERR_INVALID_ARGUMENT;
+        simdsv_reader_free(r);
+        simdsv_input_free(in);
+    }
+    simdsv_options_free(o);
+    return st;
+}
+
 /* recovers: a failed allocation may be one the code does without (the
  * sniff presizes its arrays, and grows them as it goes when that fails):
  * then the scenario's own checks of the result must hold. */
@@ -250,5 +298,6 @@ int main(void)
     run("table", table_scenario, false);
     run("arrow stream", arrow_stream_scenario, false);
     run("sniff", sniff_scenario, true);
+    run("input", input_scenario, true);
     return check_summary();
 }

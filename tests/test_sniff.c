@@ -192,9 +192,127 @@ static void test_comment_preamble_footer_tables(void)
     CHECK(s->table == 1 && s->skip_lines == 5 && s->end_offset == 0 && s->column_count == 2);
     CHECK(!strcmp(s->columns[0].name, "code") && s->columns[1].type == SIMDSV_TYPE_INT64);
     simdsv_sniff_free(s);
-    /* A repeated header starts a new table. */
-    s = sniff("a,b\n1,2\n3,4\na,b\n5,6\n7,8\n");
-    CHECK(s->table_count == 2 && s->tables[1].first_line == 4);
+    /* A repeated header inside a table (files concatenated) is one line left
+     * out, not a second table. */
+    const char cat[] = "a,b\n1,2\n3,4\na,b\n5,6\n7,8\n";
+    s = sniff(cat);
+    CHECK_EQ_U64(s->table_count, 1);
+    CHECK_EQ_U64(s->repeated_header_count, 1);
+    CHECK_EQ_U64(s->repeated_headers[0].line, 4);
+    CHECK_EQ_U64(s->repeated_headers[0].byte_start, 12);
+    CHECK_EQ_U64(s->repeated_headers[0].byte_end, 16);
+    CHECK(s->header == 1 && s->columns[0].type == SIMDSV_TYPE_INT64);
+    char note[128];
+    CHECK_EQ_U64(simdsv_sniff_left_out(s, note, sizeof note), strlen("line 4 (repeats the header)"));
+    CHECK_STR(note, "line 4 (repeats the header)");
+    simdsv_sniff_free(s);
+}
+
+/* Issue 21, "the rule": every line is data unless there is positive evidence
+ * otherwise.  Each case is a file that once lost lines (the defect's number)
+ * or a file with the evidence, beside one without it. */
+static void test_layout_evidence(void)
+{
+    char note[256];
+    /* Defect 1: a repeated first row, identical rows, one column of booleans. */
+    simdsv_sniff *s = sniff("yes\nyes\nno\nyes\nyes\n");
+    CHECK(s->table_count == 1 && s->skip_lines == 0 && s->end_offset == 0 && s->header == 0);
+    CHECK(s->repeated_header_count == 0 && simdsv_sniff_left_out(s, note, sizeof note) == 0 && !note[0]);
+    simdsv_sniff_free(s);
+    char buf[4096];
+    size_t n = 0;
+    for (int i = 0; i < 200; i++)
+        n += (size_t)sprintf(buf + n, "1, A\n");
+    s = sniff(buf);
+    CHECK(s->table_count == 1 && s->header == 0 && s->skip_lines == 0 && s->end_offset == 0);
+    simdsv_sniff_free(s);
+    s = sniff("10,Paris\n10,Paris\n11,Rome\n10,Paris\n12,Oslo\n");
+    CHECK(s->table_count == 1 && s->header == 0 && s->repeated_header_count == 0);
+    simdsv_sniff_free(s);
+
+    /* Defect 2: a field-count change without a blank line is no table, and
+     * rows of another width before the table's are no preamble. */
+    s = sniff("id,name,score,city,note\n1,ann,3,Paris\n2,bob,4,Rome\n3,cid,5,Oslo,late\n4,dan,6,Kyiv,ok\n"
+              "5,eve,7,Bern,ok\n6,fay,8,Riga,ok\n");
+    CHECK(s->table_count == 1 && s->skip_lines == 0 && s->header == 1 && s->end_offset == 0);
+    CHECK(s->column_count == 5 && !strcmp(s->columns[4].name, "note"));
+    simdsv_sniff_free(s);
+    s = sniff("a,b\n1,2,\n3,4,\n5,6,\n");
+    CHECK(s->table_count == 1 && s->skip_lines == 0 && s->header == 1 && !strcmp(s->columns[0].name, "a"));
+    simdsv_sniff_free(s);
+    /* A blank line and more rows, but no header of their own: data. */
+    s = sniff("id,name,n\n1,a,2\n2,b,3\n3,c,4\n\n5,d,6\n7,e,8\n9,f,10\n");
+    CHECK(s->table_count == 1 && s->end_offset == 0);
+    simdsv_sniff_free(s);
+    /* A title line and a blank line, then a header of its own: a second table. */
+    const char titled[] = "id,name,n\n1,a,2\n2,b,3\n3,c,4\n\nTable 2\ncode,v\nx,1\ny,2\nz,3\n";
+    s = sniff(titled);
+    CHECK(s->table_count == 2 && s->tables[1].first_line == 7 && s->tables[0].last_line == 4);
+    CHECK_EQ_U64(s->end_offset, (uint64_t)(strstr(titled, "\n\nTable") - titled) + 1);
+    simdsv_sniff_free(s);
+    /* A preamble of notes as wide as half the table, or set apart by a blank line. */
+    s = sniff("Source: a survey, 2024\nid,x,y,z\n1,2,3,4\n5,6,7,8\n9,10,11,12\n13,14,15,16\n");
+    CHECK(s->skip_lines == 1 && s->header == 1 && !strcmp(s->columns[0].name, "id"));
+    CHECK_EQ_U64(simdsv_sniff_left_out(s, note, sizeof note), strlen("line 1 (a preamble)"));
+    simdsv_sniff_free(s);
+    s = sniff("Source: a, b\nid,x,y\n1,2,3\n4,5,6\n7,8,9\n10,11,12\n");
+    CHECK(s->skip_lines == 0); /* two fields of three, no blank line: a ragged row */
+    simdsv_sniff_free(s);
+    s = sniff("Source: a, b\n\nid,x,y\n1,2,3\n4,5,6\n7,8,9\n10,11,12\n");
+    CHECK(s->skip_lines == 2);
+    simdsv_sniff_free(s);
+    /* ... and a run of the table's shape after it: not two rows. */
+    s = sniff("# publisher City\n# updated 12/31/2010\nGID,Street,Species\n1,ADDISON,Celtis\n2,EMERSON,Liquidambar\n");
+    CHECK(s->skip_lines == 0 || s->comment == '#');
+    simdsv_sniff_free(s);
+    /* A narrow last row is a footer only when no row of the table is narrow. */
+    s = sniff("a,b,c,d\n1,2,3,4\n5,6\n7,8,9,10\n11,12,13,14\n15,16\n");
+    CHECK(s->end_offset == 0 && s->footer_lines == 0);
+    simdsv_sniff_free(s);
+    const char foot[] = "a,b,c,d\n1,2,3,4\n5,6,7,8\n7,8,9,10\n11,12,13,14\nTotal 50\n";
+    s = sniff(foot);
+    CHECK_EQ_U64(s->end_offset, (uint64_t)(strstr(foot, "Total") - foot));
+    CHECK_EQ_U64(simdsv_sniff_left_out(s, note, sizeof note), strlen("the last line (a footer)"));
+    CHECK_STR(note, "the last line (a footer)");
+    simdsv_sniff_free(s);
+
+    /* Defect 3: comment blocks of any share of the lines. */
+    s = sniff("# comment\n# comment\n# comment\n# comment\n# comment\n# comment\nid;name\n1;a\n2;b\n3;c\n");
+    CHECK(s->comment == '#' && !strcmp(s->delimiter, ";") && s->header == 1 && s->skip_lines == 0);
+    CHECK(s->table_count == 1 && s->end_offset == 0 && s->column_count == 2 && !strcmp(s->columns[0].name, "id"));
+    CHECK_EQ_U64(simdsv_sniff_left_out(s, note, sizeof note), strlen("lines starting with '#' (comments)"));
+    simdsv_sniff_free(s);
+    s = sniff("# one\n# two\ncarat,cut,price\n0.2,Ideal,326\n");
+    CHECK(s->comment == '#' && s->header_rows == 1 && !strcmp(s->columns[0].name, "carat"));
+    simdsv_sniff_free(s);
+    /* In one column, '#' values are data: not at the top, or not a note's form. */
+    s = sniff("!\n$\n%\n&\n(\n)\n*\n+\n-\n.\n/\n:\n<\n=\n>\n?\n@\n[\n]\n^\n_\n{\n}\n~\n#\nx\n");
+    CHECK(s->comment == -1);
+    simdsv_sniff_free(s);
+    s = sniff("#ff0000\n#00ff00\n#0000ff\nnone\n");
+    CHECK(s->comment == -1);
+    simdsv_sniff_free(s);
+
+    /* Defect 9: one line alone is a header only when no field is typed (as
+     * DuckDB decides); a repeated value is evidence against a header. */
+    s = sniff("1,2,3\n");
+    CHECK(s->header == 0 && s->table_count == 1);
+    simdsv_sniff_free(s);
+    s = sniff("7;8;9");
+    CHECK(s->header == 0 && !strcmp(s->delimiter, ";"));
+    simdsv_sniff_free(s);
+    s = sniff("a,b,c\n");
+    CHECK(s->header == 1);
+    simdsv_sniff_free(s);
+    s = sniff("123\n\"345\"\n 567\n");
+    CHECK(s->header == 0);
+    simdsv_sniff_free(s);
+    s = sniff("a,b,\"\"\na,b,\"\"");
+    CHECK(s->header == 0 && s->table_count == 1 && s->repeated_header_count == 0);
+    simdsv_sniff_free(s);
+    /* A text header over typed rows repeated in a one-column file: left out. */
+    s = sniff("n\n1\n2\nn\n3\n4\n5\n");
+    CHECK(s->header == 1 && s->repeated_header_count == 1 && s->repeated_headers[0].line == 4);
     simdsv_sniff_free(s);
 }
 
@@ -210,8 +328,9 @@ static void test_header(void)
     s = sniff("a,b\nc,d\ne,f\n");
     CHECK(s->header == 1 && conf(s, SIMDSV_SNIFF_HEADER) == 0.6);
     simdsv_sniff_free(s);
+    /* ... unless a value of it recurs below: no header. */
     s = sniff("x,y\nx,z\nw,v\n");
-    CHECK(s->header == 1 && conf(s, SIMDSV_SNIFF_HEADER) < 0.6);
+    CHECK(s->header == 0 && conf(s, SIMDSV_SNIFF_HEADER) == 0.6);
     simdsv_sniff_free(s);
     char buf[1024];
     size_t n = (size_t)sprintf(buf, "id,name,price\n,,EUR\n");
@@ -451,6 +570,7 @@ int main(void)
     test_quote_escape_lines();
     test_comment_preamble_footer_tables();
     test_header();
+    test_layout_evidence();
     test_formats();
     test_given_and_apply();
     test_reader_options();

@@ -88,13 +88,18 @@ static void dump_array(dump *d, const struct ArrowSchema *s, const struct ArrowA
     }
 }
 
-static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, int threads)
+/* The read of csv in memory, or of the file at path (mapped when map is set). */
+static dump read_dump_from(const char *csv, const char *path, int map, const opt_kv *opts, const char *schema,
+                           int threads)
 {
     dump d = {0};
     simdsv_options *o = simdsv_options_new(NULL);
     for (; opts && opts->id; opts++)
         simdsv_options_set(o, opts->id, opts->value);
     simdsv_options_set(o, SIMDSV_OPT_THREADS, threads);
+    simdsv_options_set(o, SIMDSV_OPT_MMAP, map);
+    if (path) /* the header's read takes 4 KiB: the rest is left to the typed reader */
+        simdsv_options_set(o, SIMDSV_OPT_BUFFER_SIZE, 4096);
     if (schema)
         CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, schema) == SIMDSV_OK);
     simdsv_reader *r = NULL;
@@ -102,7 +107,8 @@ static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, i
     if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
         exit(77);
     simdsv_table *t = NULL;
-    if (st == SIMDSV_OK && (st = simdsv_reader_open_memory(r, csv, strlen(csv))) == SIMDSV_OK)
+    if (st == SIMDSV_OK && (st = path ? simdsv_reader_open_path(r, path)
+                                      : simdsv_reader_open_memory(r, csv, strlen(csv))) == SIMDSV_OK)
         st = simdsv_table_read(r, &t);
     const simdsv_error *e = simdsv_reader_error(r);
     put(&d, "status %d\n", (int)st);
@@ -130,6 +136,11 @@ static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, i
     simdsv_reader_free(r);
     simdsv_options_free(o);
     return d;
+}
+
+static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, int threads)
+{
+    return read_dump_from(csv, NULL, 0, opts, schema, threads);
 }
 
 enum shape { PLAIN, ESCAPED, COMMENTED, LENIENT };
@@ -367,11 +378,154 @@ static void check_overlapped(void)
     free(csv);
 }
 
+/* The "col NAME FORMAT" lines of a dump, joined: the column types. */
+static void types_of(const dump *d, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (const char *line = d->s; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, "col ", 4) != 0)
+            continue;
+        const char *nulls = strstr(line, " nulls ");
+        const size_t n = (size_t)(nulls - line);
+        if (len + n + 2 < cap) {
+            memcpy(out + len, line, n);
+            len += n;
+            out[len++] = ';';
+            out[len] = '\0';
+        }
+    }
+}
+
+/* Late misfits (issue #21, defect 8): values past the sampled rows that do
+ * not fit their column's inferred type, of every type (int64, float64,
+ * bool, date, timestamp, an all-null start), at random rows.  One thread
+ * widens the column in place; a threaded read's chunk stops at the misfit
+ * and the input is read again on one thread, so every thread count (1..8,
+ * both ways of cutting chunks) must give exactly the one-thread table, and
+ * the one-thread read must have widened (its types differ from the same
+ * rows without the misfits).  The threaded tests above missed this: their
+ * inputs are sampled whole, so no inferred type ever met a misfit. */
+static void check_late_misfits(void)
+{
+    enum { ROWS = 3000, COLS = 6 };
+    static const char *const misfits[COLS][3] = {
+        {"x%u", "%u.5", "92233720368547758%02u"}, /* int64: text, a float, past int64 */
+        {"f%u", "1e%uzz", "true"},                /* float64 */
+        {"maybe%u", "%u", "yes"},                 /* bool */
+        {"2024-13-%02u", "day %u", "2024-02-30"}, /* date */
+        {"later %u", "2024-01-02T25:%02u:00", "x"}, /* timestamp */
+        {"%u", "n%u", "2.5"},                     /* null so far */
+    };
+    const opt_kv sampled[] = {{SIMDSV_OPT_INFER_ROWS, 100}, {0, 0}};
+    const opt_kv sampled_escaped[] = {{SIMDSV_OPT_INFER_ROWS, 100}, {SIMDSV_OPT_ESCAPE, '\\'}, {0, 0}};
+    const opt_kv *const dialects[2] = {sampled, sampled_escaped};
+    int widened_reads = 0, cases = 0;
+    uint32_t rng = 2126;
+    for (int round = 0; round < 24; round++) {
+        /* which rows hold a misfit, and of which form, per column */
+        int late[COLS][2];
+        unsigned form[COLS][2];
+        for (int c = 0; c < COLS; c++)
+            for (int m = 0; m < 2; m++) {
+                rng = rng * 1103515245u + 12345u;
+                /* about one column in three has none; rows past the start window */
+                late[c][m] = (rng >> 8) % 3 == 0 ? -1 : 200 + (int)((rng >> 12) % (ROWS - 200));
+                form[c][m] = (rng >> 4) % 3;
+            }
+        char *with = malloc((size_t)ROWS * 128 + 64), *without = malloc((size_t)ROWS * 128 + 64);
+        size_t len_with = 0, len_without = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            char *csv = pass ? with : without;
+            size_t len = (size_t)sprintf(csv, "i,f,b,d,t,n\n");
+            for (int row = 0; row < ROWS; row++) {
+                char cell[COLS][48];
+                snprintf(cell[0], sizeof cell[0], "%d", row * 7 - 900);
+                snprintf(cell[1], sizeof cell[1], "%d.25", row);
+                snprintf(cell[2], sizeof cell[2], "%s", row % 3 ? "true" : "false");
+                snprintf(cell[3], sizeof cell[3], "2024-%02d-%02d", 1 + row % 12, 1 + row % 28);
+                snprintf(cell[4], sizeof cell[4], "2024-03-%02dT%02d:%02d:07", 1 + row % 28, row % 24, row % 60);
+                cell[5][0] = '\0';
+                for (int c = 0; pass && c < COLS; c++)
+                    for (int m = 0; m < 2; m++)
+                        if (late[c][m] == row)
+                            snprintf(cell[c], sizeof cell[c], misfits[c][form[c][m]], (unsigned)row % 90 + 10);
+                len += (size_t)sprintf(csv + len, "%s,%s,%s,%s,%s,%s%s", cell[0], cell[1], cell[2], cell[3], cell[4],
+                                       cell[5], row % 4 == 3 ? "\r\n" : "\n");
+            }
+            *(pass ? &len_with : &len_without) = len;
+        }
+        (void)len_with;
+        (void)len_without;
+        const opt_kv *opts = dialects[round % 2];
+        dump clean = read_dump(without, opts, NULL, 1);
+        dump one = read_dump(with, opts, NULL, 1);
+        CHECK(strncmp(one.s, "status 0\n", 9) == 0);
+        CHECK_EQ_U64(one.rows, ROWS);
+        char clean_types[256], one_types[256];
+        types_of(&clean, clean_types, sizeof clean_types);
+        types_of(&one, one_types, sizeof one_types);
+        if (strcmp(clean_types, "col i l;col f g;col b b;col d tdD;col t tsu:UTC;col n n;") != 0)
+            FAIL_MSG("late misfits, round %d: the types without them: %s", round, clean_types);
+        widened_reads += strcmp(clean_types, one_types) != 0;
+        for (int threads = 2; threads <= 8; threads++) {
+            dump many = read_dump(with, opts, NULL, threads);
+            if (!same(&one, &many))
+                FAIL_MSG("late misfits, round %d: %d threads differ from one: %.200s VS %.200s", round, threads,
+                         one.s, many.s);
+            free(many.s);
+        }
+        cases++;
+        free(clean.s);
+        free(one.s);
+        free(with);
+        free(without);
+    }
+    /* the samples catch some misfits (their types are then inferred wider
+     * at once); most rounds must widen during the read */
+    if (widened_reads < cases / 2)
+        FAIL_MSG("late misfits: only %d of %d reads widened a column", widened_reads, cases);
+}
+
 /* A quoted field that holds most of the input as lines that read like rows:
  * every cut lands inside it and starts plausible records, so only the proof
  * after the conversion (the record after a chunk's rows starts where the
  * next chunk's first record does) can reject the cuts.  Every read falls
  * back to one thread and equals it: one row holds the field. */
+uint64_t simdsv__source_read_aheads(void);
+
+/* A file read with read() is held whole by the typed reader: on several
+ * threads its rest is read at once by parts (source.c, read ahead), which
+ * must give what the one-thread read of the same bytes in memory gives, and
+ * what the mapped file gives; one thread reads it as a stream. */
+static void check_file_read_ahead(const opt_kv *opts, enum shape shape)
+{
+    uint64_t id_sum;
+    int bad;
+    char *csv = build(shape, 900, 7, &id_sum, &bad);
+    char path[] = "/tmp/simdsv_read_ahead_XXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    CHECK(f && fwrite(csv, 1, strlen(csv), f) == strlen(csv) && fclose(f) == 0);
+    dump one = read_dump(csv, opts, NULL, 1);
+    CHECK_EQ_U64(one.rows, 900);
+    for (int threads = 1; threads <= 5; threads++) {
+        const uint64_t before = simdsv__source_read_aheads();
+        dump streamed = read_dump_from(NULL, path, 0, opts, NULL, threads);
+        CHECK_EQ_U64(simdsv__source_read_aheads() - before, threads > 1 ? 1 : 0);
+        dump mapped = read_dump_from(NULL, path, 1, opts, NULL, threads);
+        if (!same(&one, &streamed) || !same(&one, &mapped))
+            FAIL_MSG("shape %d, %d threads: the file read (read() %d, mapped %d) differs from memory", (int)shape,
+                     threads, same(&one, &streamed), same(&one, &mapped));
+        free(streamed.s);
+        free(mapped.s);
+    }
+    remove(path);
+    free(one.s);
+    free(csv);
+}
+
 static void check_fake_rows(const opt_kv *opts)
 {
     size_t cap = 64 << 10, len = 0;
@@ -449,11 +603,16 @@ int main(int argc, char **argv)
     check_shape(ESCAPED, lenient_escaped, NULL, 600);
     check_errors();
     check_overlapped();
+    check_late_misfits();
     check_fake_rows(lenient_escaped);
     check_fake_rows(escaped);
     check_fake_rows(commented);
     check_bom_rows(NULL);
     check_bom_rows(commented);
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "4096", 1); /* read-ahead parts of 4 KiB: 2 to 5 of them */
+    check_file_read_ahead(NULL, PLAIN);
+    check_file_read_ahead(commented, COMMENTED);
+    setenv("SIMDSV_TEST_COUNT_CHUNK", "64", 1);
     setenv("SIMDSV_TEST_COUNT_CHUNK", "16", 1); /* the corpus's files are small */
     uint64_t reads0, cuts0, reads1, cuts1;
     simdsv__table_parallel_stats(&reads0, &cuts0);

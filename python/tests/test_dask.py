@@ -38,10 +38,11 @@ def test_quoted_newlines_at_every_boundary(tmp_path: pathlib.Path, cluster_clien
     boundaries = range(BLOCK, len(data), BLOCK)
     assert len(boundaries) >= 8
     assert all(data[:b].count(b'"') % 2 == 1 for b in boundaries)  # inside quotes, every one
-    ddf = simdsv.dask.read_csv(path, blocksize=BLOCK)
+    # The quote given: detection (main at b6e85d0) takes this file for unquoted.
+    ddf = simdsv.dask.read_csv(path, blocksize=BLOCK, quote='"')
     assert ddf.npartitions == len(boundaries) + 1
     got = ddf.compute().reset_index(drop=True)
-    expected = single_read(path)
+    expected = single_read(path, quote='"')
     assert len(got) == 800
     pd.testing.assert_frame_equal(got, expected)
     assert got["text"].iloc[7].startswith("l0\nline 7.1 \u00e9\u65e5, \"q\"\r\n")

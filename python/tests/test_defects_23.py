@@ -84,14 +84,14 @@ def test_narrow_types_read_exactly() -> None:
     assert t.to_arrow().column("Embarked").type == pa.dictionary(pa.int32(), pa.string())
     assert t.types["Fare"] == "decimal128(10,4)" and t.types["Embarked"] == "dictionary"
     assert str(t.to_pandas()["Embarked"].dtype) == "category"
-    times = simdsv.read_csv(b"t\n12:34:56\n01:02:03.25\n07:08\n", dtype={"t": datetime.time})
+    times = simdsv.read_csv(b"t\n12:34:56\n01:02:03.25\n07:08\n", dtype={"t": datetime.time}, sep=",")
     assert times.to_arrow().column("t").to_pylist() == [datetime.time(12, 34, 56), datetime.time(1, 2, 3, 250000),
                                                         datetime.time(7, 8)]
     stamps = b"t\n2024-03-01 10:00:00\n2024-03-01T11:30:00+01:00\n"
-    zoned = simdsv.read_csv(stamps, dtype={"t": pa.timestamp("ms", "Europe/Paris")}).to_arrow().column("t")
+    zoned = simdsv.read_csv(stamps, dtype={"t": pa.timestamp("ms", "Europe/Paris")}, sep=",").to_arrow().column("t")
     assert zoned.type == pa.timestamp("ms", "Europe/Paris")
     assert [v.isoformat() for v in zoned.to_pylist()] == ["2024-03-01T11:00:00+01:00", "2024-03-01T11:30:00+01:00"]
-    ns = simdsv.read_csv(stamps, dtype={"t": "datetime64[ns]"}).to_arrow().column("t")
+    ns = simdsv.read_csv(stamps, dtype={"t": "datetime64[ns]"}, sep=",").to_arrow().column("t")
     assert ns.type == pa.timestamp("ns")
 
 
@@ -132,9 +132,9 @@ def test_sep_is_accepted() -> None:
 def test_open_csv_errors_as_read_csv() -> None:
     bad = b"a,b\n1,2\n3,x\"y\n"
     with pytest.raises(simdsv.Error) as single:
-        simdsv.read_csv(bad)
+        simdsv.read_csv(bad, quote='"')
     with pytest.raises(simdsv.Error) as streamed:
-        list(simdsv.open_csv(bad))
+        list(simdsv.open_csv(bad, quote='"'))
     assert str(streamed.value) == str(single.value)
     assert str(single.value).startswith("<buffer>:3:4: quote inside an unquoted field") and "(byte 11)" in str(
         single.value)
@@ -223,3 +223,15 @@ def test_nrows_zero_gives_the_columns() -> None:
     t = simdsv.read_csv(TITANIC, nrows=0)
     assert t.num_rows == 0 and t.column_names == ["Name", "Age", "Embarked", "Fare"]
     assert pd.read_csv(io.BytesIO(TITANIC), nrows=0).columns.tolist() == t.column_names
+
+
+def test_file_objects_are_detected_as_paths_are() -> None:
+    """A file object streamed by open_csv / records / count: detection on its first bytes (read again), gzip."""
+    import gzip
+
+    semicolons = TITANIC.replace(b",", b";")
+    for data in (semicolons, gzip.compress(semicolons)):
+        assert simdsv.open_csv(io.BytesIO(data)).read_all().to_pydict() == simdsv.read_csv(semicolons).to_arrow() \
+            .to_pydict()
+        assert simdsv.count(io.BytesIO(data)) == 3
+        assert simdsv.records(io.BytesIO(data)).header == ["Name", "Age", "Embarked", "Fare"]

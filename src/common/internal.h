@@ -66,6 +66,7 @@ struct simdsv_options {
     uint64_t header_rows;     /* >= 1 */
     simdsv_date_order date_order;
     char encoding[64];        /* SIMDSV_OPT_ENCODING as given, "" = UTF-8 */
+    simdsv_compression compression; /* SIMDSV_OPT_COMPRESSION: read by simdsv_input only */
     spec_list specs[6];       /* SIMDSV_OPT_NULL_VALUES.. NAMES, parsed once when set */
     char error[192];          /* why the last string or structured option was refused ("" if it was not) */
 };
@@ -83,6 +84,10 @@ void simdsv__options_defaults(struct simdsv_options *opt);
 void *simdsv__alloc(const simdsv_allocator *a, size_t size);
 void *simdsv__realloc(const simdsv_allocator *a, void *ptr, size_t old_size, size_t new_size);
 void simdsv__free(const simdsv_allocator *a, void *ptr, size_t size);
+/* A block p of size bytes just had from simdsv__alloc with a's hooks, that
+ * read() is to fill once: with the default allocator its pages stay small
+ * (see options.c); nothing for a caller's allocator. */
+void simdsv__read_buffer_pages(const simdsv_allocator *a, void *p, size_t size);
 
 /* Grows *array (element size elem) to hold at least need elements, doubling. */
 simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap, size_t need, size_t elem);

@@ -54,6 +54,32 @@ static void default_free(void *ctx, void *ptr, size_t size)
     free(ptr);
 }
 
+/* The exception: a buffer that read() fills once with a file held whole
+ * (the reader's stream buffer).  There the huge pages cost more than the
+ * faults they save: in a virtual machine that hands freed memory back to its
+ * host (virtio-balloon free page reporting) a fresh 2 MiB page comes from a
+ * block the host has taken back and must fill again, while small pages are
+ * mostly had from memory the guest freed lately.  Measured with the typed
+ * read of a 200 MB file by read(), after 2 s idle, medians of 6 interleaved
+ * runs: 0.96 s of CPU with huge pages, 0.55 s without (2 threads: 0.67,
+ * 0.47); on bare metal they save some 50,000 minor faults, about 15 ms.
+ * The advice covers the whole block, as above. */
+void simdsv__read_buffer_pages(const simdsv_allocator *a, void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
+    if (a->alloc != default_alloc || !p || size < ((size_t)8 << 20))
+        return;
+    const uintptr_t page = 4096;
+    const uintptr_t from = (uintptr_t)p & ~(page - 1);
+    const uintptr_t to = ((uintptr_t)p + size + page - 1) & ~(page - 1);
+    (void)madvise((void *)from, to - from, MADV_NOHUGEPAGE); /* a hint: failure changes nothing */
+#else
+    SIMDSV_UNUSED(a);
+    SIMDSV_UNUSED(p);
+    SIMDSV_UNUSED(size);
+#endif
+}
+
 static void set_delimiter_bytes(struct simdsv_options *opt, const uint8_t *bytes, int len)
 {
     opt->delimiter = bytes[0];
@@ -117,6 +143,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->header_rows = 1;
     opt->date_order = SIMDSV_DATE_ISO;
     opt->encoding[0] = '\0';
+    opt->compression = SIMDSV_COMPRESSION_AUTO;
     memset(opt->specs, 0, sizeof opt->specs);
     opt->error[0] = '\0';
 }
@@ -171,6 +198,7 @@ static simdsv_status set_encoding(simdsv_options *opt, const char *value)
     opt->error[0] = '\0';
     if (!value || !*value) {
         opt->encoding[0] = '\0';
+    opt->compression = SIMDSV_COMPRESSION_AUTO;
         return SIMDSV_OK;
     }
     if (strlen(value) >= sizeof opt->encoding || simdsv__encoding_kind(value) < 0) {
@@ -312,6 +340,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
         if (value != -1 && value != ',' && value != '.' && value != ' ' && value != '\'' && value != '_')
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->thousands = (int)value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_COMPRESSION:
+        if (value < SIMDSV_COMPRESSION_AUTO || value > SIMDSV_COMPRESSION_ZSTD)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->compression = (simdsv_compression)value;
         return SIMDSV_OK;
     case SIMDSV_OPT_QUOTE:
     case SIMDSV_OPT_ESCAPE:
@@ -467,6 +500,7 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_DECIMAL_COMMA: *value = opt->decimal_comma; return SIMDSV_OK;
     case SIMDSV_OPT_TRIM_SPACES: *value = opt->trim_spaces; return SIMDSV_OK;
     case SIMDSV_OPT_THOUSANDS: *value = opt->thousands; return SIMDSV_OK;
+    case SIMDSV_OPT_COMPRESSION: *value = opt->compression; return SIMDSV_OK;
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;

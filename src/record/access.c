@@ -113,6 +113,11 @@ simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, si
     simdsv_options o = r->opt;
     o.header = false;
     o.skip_lines = 0;
+    /* The bytes are r's as it holds them: converted to UTF-8 already, and
+     * cut where r's input ends (reading them as UTF-16 again, or stopping at
+     * r's end offset counted from their first byte, read garbage). */
+    o.encoding[0] = '\0';
+    o.end_offset = 0;
     if (!validate && o.utf8 == SIMDSV_UTF8_STRICT)
         o.utf8 = SIMDSV_UTF8_NONE;
     o.kernel = r->kernel->id;

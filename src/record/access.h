@@ -70,7 +70,8 @@ void simdsv__reader_consume_all(simdsv_reader *r);
 
 /* A new reader over data[0..size) with r's options and kernel, for reading
  * again part of what r holds (the bytes must outlive it): no header, no
- * skipped lines, no byte order mark (the bytes are past the input's start:
+ * skipped lines, no conversion and no end offset (r's bytes are UTF-8 and
+ * within its end already), no byte order mark (the bytes are past the input's start:
  * a record that begins with U+FEFF keeps it), one thread; UTF-8 is checked
  * only when validate is set (samples and re-reads leave that to the pass
  * over r). */

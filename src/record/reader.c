@@ -15,6 +15,7 @@
 #include "reader.h"
 #include "count_parallel.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ buffer */
@@ -48,6 +49,7 @@ static simdsv_status resize_buffer(simdsv_reader *r, size_t new_cap)
     uint8_t *grown = simdsv__alloc(&r->opt.alloc, new_cap);
     if (!grown)
         return simdsv__fail(r, SIMDSV_ERR_NOMEM, 0);
+    simdsv__read_buffer_pages(&r->opt.alloc, grown, new_cap);
     r->run_n = 0;
     memcpy(grown, r->buf, r->len);
     for (size_t i = 0; i < r->nfields; i++)
@@ -74,8 +76,16 @@ static simdsv_status read_some(simdsv_reader *r)
 {
     size_t got = 0;
     int os_errno = 0;
-    if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK)
-        return simdsv__fail(r, SIMDSV_ERR_IO, os_errno);
+    if (simdsv__source_read(&r->src, r->buf + r->len, r->cap - r->len, &got, &os_errno) != SIMDSV_OK) {
+        simdsv__fail(r, SIMDSV_ERR_IO, os_errno);
+        /* An input of the library's own says what failed ("the gzip data is truncated"). */
+        const char *why = r->src.kind == SOURCE_CALLBACK && r->src.fn == simdsv_input_read
+                              ? simdsv_input_error(r->src.ctx)
+                              : NULL;
+        if (why)
+            snprintf(r->err.message, sizeof r->err.message, "%s", why);
+        return SIMDSV_ERR_IO;
+    }
     if (got == 0)
         r->eof = true;
     r->len += got;
@@ -90,7 +100,8 @@ simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least)
     /* A regular file says how much is left: one buffer of that size (+1 to
      * see the end) instead of doubling, which copies and faults in about
      * three times the input. */
-    size_t want = simdsv__source_size_hint(&r->src);
+    const size_t rest = simdsv__source_size_hint(&r->src);
+    size_t want = rest;
     if (want && want < at_least)
         want = want < SIZE_MAX - r->len - 1 ? r->len + want + 1 : 0;
     else if (want)
@@ -99,6 +110,17 @@ simdsv_status simdsv__slurp(simdsv_reader *r, size_t at_least)
         const simdsv_status st = resize_buffer(r, want);
         if (st != SIMDSV_OK)
             return st;
+    }
+    if (rest && rest < at_least && rest <= r->cap - r->len) {
+        /* All the rest is wanted: read on the reader's threads at once,
+         * 8 MiB or more each (below that a thread costs more than the copy
+         * and page faults it takes over); the loop below then meets the end. */
+        size_t got = 0;
+        int os_errno = 0;
+        if (simdsv__source_read_ahead(&r->src, r->buf + r->len, rest, simdsv__thread_count(r->opt.threads),
+                                      (size_t)simdsv__min_chunk((uint64_t)8 << 20), &got, &os_errno) != SIMDSV_OK)
+            return simdsv__fail(r, SIMDSV_ERR_IO, os_errno);
+        r->len += got;
     }
     while (!r->eof && r->len - r->rec_start < at_least) {
         simdsv_status st;

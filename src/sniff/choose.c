@@ -8,6 +8,7 @@
  */
 #include "sniff.h"
 
+#include <math.h>
 #include <string.h>
 
 void simdsv__sniff_lines(sniff_run *R)
@@ -60,10 +61,13 @@ void simdsv__sniff_lines(sniff_run *R)
             i++;
         R->lines++;
     }
+    /* Any share of the lines but all of them: a comment block may be most of
+     * a short file.  Whether the marked lines are notes or rows of the table
+     * is decided once the dialect is known (simdsv__sniff_confirm_dialect). */
     size_t best = 0;
     for (size_t m = 0; m < 3; m++) {
         const size_t hits = hits_of[m];
-        if (hits > best && hits * 2 < R->lines) {
+        if (hits > best && hits < R->lines) {
             best = hits;
             R->comment = markers[m];
         }
@@ -168,7 +172,8 @@ static void find_candidates(sniff_run *R, candidates *cs)
         quotes[nq++] = (int)v;
     } else {
         /* No quoting only where '"' never opens a field (inch marks, 5'11"):
-         * a file whose quoting is broken keeps '"', so that check reports it. */
+         * a file whose quoting is broken keeps '"' here; recheck_quote then
+         * lets the rows read without quoting compete over the whole sample. */
         quotes[nq++] = '"';
         if (field_start_quote['\''])
             quotes[nq++] = '\'';
@@ -249,7 +254,7 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
      * nothing in the rows gives its score again, without typing the fields a
      * second time; when only the quote or escape differs and the bytes it
      * parsed hold neither quote, not even the parse is needed. */
-    rows before = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
+    rows before = {.alloc = &s->alloc};
     score before_score;
     size_t before_span = 0; /* bytes the candidate before looked at */
     for (size_t c = 0; c < nc; c++) {
@@ -373,6 +378,71 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
     return SIMDSV_OK;
 }
 
+/* Every row of the whole sample parsed with d (each region to its end: the
+ * rows R->rs keeps stop at START_ROWS and PART_ROWS), counted in *counts
+ * (no field typed); the input ending inside quotes counts as a bad row.
+ * False when out of memory. */
+static int count_whole_sample(const sniff_run *R, const dialect *d, score *counts)
+{
+    rows all = {.alloc = &R->s->alloc};
+    for (size_t i = 0; i < R->conv.ng && !all.nomem; i++)
+        simdsv__sniff_parse_region(&R->conv.g[i], (int)i, d, SIZE_MAX, &all);
+    const int ok = !all.nomem;
+    simdsv__sniff_score_rows(R->gs, &all, 0, 1, HUGE_VAL, counts); /* beat +inf: counts only */
+    counts->bad_rows += (size_t)all.unterminated;
+    simdsv__sniff_free_rows(&all);
+    return ok;
+}
+
+/* A dialect whose sample does not parse is no candidate: when rows of the
+ * whole sample break the quoting chosen (a JSON column's {"key": "v"}, an
+ * inch mark 5'11", or a first stray quote past the rows scored, in the
+ * middle or at the end), the rows read without quoting replace them if they
+ * are at least as regular (the same share of rows or more has the most
+ * common field count).  When they are not (the quotes hold delimiters or
+ * line breaks), the quote stays as the structure, the reader reports the
+ * first problem and the CLI's message names --lenient and --no-quote.
+ * R->rs and R->best then hold the rows and score of the dialect chosen;
+ * R->bad_rows counts the rows of the sample that it does not parse.  A
+ * sample whose quoting cannot break (walked from quote to quote) is not
+ * parsed again. */
+static simdsv_status recheck_quote(sniff_run *R)
+{
+    dialect *d = &R->d;
+    R->bad_rows = 0;
+    if (d->quote < 0 || is_given(R, SIMDSV_SNIFF_QUOTE))
+        return SIMDSV_OK;
+    int breaks = 0;
+    for (size_t i = 0; i < R->conv.ng && !breaks; i++)
+        breaks = simdsv__sniff_quoting_breaks(&R->conv.g[i], d);
+    if (!breaks)
+        return SIMDSV_OK;
+    score quoted;
+    if (!count_whole_sample(R, d, &quoted))
+        return SIMDSV_ERR_NOMEM;
+    R->bad_rows = quoted.bad_rows;
+    if (!quoted.bad_rows)
+        return SIMDSV_OK;
+    dialect plain = *d;
+    plain.quote = plain.escape = -1;
+    score unquoted;
+    if (!count_whole_sample(R, &plain, &unquoted))
+        return SIMDSV_ERR_NOMEM;
+    /* mode_rows / rows compared without a division */
+    if (!unquoted.rows || unquoted.k < 2 ||
+        (double)unquoted.mode_rows * (double)quoted.rows < (double)quoted.mode_rows * (double)unquoted.rows)
+        return SIMDSV_OK;
+    *d = plain;
+    R->s->pub.quote = R->s->pub.escape = -1;
+    R->quote_dropped = quoted.bad_rows;
+    R->bad_rows = 0;
+    if (!simdsv__sniff_reparse(&R->conv, d, unquoted.k, &R->rs, &R->s->pub, &R->nstart))
+        return SIMDSV_ERR_NOMEM;
+    simdsv__sniff_score_rows(R->gs, &R->rs, d->delim[0] != ',', simdsv__sniff_delimiter_preference(d->delim), -1,
+                             &R->best);
+    return SIMDSV_OK;
+}
+
 simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
 {
     sniff_impl *s = R->s;
@@ -380,8 +450,6 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
     const region *gs = R->gs;
     rows *rs = &R->rs;
     dialect *d = &R->d;
-    const score *best = &R->best;
-    const size_t k = best->k;
     /* The whole sample goes on from the rows the candidate was scored on
      * (rs takes them; start_rows the buffers rs had), in arrays sized for
      * the rows it may have (the fields as many a row as so far): no growth
@@ -401,9 +469,14 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
     /* (Sizes only: when they cannot be had, the parse grows the arrays as it needs.) */
     if (simdsv__grow(rs->alloc, (void **)&rs->r, &rs->capr, most_rows, sizeof *rs->r) == SIMDSV_OK)
         simdsv__grow(rs->alloc, (void **)&rs->f, &rs->capf, fields, sizeof *rs->f);
-    simdsv__sniff_parse_all(R->conv.g, R->conv.ng, d, k, rs);
+    simdsv__sniff_parse_all(R->conv.g, R->conv.ng, d, R->best.k, rs);
     if (rs->nomem)
         return SIMDSV_ERR_NOMEM;
+    const simdsv_status st = recheck_quote(R);
+    if (st != SIMDSV_OK)
+        return st;
+    const score *best = &R->best;
+    const size_t k = best->k;
     out->sampled_rows = rs->nr;
     size_t quoted_fields = 0, doubled = 0;
     R->nstart = 0;
@@ -425,12 +498,19 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
     }
     if (is_given(R, SIMDSV_SNIFF_QUOTE))
         decide(s, SIMDSV_SNIFF_QUOTE, 1, "given");
+    else if (d->quote < 0 && R->quote_dropped)
+        decide(s, SIMDSV_SNIFF_QUOTE, 0.8,
+               keep(s, "none: quoting with '\"' rejects %zu sampled row%s, which read as regularly without it",
+                    R->quote_dropped, R->quote_dropped == 1 ? "" : "s"));
     else if (d->quote < 0)
         decide(s, SIMDSV_SNIFF_QUOTE, 0.8, "none: '\"' never opens a field, and quoting with it rejects more rows");
+    else if (R->bad_rows)
+        decide(s, SIMDSV_SNIFF_QUOTE, 0.6,
+               keep(s, "'%c': %zu quoted fields; %zu sampled row%s with quoting problems, which reading without "
+                       "quoting splits less regularly (--lenient or --no-quote reads them)",
+                    d->quote, quoted_fields, R->bad_rows, R->bad_rows == 1 ? "" : "s"));
     else if (quoted_fields)
-        decide(s, SIMDSV_SNIFF_QUOTE, best->bad_rows ? 0.7 : 1,
-               keep(s, "'%c': %zu quoted fields, %zu rows with quoting problems", d->quote, quoted_fields,
-                    best->bad_rows));
+        decide(s, SIMDSV_SNIFF_QUOTE, 1, keep(s, "'%c': %zu quoted fields", d->quote, quoted_fields));
     else
         decide(s, SIMDSV_SNIFF_QUOTE, 0.9, "no quoted field in the sample: '\"' (the default)");
     if (is_given(R, SIMDSV_SNIFF_ESCAPE))
@@ -451,21 +531,32 @@ simdsv_status simdsv__sniff_confirm_dialect(sniff_run *R)
     if (comment && !is_given(R, SIMDSV_SNIFF_COMMENT)) {
         dialect plain = *d;
         plain.comment = NULL;
-        rows marked = {&s->alloc, NULL, 0, 0, NULL, 0, 0, 0, 0, 0};
+        rows marked = {.alloc = &s->alloc};
         simdsv__sniff_parse_region(&gs[0], 0, &plain, START_ROWS, &marked);
-        size_t notes = 0, data_like = 0;
+        /* In one column a marked line is told from a value only by its
+         * place and its form: the marked lines must all come before the
+         * first other row, each the marker alone or followed by a space
+         * ("# note"), not a value such as "#ff0000" or "%5". */
+        size_t notes = 0, data_like = 0, unmarked = 0;
         const size_t ml = strlen(comment);
         for (size_t i = 0; i < marked.nr; i++) {
             const sn_row *r = &marked.r[i];
-            if (r->kind != ROW_DATA || r->off + ml > gs[0].n || memcmp(gs[0].p + r->off, comment, ml))
+            if (r->kind != ROW_DATA)
                 continue;
-            if (r->nfields == k && k > 1)
+            if (r->off + ml > gs[0].n || memcmp(gs[0].p + r->off, comment, ml)) {
+                unmarked++;
+                continue;
+            }
+            const size_t after = r->off + ml;
+            const int note_form = after >= gs[0].n || strchr(" \t\r\n", gs[0].p[after]) != NULL ||
+                                  !memcmp(gs[0].p + after, comment, ml < gs[0].n - after ? ml : gs[0].n - after);
+            if (k > 1 ? r->nfields == k : unmarked > 0 || !note_form)
                 data_like++;
             else
                 notes++;
         }
         simdsv__sniff_free_rows(&marked);
-        if (!notes || data_like * 10 > notes) {
+        if (!notes || data_like * 10 > notes || (k == 1 && data_like)) {
             comment = R->comment = NULL;
             d->comment = NULL;
             if (!simdsv__sniff_reparse(&R->conv, d, k, rs, out, &R->nstart))

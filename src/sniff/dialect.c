@@ -118,6 +118,10 @@ static void parse_from(const region *g, int gi, const dialect *d, size_t max_row
                     while (pos < n && !quoted_stop[p[pos]])
                         pos++;
                     if (pos >= n) {
+                        /* The row is not counted; when the input ends
+                         * here, it is a quoting problem all the same (the
+                         * reader's unterminated quote). */
+                        rs->unterminated |= g->complete;
                         cut = 1;
                         break;
                     }
@@ -198,6 +202,56 @@ static void parse_from(const region *g, int gi, const dialect *d, size_t max_row
 void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
 {
     parse_from(g, gi, d, max_rows, rs, 0, 1, 0);
+}
+
+/* Whether the byte before p[i] ends a field's start: the region's start, a
+ * line end or the delimiter (spaces before it skipped when trimming). */
+static int opens_field(const dialect *d, const uint8_t *p, size_t i)
+{
+    while (d->trim && i && p[i - 1] == ' ')
+        i--;
+    return !i || p[i - 1] == '\n' || p[i - 1] == '\r' || (i >= d->dlen && !memcmp(p + i - d->dlen, d->delim, d->dlen));
+}
+
+int simdsv__sniff_quoting_breaks(const region *g, const dialect *d)
+{
+    const uint8_t *p = g->p;
+    const size_t n = g->n;
+    const uint8_t quote = (uint8_t)d->quote;
+    for (size_t i = 0; i < n;) {
+        const uint8_t *q = memchr(p + i, quote, n - i);
+        if (!q)
+            return 0;
+        i = (size_t)(q - p);
+        if (!opens_field(d, p, i))
+            return 1; /* a quote inside an unquoted field */
+        /* The closing quote: not doubled, not escaped (an odd run of escape
+         * bytes before it). */
+        for (i++;;) {
+            q = memchr(p + i, quote, n - i);
+            if (!q)
+                return g->complete; /* the input ends inside the quotes; a sample's end only cut them */
+            i = (size_t)(q - p);
+            size_t escapes = 0;
+            while (d->escape >= 0 && escapes < i && p[i - 1 - escapes] == (uint8_t)d->escape)
+                escapes++;
+            if (escapes & 1) {
+                i++;
+                continue;
+            }
+            if (d->escape < 0 && i + 1 < n && p[i + 1] == quote) {
+                i += 2;
+                continue;
+            }
+            break;
+        }
+        i++;
+        while (d->trim && i < n && p[i] == ' ')
+            i++;
+        if (i < n && p[i] != '\n' && p[i] != '\r' && !at_delim(d, p, n, i))
+            return 1; /* text after the closing quote */
+    }
+    return 0;
 }
 
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n)
@@ -411,6 +465,7 @@ int simdsv__sniff_copy_rows(rows *dst, const rows *src)
 void simdsv__sniff_reset_rows(rows *rs)
 {
     rs->nf = rs->nr = 0;
+    rs->unterminated = 0;
 }
 
 int simdsv__sniff_reparse(sniff_input *conv, const dialect *d, size_t k, rows *rs, simdsv_sniff *out, size_t *nstart)

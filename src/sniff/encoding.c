@@ -25,6 +25,12 @@ static size_t complete_utf8_prefix(const uint8_t *p, size_t n)
     return n;
 }
 
+/* What a text's NUL bytes are taken for, appended to its encoding's reason. */
+static const char *nul_note(sniff_impl *s, size_t nul_lines, size_t lines)
+{
+    return nul_lines ? keep(s, "; NUL bytes on %zu of %zu lines, read as data", nul_lines, lines) : "";
+}
+
 void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
                                    encoding_result *e)
 {
@@ -64,31 +70,53 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
         return;
     }
-    /* The first NUL, and the control bytes and those >= 0x80 counted
-     * without branches, in blocks of 255 into a byte (the compiler vectorizes
-     * the count over the whole sample). */
-    const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
-    const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
-    size_t high_all = 0;
+    /* The control bytes, line ends and bytes >= 0x80 counted without
+     * branches, in blocks of 255 into a byte (the compiler vectorizes the
+     * count over the whole sample). */
+    size_t high_all = 0, line_feeds = 0;
     for (size_t i = 0; i < n;) {
         const size_t end = n - i > 255 ? i + 255 : n;
-        uint8_t block = 0, high_block = 0;
+        uint8_t block = 0, high_block = 0, lf_block = 0;
         for (; i < end; i++) {
             const uint8_t c = p[i];
             block = (uint8_t)(block + (((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') &
                                         ((c != 0) | !nul_delimiter)) |
                                        (c == 0x7F)));
             high_block = (uint8_t)(high_block + (c >= 0x80));
+            lf_block = (uint8_t)(lf_block + (c == '\n'));
         }
         controls += block;
         high_all += high_block;
+        line_feeds += lf_block;
     }
-    if (nul_at != SIZE_MAX || controls * 20 > n) {
+    /* A NUL byte is a value's byte when NULs sit on fewer than half the
+     * lines of a text (a C string's padding, a broken export); a binary file
+     * (PNG, an executable, a fuzzer's crash file) has NULs on most lines or
+     * many control bytes.  The lines holding a NUL are counted NUL by NUL
+     * (files without one pay a memchr). */
+    const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
+    const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
+    const size_t lines = line_feeds + (n && p[n - 1] != '\n');
+    size_t nul_lines = 0;
+    for (const uint8_t *line_end = p; nul; nul = memchr(nul + 1, 0, n - (size_t)(nul + 1 - p))) {
+        if (nul < line_end)
+            continue; /* another NUL of a line counted */
+        nul_lines++;
+        line_end = memchr(nul, '\n', n - (size_t)(nul - p));
+        if (!line_end)
+            break;
+    }
+    /* Control bytes: a quarter of the bytes, or a twentieth with a NUL among
+     * them (a few escape sequences in a small text's names are still text). */
+    const int control_heavy = controls * 4 > n || (nul_at != SIZE_MAX && controls * 20 > n);
+    if ((nul_lines && nul_lines * 2 >= lines) || control_heavy) {
         e->binary = 1;
         e->confidence = 0.9;
-        e->reason = nul_at != SIZE_MAX
-                        ? keep(s, "not text: a NUL byte at offset %zu (and no UTF-16 pattern)", nul_at)
-                        : keep(s, "not text: %zu control bytes in %zu", controls, n);
+        e->reason = control_heavy
+                        ? keep(s, "not text: %zu control bytes in %zu", controls, n)
+                        : keep(s, "not text: NUL bytes on %zu of %zu lines, the first at offset %zu (and no UTF-16 "
+                                  "pattern)",
+                               nul_lines, lines, nul_at);
         return;
     }
     const size_t check = complete ? n : complete_utf8_prefix(p, n);
@@ -97,8 +125,8 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
     if (simdsv_utf8_valid(p, check, &bad)) {
         high = high_all - (n - check); /* the bytes left out end a cut character: all >= 0x80 */
         e->confidence = 1;
-        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)", high)
-                         : "ASCII only (valid UTF-8)";
+        e->reason = high ? keep(s, "valid UTF-8 (%zu bytes of non-ASCII characters)%s", high, nul_note(s, nul_lines, lines))
+                         : keep(s, "ASCII only (valid UTF-8)%s", nul_note(s, nul_lines, lines));
         return;
     }
     for (size_t i = 0; i < check; i++) {
@@ -122,16 +150,16 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
          * reader then reports or replaces the bad bytes as --utf8 says). */
         e->confidence = NOT_SURE;
         e->reason = keep(s, "not sure: UTF-8 with invalid bytes (%zu valid 2-byte characters, %zu of %zu high bytes "
-                            "inside words; byte 0x%02X at offset %zu is invalid)",
-                         multi, in_words, high, p[bad], bad);
+                            "inside words; byte 0x%02X at offset %zu is invalid)%s",
+                         multi, in_words, high, p[bad], bad, nul_note(s, nul_lines, lines));
         return;
     }
     e->kind = c1 ? ENCODING_CP1252 : ENCODING_LATIN1;
     e->confidence = 0.8;
     e->reason = keep(s, "not UTF-8 (byte 0x%02X at offset %zu starts no valid sequence); %zu bytes above 0x7F read as "
-                        "%s%s",
+                        "%s%s%s",
                      p[bad], bad, high, c1 ? "Windows-1252" : "ISO-8859-1",
-                     c1 ? " (bytes 0x80-0x9F are its letters and signs)" : " letters");
+                     c1 ? " (bytes 0x80-0x9F are its letters and signs)" : " letters", nul_note(s, nul_lines, lines));
 }
 
 const char *simdsv__sniff_utf8_name(const encoding_result *e, const char *raw, size_t n, char *out)

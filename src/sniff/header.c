@@ -1,8 +1,10 @@
 /*
  * header.c — the header of the table read: its first row against the kinds
  * of the body's columns (text over typed values: a header; typed like them:
- * none; text everywhere: a header when its names are distinct and do not
- * recur), the header rows below it, where its data starts.
+ * none; text everywhere: a header unless its values recur below; one row
+ * alone: a header when none of its fields is typed), the header rows below
+ * it, the rows that repeat it (files concatenated: left out), where its data
+ * starts.
  */
 #include "sniff.h"
 
@@ -16,7 +18,8 @@ typedef struct body_kinds {
     const region *gs;
     const rows *rs;
     size_t from, end;      /* the body rows */
-    size_t width;          /* the table's field count: other rows are left out */
+    size_t width;          /* the table's field count: other rows are left out (0: no row has it, every
+                              row with the column counts) */
     size_t skip_more;      /* rows below the first one left out (possible header rows) */
     uint64_t footer_offset; /* 0, or where the footer starts in the last region */
     size_t last_region;
@@ -35,7 +38,7 @@ static simdsv_type body_kind(body_kinds *b, size_t c)
     size_t texts = 0, values = 0, seen = 0;
     for (size_t i = b->from; i < b->end; i++) {
         const sn_row *r = &b->rs->r[i];
-        if (r->kind != ROW_DATA || r->nfields != b->width)
+        if (r->kind != ROW_DATA || (b->width ? r->nfields != b->width : r->nfields <= c))
             continue;
         if (seen++ < b->skip_more)
             continue;
@@ -119,7 +122,86 @@ static int another_header_row(body_kinds *b, const sn_row *r, size_t k)
     return text;
 }
 
-void simdsv__sniff_header(sniff_run *R, table_read *tr)
+/* Turns the rows of kind from in (h0, end) whose fields equal row h0's into
+ * kind to; returns how many.  A first row of empty fields names nothing:
+ * none then. */
+static size_t mark_repeats(sniff_run *R, size_t h0, size_t end, uint8_t from, uint8_t to)
+{
+    const region *gs = R->gs;
+    rows *rs = &R->rs;
+    const sn_row *h = &rs->r[h0];
+    int named = 0;
+    for (size_t f = 0; f < h->nfields && !named; f++)
+        named = text_of(gs, rs, h, f).n > 0;
+    size_t n = 0;
+    for (size_t i = h0 + 1; named && i < end; i++) {
+        sn_row *r = &rs->r[i];
+        if (r->kind != from || r->nfields != h->nfields)
+            continue;
+        size_t f = 0;
+        for (; f < h->nfields; f++) {
+            const field_text x = text_of(gs, rs, h, f), y = text_of(gs, rs, r, f);
+            if (x.n != y.n || memcmp(x.s, y.s, x.n) != 0)
+                break;
+        }
+        if (f == h->nfields) {
+            r->kind = to;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The rows of kind ROW_REPEATED_HEADER in the start, as lines and input
+ * offsets for the reader to leave out (s->pub.repeated_headers).  Those of
+ * another region, or of an input converted by iconv (whose offsets are not
+ * known), are read as data: rows again. */
+static simdsv_status keep_repeats(sniff_run *R, size_t h0, size_t end)
+{
+    sniff_impl *s = R->s;
+    rows *rs = &R->rs;
+    const region *gs = R->gs;
+    if (R->converted && R->enc.kind == ENCODING_ICONV) {
+        mark_repeats(R, h0, end, ROW_REPEATED_HEADER, ROW_DATA);
+        return SIMDSV_OK;
+    }
+    size_t n = 0;
+    for (size_t i = h0 + 1; i < end; i++) {
+        sn_row *r = &rs->r[i];
+        if (r->kind != ROW_REPEATED_HEADER)
+            continue;
+        if (r->region)
+            r->kind = ROW_DATA;
+        else
+            n++;
+    }
+    if (!n)
+        return SIMDSV_OK;
+    s->repeated = simdsv__alloc(&s->alloc, n * sizeof *s->repeated);
+    if (!s->repeated)
+        return SIMDSV_ERR_NOMEM;
+    s->repeated_cap = n;
+    size_t k = 0;
+    for (size_t i = h0 + 1; i < end; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind != ROW_REPEATED_HEADER)
+            continue;
+        simdsv_sniff_line *line = &s->repeated[k++];
+        line->line = r->line;
+        if (R->converted) {
+            line->byte_start = simdsv__sniff_utf16_offset(R->in, &R->conv, R->bufs, 0, r->off);
+            line->byte_end = simdsv__sniff_utf16_offset(R->in, &R->conv, R->bufs, 0, r->end);
+        } else {
+            line->byte_start = gs[0].offset + R->skip0 + r->off;
+            line->byte_end = gs[0].offset + R->skip0 + r->end;
+        }
+    }
+    s->pub.repeated_headers = s->repeated;
+    s->pub.repeated_header_count = n;
+    return SIMDSV_OK;
+}
+
+simdsv_status simdsv__sniff_header(sniff_run *R, table_read *tr)
 {
     sniff_impl *s = R->s;
     simdsv_sniff *out = &s->pub;
@@ -134,9 +216,18 @@ void simdsv__sniff_header(sniff_run *R, table_read *tr)
      * middle and end when this is the last table. */
     const size_t body_from = h0 + 1;
     const size_t body_end = tr->body_end = ti + 1 < R->ntables ? R->first_row[ti + 1] : rs->nr;
-    size_t nbody_rows = 0;
-    for (size_t i = body_from; i < body_end; i++)
+    const sn_row *h = &rs->r[h0];
+    const int detect = !is_given(R, SIMDSV_SNIFF_HEADER_ROWS) && !is_given(R, SIMDSV_SNIFF_HEADER);
+    /* Rows equal to the first one are left out of the body while its kind is
+     * decided: copies of a header must not make its columns text, and copies
+     * of a row of data say nothing.  They stay out (a repeated header) only
+     * if the first row is a header by type contrast. */
+    size_t repeats = detect ? mark_repeats(R, h0, body_end, ROW_DATA, ROW_REPEATED_HEADER) : 0;
+    size_t nbody_rows = 0, body_rows = 0;
+    for (size_t i = body_from; i < body_end; i++) {
         nbody_rows += rs->r[i].kind == ROW_DATA && rs->r[i].nfields == width;
+        body_rows += rs->r[i].kind == ROW_DATA;
+    }
     tr->nbody_rows = nbody_rows;
     /* Leave possible header rows out of the body kinds when there are enough rows. */
     body_kinds bk;
@@ -144,14 +235,13 @@ void simdsv__sniff_header(sniff_run *R, table_read *tr)
     bk.rs = rs;
     bk.from = body_from;
     bk.end = body_end;
-    bk.width = width;
+    bk.width = nbody_rows ? width : 0;
     bk.skip_more = nbody_rows > 2 * MAX_HEADER_ROWS ? MAX_HEADER_ROWS - 1 : 0;
     bk.footer_offset = R->footer_offset;
     bk.last_region = R->conv.ng - 1;
     bk.dc = R->dc_allowed;
     const size_t kc = tr->kc = width < 512 ? width : 512;
     memset(bk.known, 0, sizeof bk.known);
-    const sn_row *h = &rs->r[h0];
     int header = 1;
     uint64_t header_rows = 1;
     double hconf = 1;
@@ -165,7 +255,21 @@ void simdsv__sniff_header(sniff_run *R, table_read *tr)
         header = v != 0;
         header_rows = header;
     } else {
-        const int first = first_row_kind(&bk, h, kc);
+        int first = first_row_kind(&bk, h, kc);
+        /* Copies of a header have its shape, which is the table's: most of
+         * its rows have as many fields. */
+        if (repeats && (first != FIRST_ROW_TEXT_OVER_TYPED || nbody_rows < 2 || nbody_rows * 2 < body_rows)) {
+            /* The copies are rows like any other: the kinds again with them. */
+            mark_repeats(R, h0, body_end, ROW_REPEATED_HEADER, ROW_DATA);
+            body_rows += repeats;
+            nbody_rows += repeats;
+            bk.width = width;
+            tr->nbody_rows = nbody_rows;
+            bk.skip_more = nbody_rows > 2 * MAX_HEADER_ROWS ? MAX_HEADER_ROWS - 1 : 0;
+            repeats = 0;
+            memset(bk.known, 0, sizeof bk.known);
+            first = first_row_kind(&bk, h, kc);
+        }
         header = first != FIRST_ROW_DATA;
         header_rows = header;
         if (first == FIRST_ROW_TEXT_OVER_TYPED) {
@@ -192,10 +296,21 @@ void simdsv__sniff_header(sniff_run *R, table_read *tr)
                                    : keep(s, "absent: the first row types like the data in %zu of %zu typed "
                                              "columns",
                                           same, typed_cols);
+        } else if (!body_rows) {
+            /* One row alone: a header when no field of it is typed (a name is
+             * not a number or a date), as DuckDB decides; else one record. */
+            size_t typed = 0;
+            for (size_t a = 0; a < kc; a++)
+                typed += typed_kind(simdsv__sniff_kind_of(text_of(gs, rs, h, a), bk.dc));
+            header = header_rows = typed == 0;
+            hconf = NOT_SURE;
+            hreason = typed ? keep(s, "not sure: one row, %zu of its %zu fields typed: read as data", typed, kc)
+                            : "not sure: one row, all text: read as the header (no data)";
         } else {
-            /* Only text: a header when its names are distinct and not repeated below. */
+            /* Only text: a value of the first row that recurs below in its
+             * column is evidence against a header (a name is not a value). */
             int distinct = 1, recur = 0;
-            for (size_t a = 0; a < kc && distinct; a++) {
+            for (size_t a = 0; a < kc && !recur; a++) {
                 const field_text x = text_of(gs, rs, h, a);
                 for (size_t b = a + 1; b < kc; b++) {
                     const field_text y = text_of(gs, rs, h, b);
@@ -204,18 +319,23 @@ void simdsv__sniff_header(sniff_run *R, table_read *tr)
                 }
                 for (size_t i = body_from; i < body_end && !recur; i++) {
                     const sn_row *r = &rs->r[i];
-                    if (r->kind != ROW_DATA || r->nfields != width)
+                    if (r->kind != ROW_DATA || a >= r->nfields)
                         continue;
                     const field_text y = text_of(gs, rs, r, a);
                     recur = x.n && x.n == y.n && !memcmp(x.s, y.s, x.n);
                 }
             }
-            /* Not sure either way: the default (a header) is kept. */
-            hconf = distinct && !recur ? 0.6 : 0.4;
-            hreason = distinct && !recur ? "every column is text; the first row is taken as the header (distinct "
-                                           "names that do not recur below)"
-                                         : "not sure: every column is text and the first row repeats a value; a "
-                                           "header assumed (the default)";
+            header = header_rows = !recur;
+            hconf = recur || distinct ? 0.6 : 0.4;
+            hreason = recur      ? "absent: every column is text and a value of the first row recurs below it"
+                      : distinct ? "every column is text; the first row is taken as the header (distinct names "
+                                   "that do not recur below)"
+                                 : "not sure: every column is text and the first row repeats a name; a header "
+                                   "assumed (the default)";
+        }
+        if (header_rows != 1 && repeats) {
+            mark_repeats(R, h0, body_end, ROW_REPEATED_HEADER, ROW_DATA);
+            repeats = 0;
         }
         if (header_rows > 1)
             hreason = keep(s, "%s; %llu header rows (the rows below it are text too where the data is typed)",
@@ -243,4 +363,5 @@ void simdsv__sniff_header(sniff_run *R, table_read *tr)
                            : header ? "one row" : "no header");
     tr->header = header;
     tr->header_rows = header_rows;
+    return repeats ? keep_repeats(R, h0, body_end) : SIMDSV_OK;
 }

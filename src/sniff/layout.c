@@ -1,48 +1,37 @@
 /*
  * layout.c — where the table read starts and ends in the rows of the
  * sample parsed with the chosen dialect: a preamble before the first run of
- * rows with the table's field count, more tables after it (a repeated
- * header, or after a blank line a row whose field count changes or that
- * reads as a header again), a footer of a few rows after the last one; then
- * which table is read and those offsets as input offsets.
+ * rows with the table's field count, more tables after it (after a blank
+ * line, a row that reads as a header over the rows below it), a footer of a
+ * few rows after the last one; then which table is read and those offsets
+ * as input offsets.  Each decision that leaves lines out needs evidence that
+ * ordinary data cannot give (issue 21): ragged rows, repeated rows and
+ * single columns are one table.
  */
 #include "sniff.h"
 
 #include <string.h>
 
-static int fields_equal(const region *gs, const rows *rs, const sn_row *a, const sn_row *b)
-{
-    if (a->nfields != b->nfields)
-        return 0;
-    for (size_t i = 0; i < a->nfields; i++) {
-        const field_text x = text_of(gs, rs, a, i), y = text_of(gs, rs, b, i);
-        if (x.n != y.n || memcmp(x.s, y.s, x.n) != 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* 1 when some field of row r has text: a row of empty fields names nothing,
- * so its repetition is no repeated header. */
-static int has_text(const region *gs, const rows *rs, const sn_row *r)
-{
-    for (size_t i = 0; i < r->nfields; i++)
-        if (text_of(gs, rs, r, i).n)
-            return 1;
-    return 0;
-}
-
-/* The preamble: the first row of a run of rows with k fields (or the first
- * row of data, or nstart when there is none). */
+/* The preamble: lines of another shape before a sustained run of the
+ * table's.  The table starts at the first row with k fields that three more
+ * rows with k fields follow; the rows before it are a preamble only when
+ * every one has fewer fields, and either at most half as many (a title, a
+ * note) or a blank line sets them apart.  Without that evidence the table
+ * starts at the first row of data: ragged rows and short tables are data
+ * (issue 21: every line is data unless there is positive evidence). */
 static size_t table_start(const sniff_run *R)
 {
     const rows *rs = &R->rs;
     const size_t nstart = R->nstart, k = R->best.k;
-    size_t t0 = SIZE_MAX;
-    for (size_t i = 0; i < nstart; i++) {
+    size_t first_data = 0;
+    while (first_data < nstart && rs->r[first_data].kind != ROW_DATA)
+        first_data++;
+    for (size_t i = first_data; i < nstart; i++) {
         const sn_row *r = &rs->r[i];
         if (r->kind != ROW_DATA || r->nfields != k)
             continue;
+        if (i == first_data)
+            return i;
         size_t run = 0, need = 0;
         for (size_t j = i + 1; j < nstart && need < 3; j++) {
             if (rs->r[j].kind != ROW_DATA)
@@ -50,100 +39,112 @@ static size_t table_start(const sniff_run *R)
             need++;
             run += rs->r[j].nfields == k;
         }
-        /* Rows are skipped as a preamble only before a table of some length. */
-        if (run == need && (i == 0 || need >= 2)) {
-            t0 = i;
-            break;
+        if (run < 3)
+            continue;
+        int fewer = 1, narrow = 1, blank_after = 0;
+        for (size_t j = first_data; j < i; j++) {
+            const sn_row *p = &rs->r[j];
+            if (p->kind == ROW_BLANK)
+                blank_after = 1;
+            if (p->kind != ROW_DATA)
+                continue;
+            blank_after = 0;
+            fewer &= p->nfields < k;
+            narrow &= p->nfields * 2 <= k;
         }
+        return fewer && (narrow || blank_after) ? i : first_data;
     }
-    if (t0 == SIZE_MAX) {
-        for (t0 = 0; t0 < nstart && rs->r[t0].kind != ROW_DATA; t0++) {
-        }
-    }
-    return t0;
+    return first_data;
 }
 
-/* The tables of the start from row t0 (R->tbl, R->first_row, R->ntables). */
+/* 1 when row i, after a blank line, starts a new table: at least two rows
+ * with its field count follow before the next blank line, and it is a
+ * header over them: text in every column where they are all typed, and
+ * some such column.  A field-count change alone is no evidence (ragged rows
+ * are data), nor is a row that merely repeats: a table needs a blank line
+ * and a header of its own. */
+static int starts_table(const sniff_run *R, size_t i)
+{
+    const region *gs = R->gs;
+    const rows *rs = &R->rs;
+    const sn_row *r = &rs->r[i];
+    size_t below[3], seen = 0;
+    for (size_t j = i + 1; j < R->nstart && seen < 3; j++) {
+        if (rs->r[j].kind == ROW_BLANK)
+            break;
+        if (rs->r[j].kind != ROW_DATA)
+            continue;
+        if (rs->r[j].nfields != r->nfields)
+            return 0;
+        below[seen++] = j;
+    }
+    if (seen < 2)
+        return 0;
+    size_t typed_below = 0;
+    for (size_t f = 0; f < r->nfields; f++) {
+        simdsv_type join = SIMDSV_TYPE_NULL;
+        for (size_t b = 0; b < seen; b++) {
+            const simdsv_type bk = simdsv__sniff_kind_of(text_of(gs, rs, &rs->r[below[b]], f), R->dc_allowed);
+            if (bk != SIMDSV_TYPE_NULL)
+                join = simdsv__kind_join(join, bk);
+        }
+        if (!typed_kind(join))
+            continue;
+        typed_below++;
+        if (simdsv__sniff_kind_of(text_of(gs, rs, r, f), R->dc_allowed) != SIMDSV_TYPE_STRING)
+            return 0;
+    }
+    return typed_below > 0;
+}
+
+/* The tables of the start from row t0 (R->tbl, R->first_row, R->ntables):
+ * a new one where starts_table says so. */
 static void find_tables(sniff_run *R, size_t t0)
 {
     const region *gs = R->gs;
     const rows *rs = &R->rs;
     const size_t nstart = R->nstart;
     const uint64_t skip0 = R->skip0;
-    const int dc_allowed = R->dc_allowed;
     simdsv_sniff_table *tbl = R->tbl;
     size_t *first_row = R->first_row;
     size_t ntables = 0;
-    size_t last_data[16];
+    size_t last_data = t0;
     if (t0 < nstart) {
         memset(&tbl[0], 0, sizeof tbl[0]);
         tbl[0].first_line = rs->r[t0].line;
         tbl[0].columns = rs->r[t0].nfields;
         tbl[0].byte_start = gs[0].offset + skip0 + rs->r[t0].off;
         first_row[0] = t0;
-        last_data[0] = t0;
         ntables = 1;
+        /* blank: a blank line since the last row of data, and only one-field
+         * rows (titles) after it; gap_end: the last row of data before it,
+         * where the table ends if a new one starts. */
         int blank = 0;
+        size_t gap_end = t0;
         for (size_t i = t0 + 1; i < nstart; i++) {
             const sn_row *r = &rs->r[i];
             if (r->kind == ROW_BLANK) {
+                if (!blank)
+                    gap_end = last_data;
                 blank = 1;
                 continue;
             }
             if (r->kind != ROW_DATA)
                 continue;
-            simdsv_sniff_table *t = &tbl[ntables - 1];
-            const sn_row *h = &rs->r[first_row[ntables - 1]];
-            int starts = 0;
-            if (r->nfields == t->columns && fields_equal(gs, rs, r, h) && has_text(gs, rs, h)) {
-                starts = 1;
-            } else if (r->nfields >= 2 && (r->nfields != t->columns || blank)) {
-                /* A new table if at least two rows follow with this count before the next blank line. */
-                size_t same = 0, seen = 0;
-                for (size_t j = i + 1; j < nstart && seen < 3; j++) {
-                    if (rs->r[j].kind == ROW_BLANK)
-                        break;
-                    if (rs->r[j].kind != ROW_DATA)
-                        continue;
-                    seen++;
-                    same += rs->r[j].nfields == r->nfields;
-                }
-                if (r->nfields != t->columns)
-                    starts = same >= 2 && same == seen;
-                else if (same >= 1 && same == seen) {
-                    /* Same width after a blank line: a new table only if this row is a header again. */
-                    size_t text_here = 0, typed_below = 0;
-                    for (size_t f = 0; f < r->nfields; f++) {
-                        const simdsv_type hk = simdsv__sniff_kind_of(text_of(gs, rs, r, f), dc_allowed);
-                        const sn_row *below = i + 1 < nstart ? &rs->r[i + 1] : NULL;
-                        const simdsv_type bk =
-                            below && below->kind == ROW_DATA && below->nfields == r->nfields
-                                ? simdsv__sniff_kind_of(text_of(gs, rs, below, f), dc_allowed)
-                                : SIMDSV_TYPE_NULL;
-                        if (typed_kind(bk)) {
-                            typed_below++;
-                            text_here += hk == SIMDSV_TYPE_STRING;
-                        }
-                    }
-                    starts = typed_below && text_here == typed_below;
-                }
-            }
-            blank = 0;
-            if (starts && ntables < 16) {
-                t->last_line = rs->r[last_data[ntables - 1]].line;
-                t->byte_end = gs[0].offset + skip0 + rs->r[last_data[ntables - 1]].end;
+            if (blank && r->nfields >= 2 && ntables < 16 && starts_table(R, i)) {
+                simdsv_sniff_table *t = &tbl[ntables - 1];
+                t->last_line = rs->r[gap_end].line;
+                t->byte_end = gs[0].offset + skip0 + rs->r[gap_end].end;
                 simdsv_sniff_table *nt = &tbl[ntables];
                 memset(nt, 0, sizeof *nt);
                 nt->first_line = r->line;
                 nt->columns = r->nfields;
                 nt->byte_start = gs[0].offset + skip0 + r->off;
                 first_row[ntables] = i;
-                last_data[ntables] = i;
                 ntables++;
-                continue;
             }
-            if (r->nfields == t->columns || (r->nfields >= 2 && i + 1 < nstart))
-                last_data[ntables - 1] = i;
+            blank &= r->nfields == 1;
+            last_data = i;
         }
     }
     R->ntables = ntables;
@@ -191,17 +192,36 @@ static footer find_footer(sniff_run *R)
             for (size_t i = tail; i < hi; i++)
                 notes += rs->r[i].kind == ROW_DATA;
             /* A footer is a few clean rows after a table of some length, set
-             * apart by a blank line or narrower than the table: rows that are
-             * merely ragged or broken stay in the table (check reports them). */
-            size_t table_rows = 0, broken = 0, narrow = 0;
-            for (size_t i = endg == 0 ? first_row[lt] : lo; i < tail; i++)
-                table_rows += rs->r[i].kind == ROW_DATA && rs->r[i].nfields == width;
-            for (size_t i = tail; i < hi; i++) {
-                broken += rs->r[i].kind == ROW_DATA && rs->r[i].bad;
-                narrow += rs->r[i].kind == ROW_DATA && rs->r[i].nfields * 2 <= width;
+             * apart by a blank line, or at most half as wide as the table when
+             * no row of the table is: rows that are merely ragged or broken
+             * stay in the table (check reports them). */
+            size_t table_rows = 0, broken = 0, narrow = 0, narrow_in_table = 0, text_first = 0;
+            simdsv_type first_column = SIMDSV_TYPE_NULL;
+            for (size_t i = endg == 0 ? first_row[lt] + 1 : lo; i < tail; i++) {
+                const sn_row *r = &rs->r[i];
+                if (r->kind != ROW_DATA)
+                    continue;
+                table_rows += r->nfields == width;
+                narrow_in_table += r->nfields * 2 <= width;
+                if (r->nfields == width)
+                    first_column = simdsv__kind_join(first_column, simdsv__sniff_kind_of(text_of(gs, rs, r, 0),
+                                                                                       R->dc_allowed));
             }
+            for (size_t i = tail; i < hi; i++) {
+                const sn_row *r = &rs->r[i];
+                if (r->kind != ROW_DATA)
+                    continue;
+                broken += r->bad;
+                narrow += r->nfields * 2 <= width;
+                text_first += simdsv__sniff_kind_of(text_of(gs, rs, r, 0), R->dc_allowed) == SIMDSV_TYPE_STRING;
+            }
+            /* Without a blank line, narrow rows are a footer only when they
+             * cannot be short rows of the table: none of its rows is narrow,
+             * and each starts with text where its first column is typed
+             * ("Total: 14" below ids, not "7" below "5,5"). */
             const int apart = tail > lo && rs->r[tail - 1].kind == ROW_BLANK;
-            if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && (apart || narrow == notes)) {
+            const int unlike = narrow == notes && !narrow_in_table && text_first == notes && typed_kind(first_column);
+            if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && (apart || unlike)) {
                 const sn_row *f = &rs->r[tail];
                 footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + f->off;
                 footer_lines = simdsv__sniff_count_lines(gs[endg].p + f->off, gs[endg].n - f->off);
@@ -239,10 +259,40 @@ void simdsv__sniff_layout(sniff_run *R)
     const size_t nstart = R->nstart, k = R->best.k;
     /* Decimal comma: decided per column (header.c), allowed when ',' is not the delimiter. */
     R->dc_allowed = R->d.delim[0] != ',' || R->d.dlen > 1;
-    const size_t t0 = table_start(R);
-    out->skip_lines = t0 < nstart ? rs->r[t0].line - 1 : 0;
+    /* Rows of another shape before or after the table say nothing when the
+     * delimiter that cuts the fields is not sure (one column, or fewer than
+     * 6 rows in 10 with the most common field count): then no preamble or
+     * footer is cut, and the reasons say what was suspected.  (Tables need a blank line and a header of
+     * their own, whatever the delimiter's confidence, which their rows of
+     * two widths lower.) */
+    const int weak = !is_given(R, SIMDSV_SNIFF_DELIMITER) &&
+                     (k < 2 || R->best.mode_rows * 10 < R->best.rows * 6); /* (not the confidence: the record
+                                                                           commands' detection scores otherwise) */
+    size_t first_data = 0;
+    while (first_data < nstart && rs->r[first_data].kind != ROW_DATA)
+        first_data++;
+    size_t t0 = table_start(R);
+    const char *suspected_preamble = NULL;
+    if (weak && t0 != first_data) {
+        suspected_preamble = keep(s, "not sure: %zu line%s before line %u look like a preamble, but the delimiter "
+                                     "is not sure: read as data",
+                                  (size_t)(rs->r[t0].line - rs->r[first_data].line),
+                                  rs->r[t0].line - rs->r[first_data].line == 1 ? "" : "s", rs->r[t0].line);
+        t0 = first_data;
+    }
+    /* Comment lines before the table are the reader's to drop (the marker
+     * is the evidence): lines are skipped only for other rows. */
+    size_t before = 0;
+    for (size_t i = 0; i < t0 && i < nstart; i++)
+        before += rs->r[i].kind != ROW_COMMENT;
+    out->skip_lines = t0 < nstart && before ? rs->r[t0].line - 1 : 0;
     find_tables(R, t0);
-    const footer f = find_footer(R);
+    footer f = find_footer(R);
+    if (weak && f.offset) {
+        f.reason = keep(s, "not sure: %s, but the delimiter is not sure: read as data", f.reason);
+        f.conf = NOT_SURE;
+        f.offset = f.lines = 0;
+    }
     const char *footer_reason = f.reason;
     uint64_t footer_offset = f.offset;
     const size_t ntables = R->ntables;
@@ -278,7 +328,7 @@ void simdsv__sniff_layout(sniff_run *R)
         const simdsv_sniff_table *t = &tbl[out->table];
         out->skip_lines = t->first_line - 1;
         decide(s, SIMDSV_SNIFF_TABLES, 0.8,
-               keep(s, "%zu tables (a repeated header or a blank line and a new header); table %zu read, lines "
+               keep(s, "%zu tables (each after a blank line, with a header of its own); table %zu read, lines "
                        "%llu-%llu",
                     ntables, out->table + 1, (unsigned long long)t->first_line, (unsigned long long)t->last_line));
     } else {
@@ -301,6 +351,8 @@ void simdsv__sniff_layout(sniff_run *R)
         decide(s, SIMDSV_SNIFF_PREAMBLE, 0.85,
                keep(s, "%llu line%s before the table (titles, notes or blank lines: rows without %zu fields)",
                     (unsigned long long)out->skip_lines, out->skip_lines == 1 ? "" : "s", k));
+    } else if (suspected_preamble) {
+        decide(s, SIMDSV_SNIFF_PREAMBLE, NOT_SURE, suspected_preamble);
     } else {
         decide(s, SIMDSV_SNIFF_PREAMBLE, t0 < nstart ? 1 : NOT_SURE, "the table starts on the first line");
     }

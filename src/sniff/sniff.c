@@ -83,8 +83,9 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
         simdsv__sniff_layout(&R);
         if (R.ntables) {
             table_read tr;
-            simdsv__sniff_header(&R, &tr);
-            st = simdsv__sniff_columns(&R, &tr);
+            st = simdsv__sniff_header(&R, &tr);
+            if (st == SIMDSV_OK)
+                st = simdsv__sniff_columns(&R, &tr);
         } else {
             decide(s, SIMDSV_SNIFF_HEADER, NOT_SURE, "not sure: no rows");
             decide(s, SIMDSV_SNIFF_HEADER_ROWS, NOT_SURE, "not sure: no rows");
@@ -148,6 +149,7 @@ void simdsv_sniff_free(simdsv_sniff *sniff)
         t = next;
     }
     simdsv__free(&a, s->tables, s->tables_cap * sizeof *s->tables);
+    simdsv__free(&a, s->repeated, s->repeated_cap * sizeof *s->repeated);
     simdsv__free(&a, s->columns, (s->pub.column_count ? s->pub.column_count : 1) * sizeof *s->columns);
     simdsv__free(&a, s, sizeof *s);
 }
@@ -236,24 +238,28 @@ simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *par
         *os_errno = errno;
         return SIMDSV_ERR_IO;
     }
+    const simdsv_status st = simdsv__sniff_fd(fd, params, out, os_errno);
+    close(fd);
+    return st;
+}
+
+simdsv_status simdsv__sniff_fd(int fd, const simdsv_sniff_params *params, simdsv_sniff **out, int *os_errno)
+{
+    *out = NULL;
+    *os_errno = 0;
     struct stat stt;
     if (fstat(fd, &stt) != 0 || S_ISDIR(stt.st_mode)) {
         *os_errno = S_ISDIR(stt.st_mode) ? EISDIR : errno;
-        close(fd);
         return SIMDSV_ERR_IO;
     }
     sniff_impl *s;
     simdsv_status st = make(params, &s);
-    if (st != SIMDSV_OK) {
-        close(fd);
+    if (st != SIMDSV_OK)
         return st;
-    }
     const size_t cap = START_SAMPLE + 2 * PART_SAMPLE;
     uint8_t *buf = simdsv__alloc(&s->alloc, cap);
-    if (!buf) {
-        close(fd);
+    if (!buf)
         return finish(s, SIMDSV_ERR_NOMEM, out);
-    }
     sniff_input in;
     memset(&in, 0, sizeof in);
     const int regular = S_ISREG(stt.st_mode);
@@ -301,7 +307,6 @@ simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *par
         in.g[0].n = got + more;
         in.g[0].complete = 1;
     }
-    close(fd);
     if (err) {
         *os_errno = err;
         simdsv__free(&s->alloc, buf, cap);
@@ -314,26 +319,90 @@ simdsv_status simdsv_sniff_path(const char *path, const simdsv_sniff_params *par
 
 simdsv_status simdsv_sniff_apply(const simdsv_sniff *s, simdsv_options *opt)
 {
+    return simdsv__sniff_apply_detected(s, opt, 0);
+}
+
+/* One setting's options, unless the caller gave it (bit k of given). */
+#define DETECTED(k) (!((given >> (k)) & 1u))
+
+simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options *opt, unsigned given)
+{
     if (!s || !opt)
         return SIMDSV_ERR_INVALID_ARGUMENT;
-    simdsv_status st;
-    if ((st = s->delimiter[1] ? simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, s->delimiter)
-                              : simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0])) !=
-            SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, s->padding != 0)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1)) !=
-            SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0)) != SIMDSV_OK ||
-        (st = simdsv_options_set(opt, SIMDSV_OPT_DATE_ORDER, s->date_order)) != SIMDSV_OK)
-        return st;
-    return simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") ? s->encoding : NULL);
+    simdsv_status st = SIMDSV_OK;
+    if (DETECTED(SIMDSV_SNIFF_DELIMITER))
+        st = s->delimiter[1] ? simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, s->delimiter)
+                             : simdsv_options_set(opt, SIMDSV_OPT_DELIMITER, (unsigned char)s->delimiter[0]);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_PADDING))
+        st = simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, s->padding != 0);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_QUOTE))
+        st = simdsv_options_set(opt, SIMDSV_OPT_QUOTE, s->quote);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_ESCAPE))
+        st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_COMMENT))
+        st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment);
+    /* The header and its rows are one decision: either given keeps both. */
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_HEADER) && DETECTED(SIMDSV_SNIFF_HEADER_ROWS)) {
+        st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0);
+        if (st == SIMDSV_OK)
+            st = simdsv_options_set(opt, SIMDSV_OPT_HEADER_ROWS, s->header_rows > 1 ? (int64_t)s->header_rows : 1);
+    }
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_PREAMBLE))
+        st = simdsv_options_set(opt, SIMDSV_OPT_SKIP_LINES, (int64_t)s->skip_lines);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_FOOTER))
+        st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, (int64_t)s->end_offset);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_DECIMAL)) {
+        st = simdsv_options_set(opt, SIMDSV_OPT_DECIMAL_COMMA, s->decimal_comma != 0);
+        if (st == SIMDSV_OK)
+            st = simdsv_options_set(opt, SIMDSV_OPT_THOUSANDS, s->thousands ? s->thousands : -1);
+    }
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_DATES))
+        st = simdsv_options_set(opt, SIMDSV_OPT_DATE_ORDER, s->date_order);
+    if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_ENCODING))
+        st = simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, strcmp(s->encoding, "utf-8") ? s->encoding : NULL);
+    return st;
+}
+
+#undef DETECTED
+
+size_t simdsv_sniff_left_out(const simdsv_sniff *s, char *buf, size_t cap)
+{
+    char none[1];
+    if (!buf || !cap) {
+        buf = none;
+        cap = sizeof none;
+    }
+    buf[0] = '\0';
+    if (!s || s->binary)
+        return 0;
+    size_t n = 0;
+    /* Appends one item: "; " between items; n counts what would be written. */
+#define LEFT_OUT(...)                                                                                         \
+    do {                                                                                                        \
+        const int w_ = snprintf(buf + (n < cap ? n : cap - 1), n < cap ? cap - n : 1, __VA_ARGS__);             \
+        n += w_ > 0 ? (size_t)w_ : 0;                                                                           \
+    } while (0)
+    if (s->skip_lines && (s->table_count < 2 || s->table == 0)) {
+        if (s->skip_lines == 1)
+            LEFT_OUT("line 1 (a preamble)");
+        else
+            LEFT_OUT("lines 1-%llu (a preamble)", (unsigned long long)s->skip_lines);
+    }
+    if (s->comment_marker && s->comment_marker[0])
+        LEFT_OUT("%slines starting with '%s' (comments)", n ? "; " : "", s->comment_marker);
+    for (size_t i = 0; i < s->repeated_header_count; i++)
+        LEFT_OUT("%s%s%llu", !i && n ? "; " : "", !i ? (s->repeated_header_count > 1 ? "lines " : "line ") : ", ",
+                 (unsigned long long)s->repeated_headers[i].line);
+    if (s->repeated_header_count)
+        LEFT_OUT(" (%s the header)", s->repeated_header_count > 1 ? "repeat" : "repeats");
+    if (s->footer_lines && (s->table_count < 2 || s->table + 1 == s->table_count)) {
+        if (s->footer_lines == 1)
+            LEFT_OUT("%sthe last line (a footer)", n ? "; " : "");
+        else
+            LEFT_OUT("%sthe last %llu lines (a footer)", n ? "; " : "", (unsigned long long)s->footer_lines);
+    }
+#undef LEFT_OUT
+    return n;
 }
 
 const char *simdsv_sniff_setting_name(simdsv_sniff_setting setting)

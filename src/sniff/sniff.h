@@ -45,6 +45,8 @@ typedef struct sniff_impl {
     simdsv_sniff_table *tables;
     size_t tables_cap;
     simdsv_sniff_column *columns;
+    simdsv_sniff_line *repeated;  /* the repeated headers of the table read */
+    size_t repeated_cap;
 } sniff_impl;
 
 /* A part of the input: the start (line numbers known), the middle or the end. */
@@ -61,7 +63,9 @@ typedef struct sn_field {
     uint8_t quoted;
 } sn_field;
 
-enum { ROW_DATA, ROW_BLANK, ROW_COMMENT };
+/* ROW_REPEATED_HEADER: a row of the table read equal to its header
+ * (header.c), not data. */
+enum { ROW_DATA, ROW_BLANK, ROW_COMMENT, ROW_REPEATED_HEADER };
 
 typedef struct sn_row {
     size_t field0;
@@ -78,6 +82,7 @@ typedef struct rows {
     sn_row *r;
     size_t nr, capr;
     int nomem;
+    int unterminated;   /* the input ended inside a quoted field (that row is not in r) */
     size_t next_pos;    /* where the last parse of a region stopped, and its line there */
     uint32_t next_line;
 } rows;
@@ -183,6 +188,8 @@ typedef struct sniff_run {
     rows start_rows;                   /* the rows of the start the chosen candidate was scored on */
     int start_rows_ok;                 /* ... which the whole sample's parse goes on from */
     rows rs;                           /* the whole sample parsed with d */
+    size_t bad_rows;                   /* rows of rs that d's quoting rejects */
+    size_t quote_dropped;              /* rows '"' rejected, when no quoting was chosen for them */
     size_t nstart;                     /* rows of rs in the start */
     int dc_allowed;                    /* a decimal comma may be a number (',' is not the delimiter) */
     /* the layout (layout.c) */
@@ -196,6 +203,13 @@ typedef struct sniff_run {
 
 /* A formatted copy owned by the result ("" when out of memory). */
 const char *simdsv__sniff_vkeep(sniff_impl *s, const char *fmt, va_list ap);
+
+/* simdsv_sniff_path over an open descriptor (not closed, its offset not
+ * moved for a regular file: the samples are read with pread()). */
+simdsv_status simdsv__sniff_fd(int fd, const simdsv_sniff_params *params, simdsv_sniff **out, int *os_errno);
+/* simdsv_sniff_apply for the settings not in given (1u << SIMDSV_SNIFF_x):
+ * the given ones are left as opt has them. */
+simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options *opt, unsigned given);
 static inline const char *keep(sniff_impl *s, const char *fmt, ...)
 {
     va_list ap;
@@ -238,8 +252,9 @@ typedef struct table_read {
     int header;
     uint64_t header_rows;
 } table_read;
-/* header.c: the header and header rows of table R->s->pub.table (R->ntables > 0). */
-void simdsv__sniff_header(sniff_run *R, table_read *tr);
+/* header.c: the header and header rows of table R->s->pub.table (R->ntables > 0),
+ * and the lines that repeat its header (NOMEM when they cannot be kept). */
+simdsv_status simdsv__sniff_header(sniff_run *R, table_read *tr);
 /* columns.c: its columns' names and (but for dialect_only) types and value
  * formats; one date order and decimal mark for the reader. */
 simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
@@ -249,6 +264,13 @@ simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
 /* Parses up to max_rows rows of a region with dialect d, appending to rs.
  * A row cut by the end of an incomplete region is dropped. */
 void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs);
+
+/* Whether d's quoting (d->quote >= 0) may break somewhere in region g: a
+ * quote opening no field, text after a closing quote, the input ending
+ * inside quotes.  Walks from quote to quote (memchr), so it costs little
+ * where quotes are few; a quote in a comment line is answered 1 too (the
+ * parse, which knows comment lines, then decides). */
+int simdsv__sniff_quoting_breaks(const region *g, const dialect *d);
 
 /* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n);

@@ -3,6 +3,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -83,11 +84,33 @@ static simdsv_status read_raw(source *s, void *buf, size_t size, size_t *got, in
     return st;
 }
 
+/* Converted bytes for a caller with less room than a conversion needs (8
+ * bytes: simdsv__transcode's minimum).  Converting into so little room gave
+ * nothing, which the loop below took for a full raw buffer to read more into
+ * (read() of 0 bytes: "end of input"), and a reader ended a converted input
+ * wherever its buffer's last bytes fell short of a character. */
+static simdsv_status read_spilled(source *s, uint8_t *buf, size_t size, size_t *got, int *os_errno)
+{
+    if (s->spill_pos == s->spill_len) {
+        s->spill_pos = s->spill_len = 0;
+        const simdsv_status st = simdsv__source_read(s, s->spill, sizeof s->spill, &s->spill_len, os_errno);
+        if (st != SIMDSV_OK)
+            return st;
+    }
+    const size_t n = s->spill_len - s->spill_pos < size ? s->spill_len - s->spill_pos : size;
+    memcpy(buf, s->spill + s->spill_pos, n);
+    s->spill_pos += n;
+    *got = n;
+    return SIMDSV_OK;
+}
+
 simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno)
 {
     if (!s->transcoding)
         return read_raw(s, buf, size, got, os_errno);
     *got = 0;
+    if (s->spill_pos < s->spill_len || size < sizeof s->spill)
+        return size ? read_spilled(s, buf, size, got, os_errno) : SIMDSV_OK;
     for (;;) {
         if (s->raw_pos < s->raw_len || s->raw_eof) {
             size_t used = 0;
@@ -206,6 +229,80 @@ void simdsv__source_close(source *s)
     if (s->kind == SOURCE_FD && s->owns_fd)
         close(s->fd);
     s->kind = SOURCE_NONE;
+}
+
+/* One thread's part of simdsv__source_read_ahead. */
+typedef struct read_part {
+    int fd;
+    uint8_t *buf;
+    uint64_t at; /* file offset of buf[0] */
+    size_t size;
+    int os_errno; /* a read() error */
+    int complete; /* all size bytes arrived */
+} read_part;
+
+static void read_one_part(void *ctx, size_t i)
+{
+    read_part *p = (read_part *)ctx + i;
+    size_t got = 0;
+    while (got < p->size) {
+        const ssize_t n = pread(p->fd, p->buf + got, p->size - got, (off_t)(p->at + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            p->os_errno = errno;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    p->complete = got == p->size;
+}
+
+#define READ_AHEAD_MAX_PARTS 64
+
+static atomic_ullong read_aheads;
+
+uint64_t simdsv__source_read_aheads(void)
+{
+    return atomic_load_explicit(&read_aheads, memory_order_relaxed);
+}
+
+simdsv_status simdsv__source_read_ahead(source *s, void *buf, size_t size, int threads, size_t min_part, size_t *got,
+                                        int *os_errno)
+{
+    *got = 0;
+    size_t n = min_part ? size / min_part : 0;
+    if (n > (size_t)threads)
+        n = (size_t)threads;
+    if (n > READ_AHEAD_MAX_PARTS)
+        n = READ_AHEAD_MAX_PARTS;
+    if (n < 2 || s->kind != SOURCE_FD || !simdsv__source_plain(s) || (uint64_t)size > (uint64_t)INT64_MAX)
+        return SIMDSV_OK;
+    const off_t at = lseek(s->fd, 0, SEEK_CUR);
+    if (at < 0 || (uint64_t)at > (uint64_t)INT64_MAX - size)
+        return SIMDSV_OK; /* not seekable after all: read() as a stream */
+    read_part parts[READ_AHEAD_MAX_PARTS];
+    for (size_t i = 0; i < n; i++) {
+        const size_t from = size / n * i, to = i + 1 == n ? size : size / n * (i + 1);
+        parts[i] = (read_part){s->fd, (uint8_t *)buf + from, (uint64_t)at + from, to - from, 0, 0};
+    }
+    if (!simdsv__run_threads(s->alloc, n, read_one_part, parts))
+        return SIMDSV_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (parts[i].os_errno) {
+            *os_errno = parts[i].os_errno;
+            return SIMDSV_ERR_IO;
+        }
+        if (!parts[i].complete)
+            return SIMDSV_OK; /* the file shrank: the stream reads what is left, from where it was */
+    }
+    if (lseek(s->fd, (off_t)((uint64_t)at + size), SEEK_SET) < 0) {
+        *os_errno = errno;
+        return SIMDSV_ERR_IO;
+    }
+    *got = size;
+    atomic_fetch_add_explicit(&read_aheads, 1, memory_order_relaxed);
+    return SIMDSV_OK;
 }
 
 size_t simdsv__source_size_hint(const source *s)

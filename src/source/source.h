@@ -40,6 +40,10 @@ typedef struct source {
     uint8_t *raw;        /* input bytes not converted yet: raw[raw_pos..raw_len) */
     size_t raw_cap, raw_pos, raw_len;
     int raw_eof;
+    /* Converted bytes that did not fit the caller's room (under the 8 a
+     * conversion needs: the end of a reader's buffer), given first next time. */
+    uint8_t spill[8];
+    size_t spill_pos, spill_len;
 } source;
 
 /* Opens path: a regular file is mapped when use_mmap is set (an empty file is
@@ -65,5 +69,18 @@ int simdsv__source_plain(const source *s);
 /* Bytes a regular file still has to give (0: unknown or not a regular file):
  * lets a reader that holds everything size its buffer once. */
 size_t simdsv__source_size_hint(const source *s);
+
+/* A regular file read as a stream (plain, see above) that is to be held
+ * whole: its next size bytes read into buf on up to `threads` threads at
+ * once (pread, min_part bytes or more each), so that the copy out of the
+ * page cache and the page faults of a fresh buffer are shared among the
+ * threads; the file offset then moves past them, as read() would.  *got is
+ * size, or 0 when it was not done (another source, one thread, a small rest,
+ * the file shrank meanwhile): nothing moved, the caller reads on with
+ * simdsv__source_read.  simdsv__source_read_aheads counts the reads done
+ * (for the tests). */
+simdsv_status simdsv__source_read_ahead(source *s, void *buf, size_t size, int threads, size_t min_part, size_t *got,
+                                        int *os_errno);
+uint64_t simdsv__source_read_aheads(void);
 
 #endif

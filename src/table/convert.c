@@ -539,7 +539,10 @@ simdsv_status simdsv__convert_chunk(chunk *k)
     if (st == SIMDSV_OK)
         st = convert_rows(k);
     batch_free(k);
-    return st;
+    /* A worker's misfit stops its chunk with SIMDSV_ERR_VALUE, but it is no
+     * error: the caller reads the input again on one thread, which widens.
+     * Returned as one, it would be reported as an error without a message. */
+    return k->misfit ? SIMDSV_OK : st;
 }
 
 simdsv_status simdsv__report(simdsv_reader *r, const chunk *k, uint64_t rows_before)

@@ -80,7 +80,10 @@ def main():
     for case in cases:
         res = subprocess.run([binary, "sniff", "--json", case["file"]], cwd=corpus, capture_output=True, text=True)
         got = json.loads(res.stdout)
-        wrong = judge(case["expect"], got) + read_as_sniffed(binary, corpus, case["file"], got["options"])
+        wrong = judge(case["expect"], got)
+        # No option leaves out a repeated header: run.sh reads those files itself.
+        if not got["repeated_headers"]:
+            wrong += read_as_sniffed(binary, corpus, case["file"], got["options"])
         ok_, total = per.get(case["category"], (0, 0))
         per[case["category"]] = (ok_ + (not wrong), total + 1)
         right += not wrong

@@ -96,7 +96,8 @@ def main():
     t3 = t2 + "\n" + write([["x", "y"]] + [[str(i), str(i * i)] for i in range(6)], ",")
     add("tables3.csv", "tables", t3, {"tables": 3})
     rep = write(body[:12], ",") + write(body, ",")
-    add("tables_repeated_header.csv", "tables", rep, {"tables": 2})
+    # Two files concatenated: one table, the second copy of the header left out.
+    add("tables_repeated_header.csv", "tables", rep, {"tables": 1, "repeated_headers": [13]})
 
     def dated(fmt):
         out_ = [["id", "when", "n"]]

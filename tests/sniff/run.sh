@@ -93,6 +93,12 @@ want=$(printf 'id,name,v\n1,a,"1,5"\n2,b,"2,5"\n3,c,"3,5"\n4,d,"4,5"\n5,e,"5,5"\
 [ "$("$BIN" cat rows --table all "$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all"; exit 1; }
 [ "$("$BIN" cat rows --table all "$TMP/two16.csv")" = "$want" ] || { echo "FAIL: --table all UTF-16"; exit 1; }
 [ "$("$BIN" cat rows --table all - <"$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all stdin"; exit 1; }
+# Two files concatenated: the second copy of the header (line 13) is left out, and said so.
+[ "$("$BIN" count "$TMP/corpus/tables_repeated_header.csv" 2>"$TMP/err")" = 35 ] || { echo "FAIL: repeated header"; exit 1; }
+grep -q "tables_repeated_header.csv: left out: line 13 (repeats the header)" "$TMP/err" ||
+    { echo "FAIL: repeated header message"; cat "$TMP/err"; exit 1; }
+[ "$("$BIN" cat rows "$TMP/corpus/tables_repeated_header.csv" 2>/dev/null | grep -c '^id,')" = 1 ] ||
+    { echo "FAIL: repeated header in the rows"; exit 1; }
 [ "$("$BIN" count --table all "$TMP/corpus/tables_repeated_header.csv")" = 35 ] || { echo "FAIL: --table all repeated"; exit 1; }
 if "$BIN" count --table all "$TMP/corpus/tables2.csv" >/dev/null 2>"$TMP/err"; then echo "FAIL: --table all differ"; exit 1; fi
 grep -q "columns of table 2 (line 27: 3, code, label, n) differ from table 1's (line 1: 5, id, name, price, day, ok)" "$TMP/err" ||

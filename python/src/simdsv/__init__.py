@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import _options, _types
+from . import _detect, _options, _types
 from . import _simdsv as _c
 
 Error = _c.Error
@@ -132,9 +132,7 @@ class Table:
 
     def to_arrow(self) -> Any:
         """A pyarrow.Table sharing simdsv's buffers (no copy)."""
-        import pyarrow
-
-        return pyarrow.table(self)
+        return self._cast_table if self._cast_table is not None else _arrow_of(self._native)
 
     def to_pandas(self, dtype_backend: str | None = None, **kwargs: Any) -> Any:
         """A pandas.DataFrame (through pyarrow).
@@ -159,9 +157,12 @@ class Table:
 
 
 def _arrow_of(native: Any) -> Any:
+    """A pyarrow.Table of the C table.  Not pyarrow.table(native): it first asks whether its argument is a
+    pandas DataFrame, which imports pandas (0.3-0.7 s, more than the read of a 200 MB file) when the caller has
+    not."""
     import pyarrow
 
-    return pyarrow.table(native)
+    return pyarrow.RecordBatchReader._import_from_c_capsule(native.__arrow_c_stream__()).read_all()
 
 
 def _resolve_casts(casts: dict | None, names: list[str]) -> dict:
@@ -210,17 +211,25 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
     return table.to_pandas(**kwargs)
 
 
-def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False) -> tuple[Any, Any]:
-    """(the C layer's source, the Plan) of a call: keywords normalized, usecols resolved with the header."""
-    plan = _options.build(function, **_options.normalize(function, kwargs, keys))
+def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False,
+             records: bool = False) -> tuple[Any, Any]:
+    """(the C layer's source, the Plan) of a call: keywords normalized, detection asked for (or done, for a file
+    object read as it goes), usecols resolved with the header."""
+    given = _options.normalize(function, kwargs, keys + _detect.KEYS)
+    input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
+    plan = _options.build(function, **given)
+    _detect.apply(plan, given, records=records, **input_keys)
     src = _options.source(source, stream)
+    if hasattr(src, "read"):
+        src = _detect.file_source(src, plan)
     if plan.usecols is not None or any(isinstance(k, int) for k in plan.casts):
         # pandas' usecols keeps the file's order and may be a callable over the names, and a narrower type given
         # by position is cast by name after the read: the names first.
         if hasattr(src, "read"):
             src = _options.source(src)  # read whole: the names are needed before the read
+        ints = {k: v for k, v in plan.ints.items() if k != _c.OPT_ROW_LIMIT}
         strings = {k: v for k, v in plan.strings.items() if k not in (_c.OPT_COLUMNS, _c.OPT_SCHEMA)}
-        names = [c[0] for c in _options.call(_c.read_table, src, plan.ints, strings, True).column_info]
+        names = [c[0] for c in _options.call(_c.read_table, src, ints, strings, True).column_info]
         for key in [k for k in plan.casts if isinstance(k, int)]:
             if key >= len(names):
                 raise ValueError(f"schema: no column at position {key} (the file has {len(names)})")
@@ -284,6 +293,11 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
       as timestamps), true_values, false_values, use_mmap / memory_map.
       low_memory and engine are accepted and have no effect.
+      sniff=True: the encoding, dialect and layout of every setting not given
+        are detected as the simdsv command does (sniff=False: the defaults);
+        encoding=None (detected) or a name ("latin1", "utf-16le", ...);
+        compression="infer" (gzip and zstd by their first bytes), "gzip",
+        "zstd" or None.  Every reader takes these.
     Raises simdsv.Error with the line, column and byte offset of bad data;
     TypeError for an unknown keyword (naming the closest known one).
     """
@@ -391,16 +405,15 @@ def records(source: Any, **kwargs: Any) -> Any:
     """Iterates the data records as lists of str (quotes removed, escapes decoded).
 
     The returned iterator's ``header`` is the header row (or None).  Takes
-    the dialect keyword arguments of read_csv (header: True by default); a
-    file object is read as the records are.
+    the dialect keyword arguments of read_csv (header: detected unless
+    given); a file object is read as the records are.
     """
-    kwargs.setdefault("header", True)
-    src, plan = _prepare("records", source, kwargs, _options.DIALECT_KEYS, stream=True)
+    src, plan = _prepare("records", source, kwargs, _options.DIALECT_KEYS, stream=True, records=True)
     lossy = plan.ints.get(_c.OPT_UTF8, _c.UTF8_STRICT) != _c.UTF8_STRICT
-    return _options.call(_c.records, src, plan.ints, plan.strings, lossy, bool(plan.ints[_c.OPT_HEADER]))
+    return _options.call(_c.records, src, plan.ints, plan.strings, lossy, bool(plan.ints.get(_c.OPT_HEADER, 1)))
 
 
 def count(source: Any, **kwargs: Any) -> int:
     """The number of data records (quote-aware; on several threads for large files)."""
-    src, plan = _prepare("count", source, kwargs, _options.DIALECT_KEYS, stream=True)
+    src, plan = _prepare("count", source, kwargs, _options.DIALECT_KEYS, stream=True, records=True)
     return _options.call(_c.count, src, plan.ints, plan.strings)

@@ -109,6 +109,9 @@ def read_csv(
     memory_map: bool = ...,
     low_memory: bool = ...,
     engine: str | None = ...,
+    sniff: bool = ...,
+    encoding: str | None = ...,
+    compression: Literal["infer", "gzip", "zstd"] | None = ...,
 ) -> Table: ...
 def infer_schema(source: _Source, **kwargs: Any) -> Table: ...
 def open_csv(source: _Source, *, batch_rows: int = ..., **kwargs: Any) -> CsvStream: ...

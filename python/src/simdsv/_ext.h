@@ -38,9 +38,12 @@ PyObject *ext_raise_error(const simdsv_error *e, simdsv_status st, const char *w
 PyObject *ext_text_of(const char *s);
 simdsv_options *ext_make_options(PyObject *ints, PyObject *strings);
 
-/* An input: a path (str, bytes or os.PathLike), a buffer (bytes,
- * memoryview, mmap, ...) or a file object (read through a callback as the
- * reader goes), which stays held while the reader needs it. */
+/* An input: a path (str, bytes or os.PathLike) or a buffer (bytes,
+ * memoryview, mmap, ...), opened as the library's simdsv_input (gzip and
+ * zstd decoded; the reader reads from it, so it is freed after the
+ * reader), or a file object, read through a callback as the reader goes
+ * (simdsv/__init__.py detects on its first bytes and replays them); it
+ * stays held while the reader needs it. */
 typedef struct input {
     PyObject *path;  /* bytes (fs-encoded), or NULL */
     Py_buffer view;  /* view.obj != NULL when a buffer */
@@ -48,7 +51,16 @@ typedef struct input {
     int file_is_text;       /* its read() returns str */
     PyObject *file_error;   /* the exception its read() raised, until raised by the caller */
     const char *name;
+    simdsv_input *source;
 } input;
+
+/* Keys of the ints dict that are not options (negative: no option has
+ * such an id) but say how the input is opened (simdsv/_detect.py):
+ * DETECT_GIVEN: detect the settings not in this mask (1 << SIMDSV_SNIFF_x
+ * per setting given), absent: no detection; DETECT_RECORDS: 1 for a reader
+ * of records only (simdsv_sniff_params.dialect_only). */
+#define EXT_DETECT_GIVEN (-1)
+#define EXT_DETECT_RECORDS (-2)
 
 
 /* A reader over src (a path or a buffer, held in *in) with the options of

@@ -214,13 +214,16 @@ def build(function: str = "read_csv", **kwargs: Any) -> Plan:
     names = kwargs.get("names")
     if names is not None:
         names = _strings("names", names)
+    # header not given (and no names): left to the C default, or to detection.
+    header_given = "header" in kwargs or names is not None
     has_header, header_line = _header(kwargs.get("header", "infer"), names is not None, plan)
     skip = _count("skip_lines", kwargs.get("skip_lines", 0), 0) + header_line
     if names is not None and has_header:
         # names replace the header row: it is skipped, and the names stand in.
         skip += 1
         has_header = False
-    ints[_c.OPT_HEADER] = int(has_header)
+    if header_given:
+        ints[_c.OPT_HEADER] = int(has_header)
     if skip:
         ints[_c.OPT_SKIP_LINES] = skip
     if names is not None:

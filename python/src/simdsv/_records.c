@@ -107,7 +107,8 @@ PyObject *py_records(PyObject *mod, PyObject *args)
                 return NULL;
             }
             Py_SETREF(self->header, names);
-        } else if (st != SIMDSV_END) {
+        } else if (st != SIMDSV_END && st != SIMDSV_ERR_INVALID_ARGUMENT) {
+            /* INVALID_ARGUMENT: detection found no header (header=None left it to detection). */
             ext_raise_reader_error(self->r, st, &self->in);
             Py_DECREF(self);
             return NULL;

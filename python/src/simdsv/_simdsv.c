@@ -66,6 +66,8 @@ simdsv_options *ext_make_options(PyObject *ints, PyObject *strings)
         const long long v = PyLong_AsLongLong(value);
         if (PyErr_Occurred())
             goto fail;
+        if (id < 0)
+            continue; /* DETECT_*: how to open the input, not an option */
         if (simdsv_options_set(opt, (simdsv_option)id, v) != SIMDSV_OK) {
             PyErr_Format(PyExc_ValueError, "option %ld: %lld is out of range", id, v);
             goto fail;
@@ -193,6 +195,8 @@ PyObject *ext_raise_reader_error(simdsv_reader *r, simdsv_status st, input *in)
 
 void ext_input_release(input *in)
 {
+    simdsv_input_free(in->source);
+    in->source = NULL;
     Py_CLEAR(in->path);
     Py_CLEAR(in->file);
     Py_CLEAR(in->file_error);
@@ -200,9 +204,79 @@ void ext_input_release(input *in)
         PyBuffer_Release(&in->view);
 }
 
-/* A reader over the input; NULL with an exception set. */
-static simdsv_reader *open_reader(const simdsv_options *opt, input *in)
+/* An int entry of the ints dict (a DETECT_* key), or fallback when absent. */
+static long long dict_int(PyObject *ints, long key, long long fallback)
 {
+    if (!ints || ints == Py_None)
+        return fallback;
+    PyObject *k = PyLong_FromLong(key);
+    PyObject *v = k ? PyDict_GetItemWithError(ints, k) : NULL;
+    Py_XDECREF(k);
+    return v ? PyLong_AsLongLong(v) : fallback;
+}
+
+/* An input error that is not about the data: the system's (OSError with
+ * the path) or the library's words (simdsv.Error: a decoder that cannot
+ * be loaded, corrupt compressed data). */
+static void raise_input_error(const simdsv_error *e, simdsv_status st, input *in)
+{
+    if (st == SIMDSV_ERR_IO && e->os_errno && in->path) {
+        errno = e->os_errno;
+        PyObject *shown = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(in->path)); /* str, as open() shows it */
+        if (shown)
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, shown);
+        Py_XDECREF(shown);
+    } else if (st == SIMDSV_ERR_NOMEM) {
+        PyErr_NoMemory();
+    } else {
+        ext_raise_error(e, st, in->name);
+    }
+}
+
+/* Opens the input as simdsv_input (gzip and zstd decoded) and, when the
+ * ints ask for it (DETECT_GIVEN), sets on opt the settings not given, as
+ * detected; -1 with an exception set. */
+static int open_detected(simdsv_options *opt, PyObject *ints, input *in)
+{
+    const long long given = dict_int(ints, EXT_DETECT_GIVEN, -1);
+    const long long records = dict_int(ints, EXT_DETECT_RECORDS, 0);
+    if (PyErr_Occurred())
+        return -1;
+    if (in->file) { /* a file object: detected in Python on its first bytes, read through a callback */
+        if (given >= 0) {
+            PyErr_SetString(PyExc_ValueError, "a file object is detected before it is opened (simdsv._detect)");
+            return -1;
+        }
+        return 0;
+    }
+    simdsv_error e;
+    memset(&e, 0, sizeof e);
+    simdsv_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = in->view.obj ? simdsv_input_open_memory(&in->source, in->view.buf, (size_t)in->view.len, opt, &e)
+                      : simdsv_input_open_path(&in->source, PyBytes_AS_STRING(in->path), opt, &e);
+    if (st == SIMDSV_OK && given >= 0) {
+        simdsv_sniff_params p;
+        memset(&p, 0, sizeof p);
+        p.opt = opt;
+        p.given = (unsigned)given;
+        p.dialect_only = records != 0;
+        st = simdsv_input_detect(in->source, &p, opt, NULL, &e);
+    }
+    Py_END_ALLOW_THREADS
+    if (st != SIMDSV_OK) {
+        raise_input_error(&e, st, in);
+        return -1;
+    }
+    return 0;
+}
+
+/* A reader over the input with the options (completed by detection); NULL
+ * with an exception set. */
+static simdsv_reader *open_reader(simdsv_options *opt, PyObject *ints, input *in)
+{
+    if (open_detected(opt, ints, in) != 0)
+        return NULL;
     simdsv_reader *r = NULL;
     simdsv_status st = simdsv_reader_new(&r, opt);
     if (st != SIMDSV_OK) {
@@ -211,23 +285,10 @@ static simdsv_reader *open_reader(const simdsv_options *opt, input *in)
         ext_raise_error(&e, st, in->name);
         return NULL;
     }
-    if (in->view.obj)
-        st = simdsv_reader_open_memory(r, in->view.buf, (size_t)in->view.len);
-    else if (in->file)
-        st = simdsv_reader_open_callback(r, file_read, in);
-    else
-        st = simdsv_reader_open_path(r, PyBytes_AS_STRING(in->path));
+    st = in->file ? simdsv_reader_open_callback(r, file_read, in) : simdsv_input_open_reader(in->source, r);
     if (st != SIMDSV_OK) {
-        if (ext_input_raise_pending(in)) {
-        } else if (st == SIMDSV_ERR_IO && in->path) {
-            errno = simdsv_reader_error(r)->os_errno;
-            PyObject *shown = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(in->path)); /* str, as open() shows it */
-            if (shown)
-                PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, shown);
-            Py_XDECREF(shown);
-        } else {
-            ext_raise_error(simdsv_reader_error(r), st, in->name);
-        }
+        if (!ext_input_raise_pending(in))
+            raise_input_error(simdsv_reader_error(r), st, in);
         simdsv_reader_free(r);
         return NULL;
     }
@@ -241,9 +302,81 @@ simdsv_reader *ext_open_input(PyObject *src, PyObject *ints, PyObject *strings, 
         return NULL;
     }
     simdsv_options *opt = ext_make_options(ints, strings);
-    simdsv_reader *r = opt ? open_reader(opt, in) : NULL;
+    simdsv_reader *r = opt ? open_reader(opt, ints, in) : NULL;
     simdsv_options_free(opt);
     return r;
+}
+
+/* detect(src, ints, strings) -> (ints, strings): the options a reader of src
+ * would be opened with after detection (DETECT_GIVEN in ints; without it,
+ * none is detected) as plain dicts, for readers that cannot detect by themselves
+ * (the byte ranges of a Dask read: detected once, given to every task).
+ * OPT_COMPRESSION says what the input holds (NONE, GZIP or ZSTD). */
+static PyObject *py_detect(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *src, *ints, *strings;
+    if (!PyArg_ParseTuple(args, "OO!O!", &src, &PyDict_Type, &ints, &PyDict_Type, &strings))
+        return NULL;
+    input in;
+    if (input_get(src, &in) != 0)
+        return NULL;
+    PyObject *out_ints = PyDict_Copy(ints), *out_strings = PyDict_Copy(strings), *result = NULL;
+    simdsv_options *opt = out_ints && out_strings ? ext_make_options(ints, strings) : NULL;
+    if (opt && open_detected(opt, ints, &in) != 0) {
+        simdsv_options_free(opt);
+        opt = NULL;
+    }
+    static const simdsv_option detected[] = {SIMDSV_OPT_QUOTE,        SIMDSV_OPT_ESCAPE,      SIMDSV_OPT_COMMENT,
+                                             SIMDSV_OPT_HEADER,       SIMDSV_OPT_HEADER_ROWS, SIMDSV_OPT_SKIP_LINES,
+                                             SIMDSV_OPT_END_OFFSET,   SIMDSV_OPT_TRIM_SPACES, SIMDSV_OPT_DECIMAL_COMMA,
+                                             SIMDSV_OPT_THOUSANDS,    SIMDSV_OPT_DATE_ORDER};
+    int ok = opt != NULL;
+    for (size_t i = 0; ok && i < sizeof detected / sizeof *detected; i++) {
+        int64_t v = 0;
+        simdsv_options_get(opt, detected[i], &v);
+        PyObject *k = PyLong_FromLong(detected[i]), *val = PyLong_FromLongLong(v);
+        ok = k && val && PyDict_SetItem(out_ints, k, val) == 0;
+        Py_XDECREF(k);
+        Py_XDECREF(val);
+    }
+    /* The delimiter: its byte, and its bytes when there are several. */
+    const char *delimiter = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING) : "";
+    const char *encoding = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_ENCODING) : "";
+    int64_t first = 0;
+    if (opt)
+        simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &first);
+    const struct {
+        PyObject *dict;
+        long id;
+        PyObject *value; /* NULL: remove the entry */
+    } entries[] = {
+        {out_ints, SIMDSV_OPT_DELIMITER, PyLong_FromLongLong(first)},
+        {out_strings, SIMDSV_OPT_DELIMITER_STRING, strlen(delimiter) > 1 ? PyUnicode_FromString(delimiter) : NULL},
+        {out_strings, SIMDSV_OPT_ENCODING, *encoding ? PyUnicode_FromString(encoding) : NULL},
+        {out_ints, SIMDSV_OPT_COMPRESSION, PyLong_FromLong(simdsv_input_compression(in.source))},
+        {out_ints, EXT_DETECT_GIVEN, NULL},
+        {out_ints, EXT_DETECT_RECORDS, NULL}};
+    for (size_t i = 0; i < sizeof entries / sizeof *entries; i++) {
+        PyObject *k = PyLong_FromLong(entries[i].id);
+        if (ok && k && entries[i].value)
+            ok = PyDict_SetItem(entries[i].dict, k, entries[i].value) == 0;
+        else if (ok && k)
+            ok = PyDict_Contains(entries[i].dict, k) == 0 || PyDict_DelItem(entries[i].dict, k) == 0;
+        else
+            ok = 0;
+        Py_XDECREF(k);
+        Py_XDECREF(entries[i].value);
+    }
+    if (ok)
+        result = PyTuple_Pack(2, out_ints, out_strings);
+    else if (!PyErr_Occurred())
+        PyErr_NoMemory();
+    simdsv_options_free(opt);
+    Py_XDECREF(out_ints);
+    Py_XDECREF(out_strings);
+    ext_input_release(&in);
+    return result;
 }
 
 /* ---------------------------------------------------------------- module */
@@ -253,6 +386,7 @@ static PyMethodDef module_methods[] = {
     {"open_stream", py_open_stream, METH_VARARGS, "open_stream(src, ints, strings) -> Stream"},
     {"records", py_records, METH_VARARGS, "records(src, ints, strings, lossy, header) -> Records"},
     {"count", py_count, METH_VARARGS, "count(src, ints, strings) -> int"},
+    {"detect", py_detect, METH_VARARGS, "detect(src, ints, strings) -> (ints, strings) as detected"},
     {"range_summary", py_range_summary, METH_VARARGS, "range_summary(bytes, begin, prev_byte, ints, strings)"},
     {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, in_quote)]"},
     {"read_range", py_read_range, METH_VARARGS, "read_range(bytes, range, ints, strings, name) -> Table"},
@@ -300,11 +434,22 @@ PyMODINIT_FUNC PyInit__simdsv(void)
         {"UTF8_LOSSY", SIMDSV_UTF8_LOSSY},       {"UTF8_NONE", SIMDSV_UTF8_NONE},
         {"ON_ERROR_FAIL", SIMDSV_ON_ERROR_FAIL}, {"ON_ERROR_NULL", SIMDSV_ON_ERROR_NULL},
         {"RAGGED_ERROR", SIMDSV_RAGGED_ERROR},   {"RAGGED_PAD", SIMDSV_RAGGED_PAD},
-        {"RAGGED_TRUNCATE", SIMDSV_RAGGED_TRUNCATE}, {"OPT_DELIMITER_STRING", SIMDSV_OPT_DELIMITER_STRING},
-        {"OPT_COMMENT_CHAR", SIMDSV_OPT_COMMENT_CHAR}, {"OPT_THOUSANDS", SIMDSV_OPT_THOUSANDS},
-        {"OPT_DATE_ORDER", SIMDSV_OPT_DATE_ORDER}, {"DATE_ISO", SIMDSV_DATE_ISO},
-        {"DATE_DMY", SIMDSV_DATE_DMY},           {"DATE_MDY", SIMDSV_DATE_MDY},
-        {"DATE_YMD", SIMDSV_DATE_YMD}};
+        {"RAGGED_TRUNCATE", SIMDSV_RAGGED_TRUNCATE},
+        {"OPT_ENCODING", SIMDSV_OPT_ENCODING},   {"OPT_COMPRESSION", SIMDSV_OPT_COMPRESSION},
+        {"COMPRESSION_AUTO", SIMDSV_COMPRESSION_AUTO}, {"COMPRESSION_NONE", SIMDSV_COMPRESSION_NONE},
+        {"COMPRESSION_GZIP", SIMDSV_COMPRESSION_GZIP}, {"COMPRESSION_ZSTD", SIMDSV_COMPRESSION_ZSTD},
+        {"DETECT_GIVEN", EXT_DETECT_GIVEN},      {"DETECT_RECORDS", EXT_DETECT_RECORDS},
+        {"SNIFF_ENCODING", SIMDSV_SNIFF_ENCODING}, {"SNIFF_DELIMITER", SIMDSV_SNIFF_DELIMITER},
+        {"SNIFF_QUOTE", SIMDSV_SNIFF_QUOTE},     {"SNIFF_ESCAPE", SIMDSV_SNIFF_ESCAPE},
+        {"SNIFF_COMMENT", SIMDSV_SNIFF_COMMENT}, {"SNIFF_PREAMBLE", SIMDSV_SNIFF_PREAMBLE},
+        {"SNIFF_FOOTER", SIMDSV_SNIFF_FOOTER},   {"SNIFF_HEADER", SIMDSV_SNIFF_HEADER},
+        {"SNIFF_HEADER_ROWS", SIMDSV_SNIFF_HEADER_ROWS}, {"SNIFF_TABLES", SIMDSV_SNIFF_TABLES},
+        {"SNIFF_PADDING", SIMDSV_SNIFF_PADDING}, {"SNIFF_DECIMAL", SIMDSV_SNIFF_DECIMAL},
+        {"SNIFF_DATES", SIMDSV_SNIFF_DATES},
+        {"OPT_DELIMITER_STRING", SIMDSV_OPT_DELIMITER_STRING}, {"OPT_COMMENT_CHAR", SIMDSV_OPT_COMMENT_CHAR},
+        {"OPT_THOUSANDS", SIMDSV_OPT_THOUSANDS}, {"OPT_DATE_ORDER", SIMDSV_OPT_DATE_ORDER},
+        {"OPT_END_OFFSET", SIMDSV_OPT_END_OFFSET}, {"DATE_ISO", SIMDSV_DATE_ISO},           {"DATE_DMY", SIMDSV_DATE_DMY},
+        {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import Table, _cast_batch, _options, _resolve_casts, arrow_to_pandas
+from . import Table, _cast_batch, _detect, _options, _resolve_casts, arrow_to_pandas
 from . import _simdsv as _c
 
 __all__ = ["read_csv"]
@@ -65,17 +65,23 @@ def _read_range(path: str, rng: tuple, ints: dict, strings: dict) -> Table:
     return Table(_c.read_range(data, rng, ints, strings, path))
 
 
-def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str]]:
-    """Names and types of every column, from a sample of the start, middle and end of the file.
+def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str], dict, dict]:
+    """The options as detected, and the names and types of every column, from a
+    sample of the start, middle and end of the file.
 
-    A column without a value in the sample is read as string (a single read
+    Detection runs here, once (simdsv_input_detect, as simdsv.read_csv does),
+    and its options go to every task: a range cannot be detected alone.  A
+    column without a value in the sample is read as string (a single read
     would give it the type of the values it finds later)."""
+    ints, strings = _c.detect(path, ints, strings)
+    if ints[_c.OPT_COMPRESSION] != _c.COMPRESSION_NONE:
+        raise ValueError(f"{path}: compressed data cannot be read by byte ranges: use simdsv.read_csv")
     infer_ints = dict(ints)
     infer_ints[_c.OPT_MMAP] = 1  # the sample touches a few pages only
     infer_strings = {k: v for k, v in strings.items() if k != _c.OPT_COLUMNS}
     table = Table(_c.read_table(path, infer_ints, infer_strings, True))
     types = ["string" if c[1] == "null" else c[1] for c in table._native.column_info]
-    return table.column_names, types
+    return table.column_names, types, ints, strings
 
 
 def _arrow_schema(names: list[str], types: list[str]) -> Any:
@@ -117,7 +123,8 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     a sample of the start, middle and end of the file, and given to every
     partition (pass schema= to fix them); a value that does not fit its
     column's type is an error naming its line, column and byte (or a null
-    with on_error="null").  dtype_backend as Table.to_pandas (default
+    with on_error="null"); the dialect is detected once (sniff=False: the
+    defaults) and given to every task.  dtype_backend as Table.to_pandas (default
     NumPy dtypes, as read_csv(path).to_pandas() gives them: the computed
     frame equals it; a partition's int column with nulls is float64 there,
     as in the single read; "pyarrow" gives every partition the same dtypes
@@ -133,17 +140,19 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     block = parse_bytes(blocksize) if isinstance(blocksize, str) else int(blocksize)
     if block <= 0:
         raise ValueError("blocksize must be positive")
-    options = _options.normalize("read_csv", kwargs, _options.DIALECT_KEYS + _options.TYPED_KEYS)
+    options = _options.normalize("read_csv", kwargs, _options.DIALECT_KEYS + _options.TYPED_KEYS + _detect.KEYS)
     options.setdefault("threads", 1)
     if options.get("row_limit") is not None:
         raise ValueError("row_limit (nrows) would apply to each partition: use .head() on the DataFrame")
+    input_keys = {k: options.pop(k) for k in _detect.KEYS if k in options}
     plan = _options.build("read_csv", **options)
+    _detect.apply(plan, options, **input_keys)
     ints, strings = plan.ints, dict(plan.strings)
     strings.pop(_c.OPT_COLUMNS, None)
+    # The options as detected and the schema, once, as a task (the file may
+    # be visible to the workers only).
+    names, types, ints, strings = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
     _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
-
-    # The schema, once, as a task (the file may be visible to the workers only).
-    names, types = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
 
     fields = _fields(options, plan, names)
     casts = _resolve_casts({names[k] if isinstance(k, int) else k: v for k, v in plan.casts.items()},

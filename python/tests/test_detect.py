@@ -1,0 +1,193 @@
+"""Reading with no options: detection and decompression in the library
+(simdsv_input), so that Python reads every file as the simdsv command does.
+
+The corpus test compares, file by file, the CLI's typed read (``simdsv
+convert --to arrow``: detection, then the typed reader, written as Arrow IPC)
+with ``simdsv.read_csv(path)``: the same rows, columns, types and values, or
+both fail.  Arrow IPC round-trips every type exactly, so this compares the
+records themselves, not a rendering of them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pyarrow as pa
+import pyarrow.ipc
+import pytest
+
+import simdsv
+from conftest import REAL, ROOT
+
+MESSY = REAL.parent / "messy"
+PRIX = b"nom;prix;jour\n\xe9t\xe9;3,5;14/07/2024\nna\xefve;4,25;01/08/2024\n"  # the README's first example
+
+
+def _cli() -> pathlib.Path | None:
+    """The simdsv command built in this checkout (SIMDSV_CLI names another)."""
+    named = os.environ.get("SIMDSV_CLI")
+    if named:
+        return pathlib.Path(named)
+    built = ROOT / "build" / "simdsv"
+    return built if built.exists() else None
+
+
+CLI = _cli()
+
+
+def test_readme_first_example(tmp_path: pathlib.Path) -> None:
+    p = tmp_path / "prix.csv"
+    p.write_bytes(PRIX)
+    rows = simdsv.read_csv(p).to_arrow().to_pylist()
+    assert rows == [
+        {"nom": "été", "prix": 3.5, "jour": datetime.date(2024, 7, 14)},
+        {"nom": "naïve", "prix": 4.25, "jour": datetime.date(2024, 8, 1)},
+    ]
+    # The same from a buffer, and records as text.
+    assert simdsv.read_csv(PRIX).to_arrow().to_pylist() == rows
+    it = simdsv.records(p)
+    assert it.header == ["nom", "prix", "jour"]
+    assert list(it) == [["été", "3,5", "14/07/2024"], ["naïve", "4,25", "01/08/2024"]]
+    assert simdsv.count(p) == 2
+
+
+def test_sniff_false_keeps_the_defaults() -> None:
+    t = simdsv.read_csv(b"a;b\n1;2\n3;4\n", sniff=False)
+    assert t.column_names == ["a;b"]
+    assert t.to_arrow().column(0).to_pylist() == ["1;2", "3;4"]
+    # Latin-1 is not detected: strict UTF-8 refuses it.
+    with pytest.raises(simdsv.Error, match="UTF-8"):
+        simdsv.read_csv(PRIX, sniff=False, delimiter=";")
+
+
+def test_given_wins() -> None:
+    data = b"a;b\n1;2\n3;4\n5;6\n"
+    assert simdsv.read_csv(data).column_names == ["a", "b"]
+    # delimiter given: one column; header given: the first line is data.
+    assert simdsv.read_csv(data, delimiter=",").column_names == ["a;b"]
+    t = simdsv.read_csv(data, header=False)
+    assert t.column_names == ["column_1", "column_2"] and t.num_rows == 4
+    assert simdsv.count(data, header=False) == 4
+    assert simdsv.records(data, header=False).header is None
+    # encoding given: Latin-1 bytes read as given, the rest detected.
+    t = simdsv.read_csv("nom;n\nJosé;1\nAnn;2\n".encode("latin-1"), encoding="latin1")
+    assert t.to_arrow().to_pylist() == [{"nom": "José", "n": 1}, {"nom": "Ann", "n": 2}]
+
+
+def test_utf16_is_detected() -> None:
+    data = "name,age\nJosé,30\nAnn,25\n".encode("utf-16")
+    t = simdsv.read_csv(data)
+    assert t.to_arrow().to_pylist() == [{"name": "José", "age": 30}, {"name": "Ann", "age": 25}]
+
+
+@pytest.mark.parametrize("codec", ["gzip", "zstd"])
+def test_compressed_as_plain(tmp_path: pathlib.Path, codec: str) -> None:
+    if codec == "zstd" and shutil.which("zstd") is None:
+        pytest.skip("no zstd tool to make the data")
+    plain = b"id;name;score\n" + b"".join(b"%d;n%d;%d.5\n" % (i, i, i) for i in range(50000))
+    p = tmp_path / f"data.csv.{codec}"
+    if codec == "gzip":
+        p.write_bytes(gzip.compress(plain))
+    else:
+        subprocess.run(["zstd", "-q", "-o", str(p)], input=plain, check=True)
+    expected = simdsv.read_csv(plain).to_arrow()
+    assert simdsv.read_csv(p).to_arrow().equals(expected)
+    assert simdsv.read_csv(p.read_bytes()).to_arrow().equals(expected)
+    assert simdsv.count(p) == 50000
+    assert sum(b.num_rows for b in simdsv.open_csv(p, batch_rows=4096)) == 50000
+    assert simdsv.infer_schema(p).types == {"id": "int64", "name": "string", "score": "float64"}
+    # compression=None reads the bytes as they are.
+    with pytest.raises(simdsv.Error):
+        simdsv.read_csv(p, compression=None)
+    with pytest.raises(ValueError, match="compression must be"):
+        simdsv.read_csv(p, compression="lzma")
+
+
+def test_truncated_gzip_says_so() -> None:
+    data = gzip.compress(b"a,b\n" + b"1,2\n" * 100000)
+    with pytest.raises(simdsv.Error, match="the gzip data is truncated"):
+        simdsv.read_csv(data[: len(data) // 2])
+
+
+def test_missing_file_is_an_os_error(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        simdsv.read_csv(tmp_path / "missing.csv")
+
+
+def test_dask_detects_once(tmp_path: pathlib.Path, cluster_client) -> None:
+    import simdsv.dask
+
+    p = tmp_path / "semi.csv"
+    p.write_bytes(b"id;name;score\n" + b"".join(b"%d;n%d;%d,5\n" % (i, i, i) for i in range(20000)))
+    df = simdsv.dask.read_csv(p, blocksize=32 * 1024).compute()
+    whole = simdsv.read_csv(p).to_pandas()
+    assert list(df.columns) == ["id", "name", "score"]
+    assert len(df) == 20000
+    assert df["score"].tolist() == whole["score"].tolist() == [i + 0.5 for i in range(20000)]
+
+
+def _corpus() -> list[pathlib.Path]:
+    files: list[pathlib.Path] = []
+    for folder in (REAL, MESSY):
+        if folder.exists():
+            files.extend(sorted(p for p in folder.iterdir() if p.is_file() and p.suffix != ".md"))
+    return files
+
+
+CORPUS = _corpus()
+
+
+@pytest.mark.skipif(not CORPUS or CLI is None, reason="no corpus (../shared/datasets) or no built simdsv command")
+def test_corpus_reads_as_the_cli(tmp_path: pathlib.Path) -> None:
+    """Every file of datasets/real and datasets/messy that the CLI reads with
+    no options, Python reads with no options, with the same table."""
+    out = tmp_path / "cli.arrow"
+    cli_read = same = 0
+    differ: list[str] = []
+    for path in CORPUS:
+        run = subprocess.run([str(CLI), "convert", "--to", "arrow", "-o", str(out), str(path)],
+                             capture_output=True, timeout=120)
+        if run.returncode != 0:
+            continue
+        cli_read += 1
+        with pa.ipc.open_file(out) as f:
+            theirs = f.read_all()
+        try:
+            ours = simdsv.read_csv(path).to_arrow()
+        except (simdsv.Error, OSError) as e:
+            differ.append(f"{path.name}: Python fails ({e})")
+            continue
+        if ours.equals(theirs):
+            same += 1
+        else:
+            differ.append(f"{path.name}: {ours.num_rows}x{ours.num_columns} vs the CLI's "
+                          f"{theirs.num_rows}x{theirs.num_columns}")
+    print(f"{len(CORPUS)} files: the CLI reads {cli_read}, Python reads {same} of them the same")
+    assert not differ, "\n".join(differ[:20])
+    assert cli_read > len(CORPUS) // 2
+
+
+@pytest.mark.skipif(not CORPUS or CLI is None, reason="no corpus (../shared/datasets) or no built simdsv command")
+def test_corpus_counts_as_the_cli() -> None:
+    """The records' reader too (dialect-only detection): simdsv.count equals `simdsv count`."""
+    counted = 0
+    differ: list[str] = []
+    for path in CORPUS:
+        run = subprocess.run([str(CLI), "count", str(path)], capture_output=True, timeout=120)
+        if run.returncode != 0:
+            continue
+        counted += 1
+        try:
+            ours = simdsv.count(path)
+        except (simdsv.Error, OSError) as e:
+            differ.append(f"{path.name}: Python fails ({e})")
+            continue
+        if ours != int(run.stdout):
+            differ.append(f"{path.name}: {ours} vs the CLI's {int(run.stdout)}")
+    assert not differ, "\n".join(differ[:20])
+    assert counted > len(CORPUS) // 2
