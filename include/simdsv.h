@@ -773,6 +773,11 @@ SIMDSV_API simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct Arro
  * untouched.  Every array and schema handed out owns its memory and has its
  * own release; stream calls are not to be made concurrently. */
 SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArrayStream *out);
+/* After get_next failed: the error with its code and position (line, column,
+ * byte offset, record, field), as simdsv_reader_error gives a reader's;
+ * NULL before a failure or for a stream not made by simdsv_table_stream.
+ * Valid until the stream is released. */
+SIMDSV_API const simdsv_error *simdsv_table_stream_error(struct ArrowArrayStream *stream);
 /* The values made null so far (SIMDSV_ON_ERROR_NULL), rows counted from the
  * stream's first data row; 0 / NULL for a stream not made by simdsv_table_stream.
  * Valid until the stream is released. */
