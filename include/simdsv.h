@@ -773,6 +773,11 @@ SIMDSV_API simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct Arro
  * untouched.  Every array and schema handed out owns its memory and has its
  * own release; stream calls are not to be made concurrently. */
 SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArrayStream *out);
+/* After get_next failed: the error with its code and position (line, column,
+ * byte offset, record, field), as simdsv_reader_error gives a reader's;
+ * NULL before a failure or for a stream not made by simdsv_table_stream.
+ * Valid until the stream is released. */
+SIMDSV_API const simdsv_error *simdsv_table_stream_error(struct ArrowArrayStream *stream);
 /* The values made null so far (SIMDSV_ON_ERROR_NULL), rows counted from the
  * stream's first data row; 0 / NULL for a stream not made by simdsv_table_stream.
  * Valid until the stream is released. */
@@ -941,10 +946,17 @@ SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_op
 /* What a read as detected leaves out of the table read, for a message:
  * "lines 1-3 (a preamble); lines starting with '#' (comments); lines 14, 27
  * (repeat the header); the last 2 lines (a footer)", or "" when every line
- * is read (the tables not read are listed by s->tables).  Writes at most cap
+ * is read (the tables not read are listed by s->tables; settings given to
+ * the sniff are not said).  Writes at most cap
  * bytes, NUL included, and returns the length of the whole text (snprintf's
  * contract: a return >= cap means it was cut). */
 SIMDSV_API size_t simdsv_sniff_left_out(const simdsv_sniff *sniff, char *buf, size_t cap);
+/* The byte ranges of the input that read the table without its repeated
+ * headers: pairs [begin, end) in ranges[0..2 cap), the first from 0, the
+ * last to sniff->end_offset (0: the end).  Returns how many pairs there are
+ * (repeated_header_count + 1), 0 when there is no repeated header (the
+ * options alone read the table); writes at most cap of them. */
+SIMDSV_API size_t simdsv_sniff_kept_ranges(const simdsv_sniff *sniff, uint64_t *ranges, size_t cap);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
 
 /* ------------------------------------------------------------------- inputs */
@@ -1002,7 +1014,11 @@ SIMDSV_API int simdsv_compression_supported(simdsv_compression compression);
 /* Detects the input's settings (simdsv_sniff with params; NULL: nothing
  * given) and, when opt is not NULL, sets on opt every setting that is not
  * in params->given, as simdsv_sniff_apply does; the given ones are left as
- * opt has them (opt may be params->opt).  Binary input (sniff->binary)
+ * opt has them (opt may be params->opt).  With opt, the repeated headers
+ * found (sniff->repeated_headers) are left out of what the input serves
+ * (simdsv_input_keep_ranges with simdsv_sniff_kept_ranges; END_OFFSET is then
+ * 0 and the last range ends where the table does), unless the footer
+ * setting is given.  Binary input (sniff->binary)
  * sets nothing.  *sniff (may be NULL) receives the detection, freed with
  * simdsv_sniff_free.  May be called again (another params->table): a
  * stream's sample is read once.  Errors: NOMEM, IO (error says why). */
@@ -1014,6 +1030,14 @@ SIMDSV_API simdsv_status simdsv_input_detect(simdsv_input *in, const simdsv_snif
  * path, without a read observer, is opened by its path; a plain buffer in
  * place; anything else through simdsv_input_read (the sample first). */
 SIMDSV_API simdsv_status simdsv_input_open_reader(simdsv_input *in, simdsv_reader *r);
+
+/* Serve only these byte ranges of the decoded input to the reader and to
+ * simdsv_input_read: n pairs [begin, end) in input order (end 0: to the
+ * end), replacing any earlier ones (n = 0: every byte again).  Before the
+ * first read only (INVALID_ARGUMENT after).  simdsv_input_detect sets them
+ * itself to leave out the repeated headers it found; --table all sets the
+ * tables'.  A file with ranges is read through them, not by its path. */
+SIMDSV_API simdsv_status simdsv_input_keep_ranges(simdsv_input *in, const uint64_t *ranges, size_t n);
 
 /* The input's decoded bytes, for callers that read them themselves: a
  * simdsv_read_fn whose ctx is the simdsv_input.  Returns the count, 0 at the

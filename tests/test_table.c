@@ -1045,11 +1045,20 @@ static void test_messages(void)
     struct ArrowArrayStream stream;
     FILE *file;
     CHECK(open_stream(open_quote, strlen(open_quote), FROM_MEMORY, NULL, &stream, &file) == SIMDSV_OK);
+    CHECK(simdsv_table_stream_error(&stream) == NULL); /* nothing failed yet */
     int64_t rows, nulls;
     CHECK(drain_stream(&stream, &rows, &nulls) == EINVAL && rows == 0); /* the first batch holds the error */
     const char *msg = stream.get_last_error(&stream);
     CHECK(msg && strstr(msg, "line 3, column 3 (byte 10)") && strstr(msg, "not closed"));
+    /* The same error as the table's, with its code, record and field (Python's open_csv raises it). */
+    const simdsv_error *failed = simdsv_table_stream_error(&stream);
+    CHECK(failed && failed->code == SIMDSV_ERR_UNTERMINATED_QUOTE && failed->line == err.line &&
+          failed->column == err.column && failed->byte_offset == err.byte_offset && failed->record == err.record &&
+          failed->field == err.field && strcmp(failed->message, err.message) == 0);
+    CHECK(failed->record == 2 && failed->field == 1);
     stream.release(&stream);
+    struct ArrowArrayStream foreign = {0};
+    CHECK(simdsv_table_stream_error(&foreign) == NULL && simdsv_table_stream_error(NULL) == NULL);
     simdsv_reader *r = NULL;
     CHECK(simdsv_reader_new(&r, NULL) == SIMDSV_OK);
     CHECK(simdsv_reader_open_path(r, "/nonexistent/simdsv-test.csv") == SIMDSV_ERR_IO);

@@ -130,6 +130,7 @@ typedef struct stream_private {
     typed_stream *s;
     int ended;         /* the end of the stream was returned */
     int failed;        /* errno of a failed get_next: every later call repeats it */
+    simdsv_error error; /* what failed, with its position (simdsv_table_stream_error) */
     char message[512]; /* get_last_error */
 } stream_private;
 
@@ -148,6 +149,10 @@ static int errno_of(simdsv_status st)
 static int fail(stream_private *p, simdsv_status st)
 {
     const simdsv_error *e = simdsv_reader_error(p->r);
+    if (e && e->code == st)
+        p->error = *e;
+    else
+        p->error.code = st;
     if (e && e->code == st && e->line)
         snprintf(p->message, sizeof p->message, "line %llu, column %llu (byte %llu): %s", (unsigned long long)e->line,
                  (unsigned long long)e->column, (unsigned long long)e->byte_offset,
@@ -197,6 +202,9 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
             snprintf(p->message, sizeof p->message,
                      "a record batch holds over 2 GiB of text in column `%.60s`: lower SIMDSV_OPT_BATCH_ROWS",
                      batch.cols[j].name);
+            p->error.code = SIMDSV_ERR_INVALID_ARGUMENT; /* the batch size asked for */
+            snprintf(p->error.message, sizeof p->error.message,
+                     "a record batch holds over 2 GiB of text in column `%.60s`", batch.cols[j].name);
             p->failed = EOVERFLOW;
             return p->failed;
         }
@@ -297,4 +305,12 @@ void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)
         simdsv__free(&t->alloc, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
     }
     t->nrejects = 0;
+}
+
+const simdsv_error *simdsv_table_stream_error(struct ArrowArrayStream *stream)
+{
+    if (!stream || stream->release != release)
+        return NULL;
+    const stream_private *p = stream->private_data;
+    return p->failed ? &p->error : NULL;
 }
