@@ -84,6 +84,69 @@ typedef struct candidates {
     size_t occurrences[16], after_space[16];
 } candidates;
 
+static int is_digit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* The colons of a time of day (H:MM or HH:MM:SS, seconds maybe with a
+ * fraction) whose first colon is p[i]; 0 when p[i] starts none.  The digits
+ * around it must not go on with more digits or colons ("1000:1000",
+ * "12:34:56:78" are fields, not times). */
+static size_t time_colons_at(const uint8_t *p, size_t n, size_t i)
+{
+    size_t s = i;
+    while (s && is_digit(p[s - 1]) && i - s < 3)
+        s--;
+    if (i - s < 1 || i - s > 2 || (s && (is_digit(p[s - 1]) || p[s - 1] == ':')))
+        return 0;
+    const int hour = i - s == 1 ? p[s] - '0' : (p[s] - '0') * 10 + p[s + 1] - '0';
+    if (hour > 24 || i + 2 >= n || !is_digit(p[i + 1]) || !is_digit(p[i + 2]) || p[i + 1] > '5')
+        return 0;
+    size_t colons = 1, end = i + 3;
+    if (end + 2 < n && p[end] == ':' && is_digit(p[end + 1]) && is_digit(p[end + 2]) && p[end + 1] <= '6') {
+        colons = 2;
+        end += 3;
+    }
+    return end < n && (is_digit(p[end]) || p[end] == ':') ? 0 : colons;
+}
+
+/* Whether the space p[i] joins a date and a time ("2020-12-30 01:25"). */
+static int space_in_timestamp(const uint8_t *p, size_t n, size_t i)
+{
+    if (i < 10 || (i > 10 && is_digit(p[i - 11])))
+        return 0;
+    const uint8_t *d = p + i - 10;
+    for (size_t k = 0; k < 10; k++)
+        if (k == 4 || k == 7 ? d[k] != '-' && d[k] != '/' : !is_digit(d[k]))
+            return 0;
+    const size_t colon = i + 2 < n && p[i + 2] == ':' ? i + 2 : i + 3;
+    return colon < n && p[colon] == ':' && time_colons_at(p, n, colon);
+}
+
+/* Whether nearly every ':' or ' ' of the probe (9 in 10) sits inside a time
+ * or a timestamp value: such a byte splits values, it does not separate
+ * them (a column of times under a header would otherwise read as 3
+ * columns, the header cut off as a preamble). */
+static int splits_only_times(const uint8_t *p, size_t n, uint8_t byte)
+{
+    size_t occurrences = 0, in_times = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != byte)
+            continue;
+        const size_t colons = byte == ':' ? time_colons_at(p, n, i) : 0;
+        if (colons) {
+            occurrences += colons;
+            in_times += colons;
+            i += 3 * colons - 1;
+            continue;
+        }
+        occurrences++;
+        in_times += byte == ' ' && space_in_timestamp(p, n, i);
+    }
+    return occurrences && in_times * 10 >= occurrences * 9;
+}
+
 static void find_candidates(sniff_run *R, candidates *cs)
 {
     const region *gs = R->gs;
@@ -125,7 +188,7 @@ static void find_candidates(sniff_run *R, candidates *cs)
     } else {
         static const char common[] = ",\t;|: ";
         for (const char *c = common; *c; c++) {
-            if (freq[(unsigned char)*c]) {
+            if (freq[(unsigned char)*c] && !((*c == ':' || *c == ' ') && splits_only_times(gs[0].p, probe, (uint8_t)*c))) {
                 dl[nd][0] = *c;
                 dl[nd++][1] = '\0';
             }
