@@ -297,6 +297,10 @@ static void find_candidates(sniff_run *R, candidates *cs)
             }
 }
 
+/* The share of an irregular best candidate's score that a candidate regular
+ * on every row needs to take its place. */
+#define REGULAR_SHARE 0.8
+
 simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
 {
     sniff_impl *s = R->s;
@@ -313,6 +317,11 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
     memset(&second_score, 0, sizeof second_score);
     best_score.value = -1;
     size_t second = SIZE_MAX;
+    /* The best candidate that splits every scored row into the same 2 or
+     * more fields, cleanly: see after the loop. */
+    size_t regular = SIZE_MAX;
+    score regular_score;
+    memset(&regular_score, 0, sizeof regular_score);
     /* The candidate before: a quote, escape or trimming that changes
      * nothing in the rows gives its score again, without typing the fields a
      * second time; when only the quote or escape differs and the bytes it
@@ -327,7 +336,7 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
          * next candidate with the same delimiter has the same bound, so the
          * rows of the one before are not needed for it.) */
         if (R->dialect_only && best_score.value >= 0 &&
-            2.0 * simdsv__sniff_delimiter_preference(cands[c].delim) <= best_score.value + 1e-9)
+            2.0 * simdsv__sniff_delimiter_preference(cands[c].delim) <= REGULAR_SHARE * best_score.value + 1e-9)
             continue;
         if (c && !strcmp(cands[c].delim, cands[c - 1].delim) && cands[c].trim == cands[c - 1].trim &&
             (cands[c].quote < 0 || !memchr(gs[0].p, cands[c].quote, before_span)) &&
@@ -344,10 +353,11 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
             sc = before_score;
         } else {
             /* A reader of records needs the best candidate only: the others
-             * are typed only when they could beat it. */
+             * are typed only when they could beat it, or take its place as
+             * the regular one (REGULAR_SHARE of its value). */
             simdsv__sniff_score_rows(gs, rs, cands[c].delim[0] != ',',
                                      simdsv__sniff_delimiter_preference(cands[c].delim),
-                                     R->dialect_only ? best_score.value + 1e-9 : -1, &sc);
+                                     R->dialect_only ? REGULAR_SHARE * best_score.value + 1e-9 : -1, &sc);
         }
         const rows parsed = *rs;
         *rs = before;
@@ -355,6 +365,11 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
         before_score = sc;
         /* A parse stops after SCORE_ROWS rows, else at the end of the start. */
         before_span = before.nr == SCORE_ROWS ? before.r[before.nr - 1].end : gs[0].n;
+        if (sc.k >= 2 && sc.rows >= 3 && sc.mode_rows == sc.rows && !sc.bad_rows &&
+            (regular == SIZE_MAX || sc.value > regular_score.value + 1e-9)) {
+            regular = c;
+            regular_score = sc;
+        }
         if (sc.value > best_score.value + 1e-9) {
             if (best_score.value >= 0 && strcmp(cands[best].delim, cands[c].delim)) {
                 second = best;
@@ -370,6 +385,24 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
         }
     }
     simdsv__sniff_free_rows(&before);
+    /* A delimiter that gives the same field count on every scored row beats
+     * one whose rows disagree, unless that one scores clearly higher: the
+     * irregular one splits values (':' in "GT:AD:DP" of a tab-separated
+     * file), and its odd rows would be cut off as a preamble. */
+    int by_regularity = 0;
+    if (regular != SIZE_MAX && regular != best && best_score.mode_rows < best_score.rows &&
+        regular_score.value >= REGULAR_SHARE * best_score.value) {
+        simdsv__sniff_reset_rows(rs);
+        simdsv__sniff_parse_region(&gs[0], 0, &cands[regular], SCORE_ROWS, rs);
+        if (rs->nomem)
+            return SIMDSV_ERR_NOMEM;
+        by_regularity = 1;
+        second = best;
+        second_score = best_score;
+        best = regular;
+        best_score = regular_score;
+        R->start_rows_ok = simdsv__sniff_copy_rows(&R->start_rows, rs);
+    }
     /* A doubled delimiter ("||") against its single byte: the single one
      * splits the same rows with an empty field between, as regularly; the
      * doubled one is the structure when it is as regular and clean. */
@@ -426,9 +459,12 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
         const char *other = "";
         double margin = 1;
         if (second != SIZE_MAX) {
-            other = keep(s, "; %s gives %zu-%zu", simdsv__sniff_show_delim(s, cands[second].delim), second_score.kmin,
-                         second_score.kmax);
-            margin = best_score.value > 0 ? (best_score.value - second_score.value) / best_score.value : 0;
+            other = keep(s, "; %s gives %zu-%zu%s", simdsv__sniff_show_delim(s, cands[second].delim), second_score.kmin,
+                         second_score.kmax, by_regularity ? " (irregular: the regular one is taken)" : "");
+            /* Chosen for its regularity, the candidate needs only its share
+             * of the irregular one's score. */
+            const double bar = by_regularity ? REGULAR_SHARE * second_score.value : second_score.value;
+            margin = best_score.value > 0 ? (best_score.value - bar) / best_score.value : 0;
         }
         const double consistency = (double)best_score.mode_rows / (double)best_score.rows;
         double conf = consistency * (margin > 0.25 ? 1 : 0.5 + 2 * margin);
