@@ -25,13 +25,7 @@ import sys
 import tempfile
 
 # Cases that fail today: remove one when the fix of its defect lands.
-COLON = ("delimiter choice (found by this corpus, not in #21's list): ':' inside the values wins over %s, and the "
-         "header line, of another shape under ':', is left out as a preamble")
-KNOWN_FAILURES = {
-    "single_timestamps_header": COLON % "one column",
-    "single_times_header": COLON % "one column",
-    "tab_with_colon_values": COLON % "tab (4 fields on every row; ':' gives 7 in 12 of 13)",
-}
+KNOWN_FAILURES = {}
 
 
 def rows_text(rows, delimiter=","):
