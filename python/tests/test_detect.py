@@ -108,6 +108,23 @@ def test_compressed_as_plain(tmp_path: pathlib.Path, codec: str) -> None:
         simdsv.read_csv(p, compression="lzma")
 
 
+def test_long_quoted_values_keep_their_quote(tmp_path: pathlib.Path) -> None:
+    # A regular file is sampled at its start, middle and end; in a file of
+    # long quoted values with line breaks the middle and the end start inside
+    # quotes.  The quote was rejected there and 48,800 rows read instead of 800.
+    value = "\n".join("line %d, with a comma" % j for j in range(61))
+    data = "id,text,n\n" + "".join('%d,"%s %d",%d\n' % (i, value, i, 2 * i) for i in range(800))
+    p = tmp_path / "long_quoted.csv"
+    p.write_text(data)
+    assert p.stat().st_size > 1 << 20  # past the 256 KiB start and both 64 KiB samples
+    t = simdsv.read_csv(p).to_arrow()
+    assert t.num_rows == 800
+    assert t.column("text")[799].as_py() == value + " 799"
+    assert t.column("n").to_pylist() == [2 * i for i in range(800)]
+    assert simdsv.count(p) == 800
+    assert sum(b.num_rows for b in simdsv.open_csv(p, batch_rows=100)) == 800
+
+
 def test_truncated_gzip_says_so() -> None:
     data = gzip.compress(b"a,b\n" + b"1,2\n" * 100000)
     with pytest.raises(simdsv.Error, match="the gzip data is truncated"):

@@ -65,6 +65,13 @@ fi
 awk 'BEGIN { print "a;b"; for (i = 0; i < 60000; i++) print i ";x" i }' >"$TMP/long_semi.csv"
 [ "$(cat "$TMP/long_semi.csv" | "$BIN" count -)" = 60000 ] || { echo "FAIL: long pipe"; exit 1; }
 [ "$(cat "$TMP/long_semi.csv" | "$BIN" select 2 - | tail -1)" = x59999 ] || { echo "FAIL: long pipe select"; exit 1; }
+# A file of long quoted values with line breaks: its middle and end samples
+# start inside quotes, and the quote is kept (it read no quoting, 48,800 rows).
+awk 'BEGIN { print "id,text,n"; for (i = 0; i < 800; i++) { printf "%d,\"", i;
+    for (j = 0; j < 61; j++) printf "%sline %d of record %d, with a comma", (j ? "\n" : ""), j, i;
+    printf "\",%d\n", 2 * i } }' >"$TMP/long_quoted.csv"
+[ "$("$BIN" count "$TMP/long_quoted.csv")" = 800 ] || { echo "FAIL: long quoted values"; exit 1; }
+[ "$(cat "$TMP/long_quoted.csv" | "$BIN" count -)" = 800 ] || { echo "FAIL: long quoted values, pipe"; exit 1; }
 # Every FILE of a command is sniffed: a ';' file then a tab file, each read right.
 [ "$("$BIN" cat rows "$TMP/corpus/delim_semicolon.csv" "$TMP/corpus/delim_tab.csv" | grep -c '^1000,Zoë A,1.00,')" = 2 ] ||
     { echo "FAIL: every FILE sniffed"; exit 1; }
