@@ -365,6 +365,18 @@ simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options
 
 #undef DETECTED
 
+size_t simdsv_sniff_kept_ranges(const simdsv_sniff *s, uint64_t *ranges, size_t cap)
+{
+    if (!s || !s->repeated_header_count)
+        return 0;
+    const size_t n = s->repeated_header_count + 1;
+    for (size_t i = 0; i < n && i < cap && ranges; i++) {
+        ranges[2 * i] = i ? s->repeated_headers[i - 1].byte_end : 0;
+        ranges[2 * i + 1] = i + 1 < n ? s->repeated_headers[i].byte_start : s->end_offset;
+    }
+    return n;
+}
+
 size_t simdsv_sniff_left_out(const simdsv_sniff *s, char *buf, size_t cap)
 {
     char none[1];
