@@ -66,6 +66,12 @@ const char *input_error(const cli_input *in)
     return in ? simdsv_input_error(in->in) : NULL;
 }
 
+bool input_path_regular(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int input_seekable_fd(const cli_input *in, uint64_t *size)
 {
     if (!in)

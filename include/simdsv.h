@@ -570,6 +570,10 @@ typedef enum simdsv_ragged {
  *                            fields of other columns are never converted
  *   SIMDSV_OPT_SCHEMA        "name:type,..." (or "#3:type"); "*:string" reads every column as string;
  *                            columns not named are inferred
+ *                            Names in a typed read are unique: a repeated name takes the first
+ *                            suffix _2, _3, ... that no field has ("a,b,a": a, b, a_2), an empty one
+ *                            is column_N (N its 1-based field); SIMDSV_OPT_COLUMNS, SIMDSV_OPT_SCHEMA
+ *                            and "name=TOKEN" null tokens name these unique names.
  *   SIMDSV_OPT_NAMES         column names for input without a header row (SIMDSV_OPT_HEADER=0), in
  *                            field order, instead of column_1, column_2, ...; a header row, when read,
  *                            wins.  For the ranges of one file (see "byte ranges"): the header's names. */
@@ -616,6 +620,12 @@ SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simd
  * SIMDSV_ERR_INVALID_ARGUMENT for a NULL or empty name or an unknown type. */
 SIMDSV_API simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *name, simdsv_type type);
 SIMDSV_API simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type);
+/* Column `name` (a unique name of the typed read) stays inferred, but from
+ * `type` up: its type is the join of `type` and its sampled values, and its
+ * values follow the inferred rules (no leading zeros in int64, no integer
+ * past 2^53 in float64).  With simdsv_table_stream_misfit, a reader of a
+ * regular file reads again with the type a single read would widen to. */
+SIMDSV_API simdsv_status simdsv_options_set_column_min_type(simdsv_options *opt, const char *name, simdsv_type type);
 SIMDSV_API simdsv_status simdsv_options_select_column(simdsv_options *opt, const char *name);
 SIMDSV_API simdsv_status simdsv_options_select_column_at(simdsv_options *opt, size_t index);
 /* Why the last simdsv_options_set_string call on opt was refused, e.g.
@@ -749,18 +759,25 @@ SIMDSV_API simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct Arro
  * bounded memory: each get_next() returns a "+s" array of at most
  * SIMDSV_OPT_BATCH_ROWS rows (fewer when a string column reaches 1 GiB),
  * then an array with release == NULL at the end.  The schema is fixed
- * before the first batch: user-given types, the rest inferred from the first
- * 8 MiB of data rows (start, middle and end of that window, at most
- * SIMDSV_OPT_INFER_ROWS rows).  An inferred type cannot widen afterwards: a
- * later value that does not fit it is an error naming its line, column and
- * byte (get_next returns EINVAL, get_last_error() says where and why), or a
- * null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
+ * before the first batch: user-given types, the rest inferred from a sample
+ * of the first 8 MiB of data rows (SIMDSV_OPT_INFER_ROWS rows: half from the
+ * start of that window, a quarter from its middle, a quarter from its last
+ * tenth; every row of it when it holds no more).  An inferred type cannot
+ * widen afterwards: a later value that does not fit it is an error naming
+ * its line, column and byte (get_next returns EINVAL, get_last_error() says
+ * where and why; simdsv_table_stream_misfit the type to read again with),
+ * or a null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
  * EIO are returned as such; after an error every call returns it again.
  * Ownership: on SIMDSV_OK the stream owns r (out->release frees it; do not
  * free r yourself); on failure the caller still owns r and *out is
  * untouched.  Every array and schema handed out owns its memory and has its
  * own release; stream calls are not to be made concurrently. */
 SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArrayStream *out);
+/* After get_next failed: the error with its code and position (line, column,
+ * byte offset, record, field), as simdsv_reader_error gives a reader's;
+ * NULL before a failure or for a stream not made by simdsv_table_stream.
+ * Valid until the stream is released. */
+SIMDSV_API const simdsv_error *simdsv_table_stream_error(struct ArrowArrayStream *stream);
 /* The values made null so far (SIMDSV_ON_ERROR_NULL), rows counted from the
  * stream's first data row; 0 / NULL for a stream not made by simdsv_table_stream.
  * Valid until the stream is released. */
@@ -776,6 +793,15 @@ SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *strea
  * by simdsv_table_stream.  Strings stay valid until the stream is released. */
 SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
                                                      simdsv_column_info *info);
+/* After get_next failed on a value that does not fit an inferred type (a
+ * late misfit: past the sample, with SIMDSV_ON_ERROR_FAIL): the column's
+ * index and the type a single read (simdsv_table_read) widens it to there
+ * (the join of its type and the value's; string when they join to the
+ * same).  SIMDSV_ERR_INVALID_ARGUMENT when the stream's error was no such
+ * misfit.  Reading the input again with simdsv_options_set_column_min_type
+ * for that column (until no misfit is left) gives the single read's schema. */
+SIMDSV_API simdsv_status simdsv_table_stream_misfit(struct ArrowArrayStream *stream, size_t *index,
+                                                    simdsv_type *widened);
 
 /* -------------------------------------------------------------------- sniff */
 

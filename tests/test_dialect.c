@@ -164,6 +164,26 @@ static void test_quotes_kept(void)
         CHECK_EQ_U64(records, c == 2 ? 2 : 3);
         simdsv_sniff_free(s);
     }
+    /* Quoted texts of many lines, with doubled quotes ending lines: the
+     * middle and the end of the sample start inside quotes, where neither
+     * quote parity parses; those regions are no evidence against '"'. */
+    const size_t rows = 800;
+    char *big = malloc(rows * 1400 + 64);
+    size_t n = (size_t)sprintf(big, "id,text,score\r\n");
+    for (size_t i = 0; i < rows; i++) {
+        n += (size_t)sprintf(big + n, "%zu,\"", i);
+        for (int k = 0; k < 60; k++)
+            n += (size_t)(k % 2 ? sprintf(big + n, "line %zu.%d \xC3\xA9, \"\"q\"\"\r\n", i, k) : sprintf(big + n, "l%d\n", k));
+        n += (size_t)sprintf(big + n, "\",%zu.25\r\n", i);
+    }
+    h_context("quoted texts of many lines, %zu bytes", n);
+    simdsv_sniff *s = sniff_n(big, n);
+    CHECK_EQ_INT(s->quote, '"');
+    uint64_t records = 0;
+    CHECK_STATUS(read_as_detected(s, big, n, &records), SIMDSV_OK);
+    CHECK_EQ_U64(records, rows);
+    simdsv_sniff_free(s);
+    free(big);
     h_context(NULL);
 }
 

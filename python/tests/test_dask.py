@@ -28,8 +28,8 @@ def quoted_newline_file(path: pathlib.Path, rows: int = 800) -> bytes:
     return data
 
 
-def single_read(path, **kwargs) -> pd.DataFrame:
-    return simdsv.read_csv(path, **kwargs).to_arrow().to_pandas(types_mapper=pd.ArrowDtype)
+def single_read(path, dtype_backend=None, **kwargs) -> pd.DataFrame:
+    return simdsv.read_csv(path, **kwargs).to_pandas(dtype_backend=dtype_backend)
 
 
 def test_quoted_newlines_at_every_boundary(tmp_path: pathlib.Path, cluster_client) -> None:
@@ -38,10 +38,12 @@ def test_quoted_newlines_at_every_boundary(tmp_path: pathlib.Path, cluster_clien
     boundaries = range(BLOCK, len(data), BLOCK)
     assert len(boundaries) >= 8
     assert all(data[:b].count(b'"') % 2 == 1 for b in boundaries)  # inside quotes, every one
-    ddf = simdsv.dask.read_csv(path, blocksize=BLOCK)
+    # The quote is given: this test is about the ranges, not detection (which
+    # test_detect.py checks on this file).
+    ddf = simdsv.dask.read_csv(path, blocksize=BLOCK, quote='"')
     assert ddf.npartitions == len(boundaries) + 1
     got = ddf.compute().reset_index(drop=True)
-    expected = single_read(path)
+    expected = single_read(path, quote='"')
     assert len(got) == 800
     pd.testing.assert_frame_equal(got, expected)
     assert got["text"].iloc[7].startswith("l0\nline 7.1 \u00e9\u65e5, \"q\"\r\n")
@@ -91,3 +93,19 @@ def test_refused_dialects(tmp_path: pathlib.Path) -> None:
     for kwargs in ({"escape": "\\"}, {"comment": "#"}, {"lenient": True}, {"skip_lines": 1}):
         with pytest.raises(simdsv.Error, match="byte ranges cannot be read"):
             simdsv.dask.read_csv(path, **kwargs)
+
+
+def test_same_dtypes_as_the_single_read(tmp_path: pathlib.Path, cluster_client) -> None:
+    """One default for both readers (NumPy dtypes, dates as datetime64), and dtype_backend= on both (issue #23)."""
+    path = tmp_path / "typed.csv"
+    rows = [f"{i},{i * 0.5},2024-01-{i % 28 + 1:02d},{'' if i == 7 else i},s{i}" for i in range(5000)]
+    path.write_text("n,x,day,gap,s\n" + "\n".join(rows) + "\n")
+    got = simdsv.dask.read_csv(path, blocksize=BLOCK).compute().reset_index(drop=True)
+    single = simdsv.read_csv(path).to_pandas()
+    assert got.equals(single)
+    assert [str(t) for t in single.dtypes] == ["int64", "float64", "datetime64[ms]", "float64", "str"]
+    for backend, int_dtype in (("pyarrow", "int64[pyarrow]"), ("numpy_nullable", "Int64")):
+        ddf = simdsv.dask.read_csv(path, blocksize=BLOCK, dtype_backend=backend)
+        got = ddf.compute().reset_index(drop=True)
+        single = simdsv.read_csv(path).to_pandas(dtype_backend=backend)
+        assert got.equals(single) and str(single["n"].dtype) == int_dtype and str(ddf.dtypes["n"]) == int_dtype

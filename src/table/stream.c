@@ -24,6 +24,9 @@
 typedef struct typed_stream {
     typed_ctx x; /* x.t: the schema; it also collects every batch's rejects */
     uint64_t rows;
+    int late_misfit; /* the error was a late misfit (simdsv_table_stream_misfit) */
+    size_t misfit_column;
+    simdsv_type widened;
 } typed_stream;
 
 static simdsv_status batches_open(simdsv_reader *r, typed_stream **out)
@@ -91,6 +94,11 @@ static simdsv_status batches_next(typed_stream *s, simdsv_table *batch)
     x->text_cap = k.x.text_cap;
     if (k.code != SIMDSV_OK)
         st = simdsv__report(r, &k, s->rows);
+    if (k.code == SIMDSV_ERR_VALUE && k.late_misfit) {
+        s->late_misfit = 1;
+        s->misfit_column = k.misfit_column;
+        s->widened = k.widened;
+    }
     if (st == SIMDSV_OK)
         st = simdsv__move_rejects(x->t, batch, s->rows);
     if (st != SIMDSV_OK) {
@@ -122,6 +130,7 @@ typedef struct stream_private {
     typed_stream *s;
     int ended;         /* the end of the stream was returned */
     int failed;        /* errno of a failed get_next: every later call repeats it */
+    simdsv_error error; /* what failed, with its position (simdsv_table_stream_error) */
     char message[512]; /* get_last_error */
 } stream_private;
 
@@ -140,6 +149,10 @@ static int errno_of(simdsv_status st)
 static int fail(stream_private *p, simdsv_status st)
 {
     const simdsv_error *e = simdsv_reader_error(p->r);
+    if (e && e->code == st)
+        p->error = *e;
+    else
+        p->error.code = st;
     if (e && e->code == st && e->line)
         snprintf(p->message, sizeof p->message, "line %llu, column %llu (byte %llu): %s", (unsigned long long)e->line,
                  (unsigned long long)e->column, (unsigned long long)e->byte_offset,
@@ -189,6 +202,9 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
             snprintf(p->message, sizeof p->message,
                      "a record batch holds over 2 GiB of text in column `%.60s`: lower SIMDSV_OPT_BATCH_ROWS",
                      batch.cols[j].name);
+            p->error.code = SIMDSV_ERR_INVALID_ARGUMENT; /* the batch size asked for */
+            snprintf(p->error.message, sizeof p->error.message,
+                     "a record batch holds over 2 GiB of text in column `%.60s`", batch.cols[j].name);
             p->failed = EOVERFLOW;
             return p->failed;
         }
@@ -266,6 +282,18 @@ simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t
     return simdsv_table_column(batches_schema(p->s), index, info);
 }
 
+simdsv_status simdsv_table_stream_misfit(struct ArrowArrayStream *stream, size_t *index, simdsv_type *widened)
+{
+    if (!stream || stream->release != release || !index || !widened)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const stream_private *p = stream->private_data;
+    if (!p->failed || !p->s->late_misfit)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *index = p->s->misfit_column;
+    *widened = p->s->widened;
+    return SIMDSV_OK;
+}
+
 void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)
 {
     if (!stream || stream->release != release)
@@ -277,4 +305,12 @@ void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)
         simdsv__free(&t->alloc, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
     }
     t->nrejects = 0;
+}
+
+const simdsv_error *simdsv_table_stream_error(struct ArrowArrayStream *stream)
+{
+    if (!stream || stream->release != release)
+        return NULL;
+    const stream_private *p = stream->private_data;
+    return p->failed ? &p->error : NULL;
 }

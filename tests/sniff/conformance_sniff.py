@@ -24,8 +24,8 @@ import os
 import subprocess
 import sys
 
-# Cases that differ today, with the defect of issue #21 that makes them
-# differ; remove a case when its fix lands (the test then requires it to pass).
+# Cases that differ today, with what makes them differ; remove a case when
+# its fix lands (the test then requires it to pass).
 KNOWN_DIFFERENT = {}
 DEFAULT_DIALECT = {"delimiter": ",", "quote": '"', "escape": None, "comment": None}
 

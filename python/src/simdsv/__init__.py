@@ -12,16 +12,18 @@ Tables implement the Arrow PyCapsule interface (``__arrow_c_stream__``,
 simdsv filled, without a copy.  ``open_csv`` streams record batches in
 bounded memory, ``records`` iterates rows as lists of str, ``count`` counts
 rows, and ``simdsv.dask.read_csv`` reads one file on many Dask workers.
-Errors raise ``simdsv.Error`` (a ValueError) with ``line``, ``column``,
-``byte_offset``, ``record``, ``field``, ``code`` and ``reason``.
+The pandas and polars keyword names (``sep``, ``usecols``, ``dtype``,
+``na_values``, ``nrows``, ``separator``, ``n_rows``, ...) are accepted
+beside simdsv's own (docs/PYTHON.md has the table).  Errors raise
+``simdsv.Error`` (a ValueError) with ``line``, ``column``, ``byte_offset``,
+``record``, ``field``, ``code`` and ``reason``.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterator
 
-from . import _detect, _options
+from . import _detect, _options, _types
 from . import _simdsv as _c
 
 Error = _c.Error
@@ -29,7 +31,40 @@ __version__ = _c.version
 
 __all__ = ["Error", "Table", "CsvStream", "read_csv", "infer_schema", "open_csv", "records", "count", "__version__"]
 
-_POSITION = re.compile(r"line (\d+), column (\d+) \(byte (\d+)\): (.*)$", re.S)
+_READ_KEYS = _options.DIALECT_KEYS + _options.TYPED_KEYS
+
+
+def _value_error(where: str, column: str, err: _types.CastError, header: int) -> Error:
+    """simdsv.Error for a value that does not fit its narrower type (code SIMDSV_ERR_VALUE, record and reason)."""
+    why = f"value {err.value!r} in column `{column}` does not fit {err.type_name}: {err.why}"
+    exc = Error(f"{where}: data row {err.row + 1}: {why}")
+    exc.code, exc.reason = "SIMDSV_ERR_VALUE", why
+    exc.line = exc.column = exc.byte_offset = exc.field = 0
+    exc.record = err.row + header
+    return exc
+
+
+def _cast_batch(batch: Any, casts: dict, where: str, header: int, first_row: int = 0) -> Any:
+    """A pyarrow Table or RecordBatch with the narrower types asked for (casts: {name or position: ColumnType})."""
+    import pyarrow as pa
+
+    names = batch.schema.names
+    columns = list(batch.columns)
+    fields = list(batch.schema)
+    for key, typ in casts.items():
+        index = names.index(key) if key == "*" or key in names else None
+        targets = range(len(names)) if key == "*" else [] if index is None else [index]
+        for i in targets:
+            try:
+                columns[i] = _types.cast_column(columns[i], typ.arrow)
+            except _types.CastError as e:
+                e.row += first_row
+                raise _value_error(where, names[i], e, header) from None
+            fields[i] = pa.field(names[i], columns[i].type)
+    schema = pa.schema(fields)
+    if isinstance(batch, pa.RecordBatch):
+        return pa.RecordBatch.from_arrays(columns, schema=schema)
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 class Table:
@@ -40,18 +75,30 @@ class Table:
     consumed any number of times.
     """
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native", "_casts", "_cast_table", "_where", "_header")
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, casts: dict | None = None, where: str = "", header: int = 1) -> None:
         self._native = native
+        self._casts = _resolve_casts(casts, [c[0] for c in native.column_info])
+        self._cast_table: Any = None
+        self._where = where
+        self._header = header
+        if self._casts:
+            self._cast_table = _cast_batch(_arrow_of(native), self._casts, where, header)
 
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        if self._cast_table is not None:
+            return self._cast_table.__arrow_c_stream__(requested_schema)
         return self._native.__arrow_c_stream__(requested_schema)
 
     def __arrow_c_schema__(self) -> Any:
+        if self._cast_table is not None:
+            return self._cast_table.schema.__arrow_c_schema__()
         return self._native.__arrow_c_schema__()
 
     def __arrow_c_array__(self, requested_schema: Any = None) -> Any:
+        if self._cast_table is not None:
+            return self._cast_table.to_struct_array().combine_chunks().__arrow_c_array__(requested_schema)
         return self._native.__arrow_c_array__(requested_schema)
 
     @property
@@ -69,8 +116,9 @@ class Table:
 
     @property
     def types(self) -> dict[str, str]:
-        """simdsv type per column: null, bool, int64, float64, date, timestamp or string."""
-        return {c[0]: c[1] for c in self._native.column_info}
+        """Type per column: null, bool, int64, float64, date, timestamp, string, or the narrower type asked for
+        (int32, float32, decimal128(10,2), time64[us], timestamp[ms,UTC], dictionary, ...)."""
+        return {c[0]: self._casts[c[0]].name if c[0] in self._casts else c[1] for c in self._native.column_info}
 
     @property
     def reasons(self) -> dict[str, str]:
@@ -84,16 +132,18 @@ class Table:
 
     def to_arrow(self) -> Any:
         """A pyarrow.Table sharing simdsv's buffers (no copy)."""
-        import pyarrow
+        return self._cast_table if self._cast_table is not None else _arrow_of(self._native)
 
-        # Not pyarrow.table(self): it first asks whether self is a pandas
-        # DataFrame, which imports pandas (0.3-0.7 s, more than the read of
-        # a 200 MB file) when the caller has not.
-        return pyarrow.RecordBatchReader._import_from_c_capsule(self.__arrow_c_stream__()).read_all()
+    def to_pandas(self, dtype_backend: str | None = None, **kwargs: Any) -> Any:
+        """A pandas.DataFrame (through pyarrow).
 
-    def to_pandas(self, **kwargs: Any) -> Any:
-        """A pandas.DataFrame (through pyarrow; keyword arguments go to pyarrow.Table.to_pandas)."""
-        return self.to_arrow().to_pandas(**kwargs)
+        dtype_backend: None or "numpy" (default: NumPy dtypes; dates and
+        timestamps as datetime64, a column of ints with nulls as float64),
+        "numpy_nullable" (Int64, Float64, boolean, string: pandas' nullable
+        dtypes) or "pyarrow" (pd.ArrowDtype), as pandas names them.  Other
+        keyword arguments go to pyarrow.Table.to_pandas.
+        """
+        return arrow_to_pandas(self.to_arrow(), dtype_backend, **kwargs)
 
     def to_polars(self) -> Any:
         """A polars.DataFrame sharing simdsv's buffers (no copy)."""
@@ -106,61 +156,161 @@ class Table:
         return f"<simdsv.Table {self.num_rows} rows; {cols}>"
 
 
-def read_csv(
-    source: Any,
-    *,
-    columns: Any = None,
-    schema: Any = None,
-    threads: int | None = None,
-    null_values: Any = None,
-    **options: Any,
-) -> Table:
+def _arrow_of(native: Any) -> Any:
+    """A pyarrow.Table of the C table.  Not pyarrow.table(native): it first asks whether its argument is a
+    pandas DataFrame, which imports pandas (0.3-0.7 s, more than the read of a 200 MB file) when the caller has
+    not."""
+    import pyarrow
+
+    return pyarrow.RecordBatchReader._import_from_c_capsule(native.__arrow_c_stream__()).read_all()
+
+
+def _resolve_casts(casts: dict | None, names: list[str]) -> dict:
+    """{column name: ColumnType}: positions turned into the names of the columns read; "*" to every column the
+    other keys do not name."""
+    if not casts:
+        return {}
+    out: dict = {}
+    every = casts.get("*")
+    if every is not None:
+        out = {n: every for n in names}
+    for key, typ in casts.items():
+        if key != "*":  # positions were turned into names before the read (_prepare)
+            out[key] = typ
+    return {k: v for k, v in out.items() if k in names}
+
+
+_NULLABLE = None
+
+
+def _nullable_dtypes() -> dict:
+    global _NULLABLE
+    if _NULLABLE is None:
+        import pandas as pd
+        import pyarrow as pa
+
+        _NULLABLE = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
+                     pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(), pa.uint16(): pd.UInt16Dtype(),
+                     pa.uint32(): pd.UInt32Dtype(), pa.uint64(): pd.UInt64Dtype(), pa.bool_(): pd.BooleanDtype(),
+                     pa.float32(): pd.Float32Dtype(), pa.float64(): pd.Float64Dtype(),
+                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype()}
+    return _NULLABLE
+
+
+def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any) -> Any:
+    """pyarrow Table -> pandas.DataFrame with simdsv's dtype_backend rules (shared with simdsv.dask)."""
+    import pandas as pd
+
+    if dtype_backend not in (None, "numpy", "numpy_nullable", "pyarrow"):
+        raise ValueError(f"dtype_backend must be None, 'numpy', 'numpy_nullable' or 'pyarrow', got {dtype_backend!r}")
+    if dtype_backend == "pyarrow":
+        kwargs.setdefault("types_mapper", pd.ArrowDtype)
+    elif dtype_backend == "numpy_nullable":
+        kwargs.setdefault("types_mapper", _nullable_dtypes().get)
+    kwargs.setdefault("date_as_object", False)  # dates as datetime64, as pandas' own parsers give them
+    return table.to_pandas(**kwargs)
+
+
+def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False,
+             records: bool = False) -> tuple[Any, Any]:
+    """(the C layer's source, the Plan) of a call: keywords normalized, detection asked for (or done, for a file
+    object read as it goes), usecols resolved with the header."""
+    given = _options.normalize(function, kwargs, keys + _detect.KEYS)
+    input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
+    plan = _options.build(function, **given)
+    _detect.apply(plan, given, records=records, **input_keys)
+    src = _options.source(source, stream)
+    if hasattr(src, "read"):
+        src = _detect.file_source(src, plan)
+    if plan.usecols is not None or any(isinstance(k, int) for k in plan.casts):
+        # pandas' usecols keeps the file's order and may be a callable over the names, and a narrower type given
+        # by position is cast by name after the read: the names first.
+        if hasattr(src, "read"):
+            src = _options.source(src)  # read whole: the names are needed before the read
+        ints = {k: v for k, v in plan.ints.items() if k != _c.OPT_ROW_LIMIT}
+        strings = {k: v for k, v in plan.strings.items() if k not in (_c.OPT_COLUMNS, _c.OPT_SCHEMA)}
+        names = [c[0] for c in _options.call(_c.read_table, src, ints, strings, True).column_info]
+        for key in [k for k in plan.casts if isinstance(k, int)]:
+            if key >= len(names):
+                raise ValueError(f"schema: no column at position {key} (the file has {len(names)})")
+            plan.casts[names[key]] = plan.casts.pop(key)
+        if plan.usecols is not None:
+            _options.resolve_usecols(plan, names)
+    return src, plan
+
+
+def _where(source: Any) -> str:
+    return str(source) if isinstance(source, str) else "<buffer>"
+
+
+def _name_narrow_types(exc: Exception, casts: dict) -> Exception:
+    """A C error about a column read as a wider type, saying the type asked for ("of type int8", not int64)."""
+    if getattr(exc, "code", None) != "SIMDSV_ERR_VALUE":
+        return exc
+    for name, typ in casts.items():
+        said, meant = f"column `{name}` of type {typ.read_as}", f"column `{name}` of type {typ.name}"
+        if said in str(exc):
+            exc.args = (str(exc).replace(said, meant),)
+            exc.reason = exc.reason.replace(said, meant)
+    return exc
+
+
+def _read(src: Any, plan: Any, schema_only: bool) -> Any:
+    try:
+        return _options.call(_c.read_table, src, plan.ints, plan.strings, schema_only)
+    except Error as e:
+        raise _name_narrow_types(e, plan.casts) from None
+
+
+def read_csv(source: Any, **kwargs: Any) -> Table:
     """Reads a whole CSV file into typed columns.
 
     source: a path, bytes-like object or binary file object (read whole).
-    columns: names or 0-based indexes to keep, in output order.
-    schema: {column: type} (types "int64", "float64", "bool", "date",
-      "timestamp", "string", or pyarrow types), a pyarrow.Schema, or
-      "name:type,..."; columns not named are inferred.
-    threads: worker threads (None: all cores).
-    null_values: tokens read as null (a list, or {column: token}); an empty
-      unquoted field is always null.
-    Other options (keywords):
-      delimiter=",", quote='"' (None: no quoting), escape=None, comment=None,
-      header=True, names=None (column names when header=False),
-      skip_lines=0, lenient=False, utf8="strict" ("lossy", "none"),
-      infer_rows=10000 (rows sampled at the start, middle and end; None: all;
-      a later value that does not fit widens the column), row_limit=None,
-      on_error="fail" ("null": values that do not fit a given type become
-      null and are listed in Table.rejects), short_rows="pad",
-      long_rows="error" ("pad", "truncate", "error"), decimal_comma=False,
-      true_values, false_values, use_mmap=False.
-    sniff=True: the encoding, dialect and layout of every setting not given
-      are detected as the simdsv command does (sniff=False: the defaults);
-      encoding=None (detected) or a name ("latin1", "utf-16le", ...);
-      compression="infer" (gzip and zstd by their first bytes), "gzip",
-      "zstd" or None.  Every reader takes these.
-    Raises simdsv.Error with the line, column and byte offset of bad data.
+    Keywords (simdsv's names; pandas' and polars' beside them, see
+    docs/PYTHON.md):
+      columns: names or 0-based positions to keep, in output order (a str is
+        one column); usecols: the same in file order, or a callable over
+        the names (pandas).
+      schema / dtype: one type for every column, {column: type}, a
+        pyarrow.Schema, or the C text "name:type,..."; a type is a Python,
+        NumPy, pandas, pyarrow or Polars type or its name, narrower types
+        (int8..uint64, float32, decimal128(p, s), time64, timestamp with a
+        unit or a zone, dictionary/category) read exactly; columns not named
+        are inferred.
+      threads: worker threads (None: all cores).
+      null_values / na_values: tokens read as null (a str, a list, or
+        {column: token or list}); an empty unquoted field is always null;
+        keep_default_na=True adds pandas' default tokens (default False).
+      delimiter / sep (1 to 4 bytes), quote / quotechar (None: no quoting),
+      escape / escapechar, comment, header (True/False, or pandas' row
+      number, None, 'infer': a header unless names are given), names
+      (replace the header row when there is one), skip_lines / skiprows,
+      lenient, utf8="strict" ("lossy", "none"), infer_rows=10000 (None:
+      every row), row_limit / nrows, on_error="fail" ("null": values that do
+      not fit a given type become null and are listed in Table.rejects),
+      short_rows="pad" ("truncate", "error"), long_rows="error"
+      ("truncate"), decimal_comma / decimal=",", thousands, date_format /
+      dayfirst (non-ISO dates: the date order), parse_dates (columns read
+      as timestamps), true_values, false_values, use_mmap / memory_map.
+      low_memory and engine are accepted and have no effect.
+      sniff=True: the encoding, dialect and layout of every setting not given
+        are detected as the simdsv command does (sniff=False: the defaults);
+        encoding=None (detected) or a name ("latin1", "utf-16le", ...);
+        compression="infer" (gzip and zstd by their first bytes), "gzip",
+        "zstd" or None.  Every reader takes these.
+    Raises simdsv.Error with the line, column and byte offset of bad data;
+    TypeError for an unknown keyword (naming the closest known one).
     """
-    ints, strings = _detect.build(columns=columns, schema=schema, threads=threads, null_values=null_values, **options)
-    return Table(_c.read_table(_options.source(source), ints, strings))
+    src, plan = _prepare("read_csv", source, kwargs, _READ_KEYS)
+    native = _read(src, plan, plan.schema_only)
+    return Table(native, plan.casts, _where(source), plan.ints.get(_c.OPT_HEADER, 1))
 
 
 def infer_schema(source: Any, **kwargs: Any) -> Table:
     """Only the columns' names and types (a Table without rows), from the inference sample."""
-    ints, strings = _detect.build(**kwargs)
-    return Table(_c.read_table(_options.source(source), ints, strings, True))
-
-
-def _positioned(exc: Exception) -> Error:
-    """A stream's error text ("path: line L, column C (byte B): why") as simdsv.Error with positions."""
-    text = str(exc)
-    err = Error(text)
-    m = _POSITION.search(text)
-    if m:
-        err.line, err.column, err.byte_offset = (int(m.group(i)) for i in (1, 2, 3))
-        err.reason = m.group(4)
-    return err
+    src, plan = _prepare("infer_schema", source, kwargs, _READ_KEYS)
+    native = _read(src, plan, True)
+    return Table(native, plan.casts, _where(source), plan.ints.get(_c.OPT_HEADER, 1))
 
 
 class CsvStream:
@@ -171,11 +321,22 @@ class CsvStream:
     polars, duckdb) instead.  Either way it is read once.
     """
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, casts: dict | None = None, where: str = "", header: int = 1,
+                 schema_only: bool = False) -> None:
         self._native = native
         self._schema: Any = None
+        self._casts = casts or {}
+        self._where = where
+        self._header = header
+        self._rows = 0
+        self._schema_only = schema_only
 
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        if self._casts or self._schema_only:
+            import pyarrow
+
+            reader = pyarrow.RecordBatchReader.from_batches(self.schema, iter(self))
+            return reader.__arrow_c_stream__(requested_schema)
         return self._native.__arrow_c_stream__(requested_schema)
 
     @property
@@ -184,25 +345,30 @@ class CsvStream:
         if self._schema is None:
             import pyarrow
 
-            try:
-                self._schema = pyarrow.Schema._import_from_c_capsule(self._native.schema_capsule())
-            except Error as e:
-                raise _positioned(e) from None
+            schema = pyarrow.Schema._import_from_c_capsule(self._native.schema_capsule())
+            if self._casts:
+                self._casts = _resolve_casts(self._casts, schema.names)
+                schema = _cast_batch(schema.empty_table(), self._casts, self._where, self._header).schema
+            self._schema = schema
         return self._schema
 
     def __iter__(self) -> Iterator[Any]:
         import pyarrow
 
         schema = self.schema
+        if self._schema_only:
+            return
+        read_schema = pyarrow.Schema._import_from_c_capsule(self._native.schema_capsule()) if self._casts else schema
         while True:
-            try:
-                capsule = self._native.next_batch()
-            except Error as e:
-                raise _positioned(e) from None
+            capsule = self._native.next_batch()
             if capsule is None:
                 return
-            array = pyarrow.Array._import_from_c_capsule(schema.__arrow_c_schema__(), capsule)
-            yield pyarrow.RecordBatch.from_struct_array(array)
+            array = pyarrow.Array._import_from_c_capsule(read_schema.__arrow_c_schema__(), capsule)
+            batch = pyarrow.RecordBatch.from_struct_array(array)
+            if self._casts:
+                batch = _cast_batch(batch, self._casts, self._where, self._header, self._rows)
+            self._rows += batch.num_rows
+            yield batch
 
     def read_all(self) -> Any:
         """All remaining batches as one pyarrow.Table."""
@@ -224,28 +390,30 @@ class CsvStream:
 def open_csv(source: Any, *, batch_rows: int = 65536, **kwargs: Any) -> CsvStream:
     """Streams a CSV file as record batches of at most batch_rows rows, in bounded memory.
 
-    Takes read_csv's keyword arguments.  Types are fixed from the first 8 MiB
-    of data (and the schema given): a later value that does not fit is an
-    error with its position (or a null with on_error="null").
+    source: a path, a buffer, or a file object (binary or text), read as the
+    batches are.  Takes read_csv's keyword arguments.  Types are fixed from
+    the first 8 MiB of data (and the schema given): a later value that does
+    not fit is an error with its position (or a null with on_error="null").
     """
-    ints, strings = _detect.build(batch_rows=batch_rows, **kwargs)
-    return CsvStream(_c.open_stream(_options.source(source), ints, strings))
+    kwargs["batch_rows"] = batch_rows
+    src, plan = _prepare("open_csv", source, kwargs, _READ_KEYS + ("batch_rows",), stream=True)
+    native = _options.call(_c.open_stream, src, plan.ints, plan.strings)
+    return CsvStream(native, plan.casts, _where(source), plan.ints.get(_c.OPT_HEADER, 1), plan.schema_only)
 
 
-def records(source: Any, *, header: bool | None = None, utf8: str = "strict", **kwargs: Any) -> Any:
+def records(source: Any, **kwargs: Any) -> Any:
     """Iterates the data records as lists of str (quotes removed, escapes decoded).
 
-    The returned iterator's ``header`` is the header row (or None).
-    header: True / False, or None (default) to detect it.
-    Takes the dialect keyword arguments of read_csv.
+    The returned iterator's ``header`` is the header row (or None).  Takes
+    the dialect keyword arguments of read_csv (header: detected unless
+    given); a file object is read as the records are.
     """
-    if header is not None:
-        kwargs["header"] = header
-    ints, strings = _detect.build(records=True, utf8=utf8, **kwargs)
-    return _c.records(_options.source(source), ints, strings, utf8 != "strict", header is not False)
+    src, plan = _prepare("records", source, kwargs, _options.DIALECT_KEYS, stream=True, records=True)
+    lossy = plan.ints.get(_c.OPT_UTF8, _c.UTF8_STRICT) != _c.UTF8_STRICT
+    return _options.call(_c.records, src, plan.ints, plan.strings, lossy, bool(plan.ints.get(_c.OPT_HEADER, 1)))
 
 
-def count(source: Any, *, threads: int | None = None, **kwargs: Any) -> int:
+def count(source: Any, **kwargs: Any) -> int:
     """The number of data records (quote-aware; on several threads for large files)."""
-    ints, strings = _detect.build(records=True, threads=threads, **kwargs)
-    return _c.count(_options.source(source), ints, strings)
+    src, plan = _prepare("count", source, kwargs, _options.DIALECT_KEYS, stream=True, records=True)
+    return _options.call(_c.count, src, plan.ints, plan.strings)

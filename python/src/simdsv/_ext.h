@@ -39,12 +39,17 @@ PyObject *ext_text_of(const char *s);
 simdsv_options *ext_make_options(PyObject *ints, PyObject *strings);
 
 /* An input: a path (str, bytes or os.PathLike) or a buffer (bytes,
- * memoryview, mmap, ...), which stays held while the reader needs it, opened
- * as the library's simdsv_input (gzip and zstd decoded; the reader reads
- * from it, so it is freed after the reader). */
+ * memoryview, mmap, ...), opened as the library's simdsv_input (gzip and
+ * zstd decoded; the reader reads from it, so it is freed after the
+ * reader), or a file object, read through a callback as the reader goes
+ * (simdsv/__init__.py detects on its first bytes and replays them); it
+ * stays held while the reader needs it. */
 typedef struct input {
     PyObject *path;  /* bytes (fs-encoded), or NULL */
     Py_buffer view;  /* view.obj != NULL when a buffer */
+    PyObject *file;  /* a file object read as the reader goes (a callback source), or NULL */
+    int file_is_text;       /* its read() returns str */
+    PyObject *file_error;   /* the exception its read() raised, until raised by the caller */
     const char *name;
     simdsv_input *source;
 } input;
@@ -63,6 +68,11 @@ typedef struct input {
  * (ext_input_release) either way. */
 simdsv_reader *ext_open_input(PyObject *src, PyObject *ints, PyObject *strings, input *in);
 void ext_input_release(input *in);
+/* Raises the exception a file object's read() raised during the last C
+ * call, if any: 1 when it did (use it instead of the reader's EIO). */
+int ext_input_raise_pending(input *in);
+/* Raises the reader's error (or the file object's exception); returns NULL. */
+PyObject *ext_raise_reader_error(simdsv_reader *r, simdsv_status st, input *in);
 
 /* ---- _arrow.c: shared Arrow data */
 

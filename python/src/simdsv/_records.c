@@ -53,7 +53,7 @@ static PyObject *Records_next(RecordsObject *self)
     if (st == SIMDSV_END)
         return NULL; /* StopIteration */
     if (st != SIMDSV_OK)
-        return ext_raise_error(simdsv_reader_error(self->r), st, self->in.name);
+        return ext_raise_reader_error(self->r, st, &self->in);
     return record_list(self, &rec, 1);
 }
 
@@ -109,7 +109,7 @@ PyObject *py_records(PyObject *mod, PyObject *args)
             Py_SETREF(self->header, names);
         } else if (st != SIMDSV_END && st != SIMDSV_ERR_INVALID_ARGUMENT) {
             /* INVALID_ARGUMENT: detection found no header (header=None left it to detection). */
-            ext_raise_error(simdsv_reader_error(self->r), st, self->in.name);
+            ext_raise_reader_error(self->r, st, &self->in);
             Py_DECREF(self);
             return NULL;
         }
@@ -135,7 +135,7 @@ PyObject *py_count(PyObject *mod, PyObject *args)
         st = simdsv_reader_count(r, &n);
         Py_END_ALLOW_THREADS
         result = st == SIMDSV_END || st == SIMDSV_OK ? PyLong_FromUnsignedLongLong(n)
-                                                     : ext_raise_error(simdsv_reader_error(r), st, in.name);
+                                                     : ext_raise_reader_error(r, st, &in);
         simdsv_reader_free(r);
     }
     ext_input_release(&in);

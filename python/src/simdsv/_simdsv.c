@@ -80,7 +80,11 @@ simdsv_options *ext_make_options(PyObject *ints, PyObject *strings)
         if (!s)
             goto fail;
         if (simdsv_options_set_string(opt, (simdsv_string_option)id, s) != SIMDSV_OK) {
-            PyErr_Format(PyExc_ValueError, "malformed option value %R", value);
+            const char *why = simdsv_options_error(opt);
+            if (why && *why)
+                PyErr_SetString(PyExc_ValueError, why);
+            else
+                PyErr_Format(PyExc_ValueError, "malformed option value %R", value);
             goto fail;
         }
     }
@@ -90,9 +94,75 @@ fail:
     return NULL;
 }
 
+/* The exception being raised, normalized to one object, and cleared. */
+static PyObject *take_exception(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyErr_GetRaisedException();
+#else
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb && value)
+        PyException_SetTraceback(value, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    return value;
+#endif
+}
+
+/* The callback source of a file object: its read(size) (binary: bytes;
+ * text: str, asked for size / 4 characters so that their UTF-8 fits), with
+ * the GIL taken for the call.  A Python exception is kept in the input and
+ * raised when the C call returns. */
+static long long file_read(void *ctx, void *buf, size_t size, int *os_errno)
+{
+    input *in = ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    long long got = -1;
+    const size_t ask = in->file_is_text ? (size / 4 ? size / 4 : 1) : size;
+    PyObject *data = PyObject_CallMethod(in->file, "read", "n", (Py_ssize_t)ask);
+    if (data && PyUnicode_Check(data)) {
+        in->file_is_text = 1;
+        Py_SETREF(data, PyUnicode_AsUTF8String(data));
+    }
+    if (data && !PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "the file object's read() returned %.80s, not bytes or str",
+                     Py_TYPE(data)->tp_name);
+        Py_CLEAR(data);
+    }
+    if (data) {
+        const size_t n = (size_t)PyBytes_GET_SIZE(data);
+        if (n <= size) {
+            memcpy(buf, PyBytes_AS_STRING(data), n);
+            got = (long long)n;
+        } else { /* a file object that returned more than asked: a text file's first call */
+            PyErr_SetString(PyExc_ValueError, "the file object's read(n) returned more than n bytes");
+        }
+        Py_DECREF(data);
+    }
+    if (got < 0) {
+        *os_errno = EIO;
+        Py_XDECREF(in->file_error);
+        in->file_error = take_exception();
+    }
+    PyGILState_Release(g);
+    return got;
+}
+
 static int input_get(PyObject *src, input *in)
 {
     memset(in, 0, sizeof *in);
+    if (!PyUnicode_Check(src) && !PyBytes_Check(src) && !PyObject_CheckBuffer(src) &&
+        PyObject_HasAttrString(src, "read") && !PyObject_HasAttrString(src, "__fspath__")) {
+        in->file = Py_NewRef(src);
+        PyObject *mode = PyObject_GetAttrString(src, "mode"); /* a text file's str is known before its first read */
+        in->file_is_text = mode && PyUnicode_Check(mode) && !strchr(PyUnicode_AsUTF8(mode), 'b');
+        Py_XDECREF(mode);
+        PyErr_Clear();
+        in->name = "<file>";
+        return 0;
+    }
     if (PyObject_CheckBuffer(src) && !PyBytes_Check(src)) {
         if (PyObject_GetBuffer(src, &in->view, PyBUF_SIMPLE) != 0)
             return -1;
@@ -105,11 +175,31 @@ static int input_get(PyObject *src, input *in)
     return 0;
 }
 
+int ext_input_raise_pending(input *in)
+{
+    if (!in->file_error)
+        return 0;
+    PyObject *exc = in->file_error;
+    in->file_error = NULL;
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+    return 1;
+}
+
+PyObject *ext_raise_reader_error(simdsv_reader *r, simdsv_status st, input *in)
+{
+    if (ext_input_raise_pending(in))
+        return NULL;
+    return ext_raise_error(simdsv_reader_error(r), st, in->name);
+}
+
 void ext_input_release(input *in)
 {
     simdsv_input_free(in->source);
     in->source = NULL;
     Py_CLEAR(in->path);
+    Py_CLEAR(in->file);
+    Py_CLEAR(in->file_error);
     if (in->view.obj)
         PyBuffer_Release(&in->view);
 }
@@ -132,7 +222,10 @@ static void raise_input_error(const simdsv_error *e, simdsv_status st, input *in
 {
     if (st == SIMDSV_ERR_IO && e->os_errno && in->path) {
         errno = e->os_errno;
-        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, in->path);
+        PyObject *shown = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(in->path)); /* str, as open() shows it */
+        if (shown)
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, shown);
+        Py_XDECREF(shown);
     } else if (st == SIMDSV_ERR_NOMEM) {
         PyErr_NoMemory();
     } else {
@@ -149,9 +242,17 @@ static int open_detected(simdsv_options *opt, PyObject *ints, input *in)
     const long long records = dict_int(ints, EXT_DETECT_RECORDS, 0);
     if (PyErr_Occurred())
         return -1;
+    if (in->file) { /* a file object: detected in Python on its first bytes, read through a callback */
+        if (given >= 0) {
+            PyErr_SetString(PyExc_ValueError, "a file object is detected before it is opened (simdsv._detect)");
+            return -1;
+        }
+        return 0;
+    }
     simdsv_error e;
     memset(&e, 0, sizeof e);
     simdsv_status st;
+    simdsv_sniff *s = NULL;
     Py_BEGIN_ALLOW_THREADS
     st = in->view.obj ? simdsv_input_open_memory(&in->source, in->view.buf, (size_t)in->view.len, opt, &e)
                       : simdsv_input_open_path(&in->source, PyBytes_AS_STRING(in->path), opt, &e);
@@ -161,13 +262,23 @@ static int open_detected(simdsv_options *opt, PyObject *ints, input *in)
         p.opt = opt;
         p.given = (unsigned)given;
         p.dialect_only = records != 0;
-        st = simdsv_input_detect(in->source, &p, opt, NULL, &e);
+        st = simdsv_input_detect(in->source, &p, opt, &s, &e);
     }
     Py_END_ALLOW_THREADS
     if (st != SIMDSV_OK) {
         raise_input_error(&e, st, in);
         return -1;
     }
+    /* As the command does: input that is not text is refused, with what
+     * detection found, rather than read into nonsense or a UTF-8 error. */
+    if (s && s->binary) {
+        snprintf(e.message, sizeof e.message, "not a delimited text file (%s); sniff=False reads it anyway",
+                 s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+        simdsv_sniff_free(s);
+        ext_raise_error(&e, SIMDSV_ERR_INVALID_ARGUMENT, in->name);
+        return -1;
+    }
+    simdsv_sniff_free(s);
     return 0;
 }
 
@@ -185,9 +296,10 @@ static simdsv_reader *open_reader(simdsv_options *opt, PyObject *ints, input *in
         ext_raise_error(&e, st, in->name);
         return NULL;
     }
-    st = simdsv_input_open_reader(in->source, r);
+    st = in->file ? simdsv_reader_open_callback(r, file_read, in) : simdsv_input_open_reader(in->source, r);
     if (st != SIMDSV_OK) {
-        raise_input_error(simdsv_reader_error(r), st, in);
+        if (!ext_input_raise_pending(in))
+            raise_input_error(simdsv_reader_error(r), st, in);
         simdsv_reader_free(r);
         return NULL;
     }
@@ -344,7 +456,11 @@ PyMODINIT_FUNC PyInit__simdsv(void)
         {"SNIFF_FOOTER", SIMDSV_SNIFF_FOOTER},   {"SNIFF_HEADER", SIMDSV_SNIFF_HEADER},
         {"SNIFF_HEADER_ROWS", SIMDSV_SNIFF_HEADER_ROWS}, {"SNIFF_TABLES", SIMDSV_SNIFF_TABLES},
         {"SNIFF_PADDING", SIMDSV_SNIFF_PADDING}, {"SNIFF_DECIMAL", SIMDSV_SNIFF_DECIMAL},
-        {"SNIFF_DATES", SIMDSV_SNIFF_DATES}};
+        {"SNIFF_DATES", SIMDSV_SNIFF_DATES},
+        {"OPT_DELIMITER_STRING", SIMDSV_OPT_DELIMITER_STRING}, {"OPT_COMMENT_CHAR", SIMDSV_OPT_COMMENT_CHAR},
+        {"OPT_THOUSANDS", SIMDSV_OPT_THOUSANDS}, {"OPT_DATE_ORDER", SIMDSV_OPT_DATE_ORDER},
+        {"OPT_END_OFFSET", SIMDSV_OPT_END_OFFSET}, {"DATE_ISO", SIMDSV_DATE_ISO},           {"DATE_DMY", SIMDSV_DATE_DMY},
+        {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);

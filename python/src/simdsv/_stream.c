@@ -67,11 +67,17 @@ static int stream_usable(StreamObject *self)
     return 0;
 }
 
-/* Raises simdsv.Error from the stream's last error text. */
+/* Raises simdsv.Error from the stream's error (its code and position, the
+ * form of read_csv's errors), or the file object's exception. */
 static PyObject *stream_error(StreamObject *self, int code)
 {
+    if (ext_input_raise_pending(&self->in))
+        return NULL;
     if (code == ENOMEM)
         return PyErr_NoMemory();
+    const simdsv_error *e = simdsv_table_stream_error(&self->stream);
+    if (e)
+        return ext_raise_error(e, e->code, self->in.name);
     const char *msg = self->stream.get_last_error(&self->stream);
     PyErr_Format(ext_error_type, "%s: %s", self->in.name, msg ? msg : "read error");
     return NULL;
@@ -176,7 +182,7 @@ PyObject *py_open_stream(PyObject *mod, PyObject *args)
     st = simdsv_table_stream(r, &self->stream);
     Py_END_ALLOW_THREADS
     if (st != SIMDSV_OK) {
-        ext_raise_error(simdsv_reader_error(r), st, self->in.name);
+        ext_raise_reader_error(r, st, &self->in);
         simdsv_reader_free(r);
         Py_DECREF(self);
         return NULL;

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import Table, _detect, _options
+from . import Table, _cast_batch, _detect, _options, _resolve_casts, arrow_to_pandas
 from . import _simdsv as _c
 
 __all__ = ["read_csv"]
@@ -43,9 +43,8 @@ def _summarize(path: str, begin: int, end: int, ints: dict, strings: dict) -> tu
     return _c.range_summary(memoryview(data)[lead:], begin, prev, ints, strings)
 
 
-def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict) -> Any:
-    import pandas as pd
-
+def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict, casts: dict,
+                    dtype_backend: str | None) -> Any:
     try:
         table = _read_range(path, ranges[i], ints, strings)
     except _c.Error:
@@ -55,7 +54,10 @@ def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict) 
         for earlier in ranges[:i]:
             _read_range(path, earlier, ints, strings)
         raise
-    return table.to_arrow().to_pandas(types_mapper=pd.ArrowDtype)
+    arrow = table.to_arrow()
+    if casts:
+        arrow = _cast_batch(arrow, casts, path, 0)
+    return arrow_to_pandas(arrow, dtype_backend)
 
 
 def _read_range(path: str, rng: tuple, ints: dict, strings: dict) -> Table:
@@ -102,51 +104,73 @@ def _resolve(selector: Any, names: list[str]) -> int:
     raise ValueError(f"no column {selector!r}")
 
 
-def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", columns: Any = None, **kwargs: Any) -> Any:
+def _fields(options: dict, plan: Any, names: list[str]) -> list[int]:
+    """The fields read, in output order: columns= as given, usecols= in file order, or all."""
+    if plan.usecols is not None:
+        return _options.resolve_usecols(plan, names)
+    wanted = options.get("columns")
+    if wanted is None:
+        return list(range(len(names)))
+    return [_resolve(c, names) for c in ([wanted] if isinstance(wanted, (str, int)) else wanted)]
+
+
+def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_backend: str | None = None,
+             **kwargs: Any) -> Any:
     """A dask.dataframe.DataFrame over the CSV file at path, one partition per byte range.
 
-    Takes simdsv.read_csv's keyword arguments (threads: per task, default
-    1); the dialect is detected once (sniff=False: the defaults) and given
-    to every task.  Types are inferred once, from a sample of the start, middle and end
-    of the file, and given to every partition (pass schema= to fix them);
-    a value that does not fit its column's type is an error naming its line,
-    column and byte (or a null with on_error="null").  Columns use pandas'
-    Arrow-backed dtypes (pd.ArrowDtype), so every partition has the same
-    dtypes whatever its nulls.  Escape and comment bytes, lenient mode and
+    Takes simdsv.read_csv's keyword arguments, pandas' and polars' names
+    included (threads: per task, default 1).  Types are inferred once, from
+    a sample of the start, middle and end of the file, and given to every
+    partition (pass schema= to fix them); a value that does not fit its
+    column's type is an error naming its line, column and byte (or a null
+    with on_error="null"); the dialect is detected once (sniff=False: the
+    defaults) and given to every task.  dtype_backend as Table.to_pandas (default
+    NumPy dtypes, as read_csv(path).to_pandas() gives them: the computed
+    frame equals it; a partition's int column with nulls is float64 there,
+    as in the single read; "pyarrow" gives every partition the same dtypes
+    whatever its nulls).  Escape and comment bytes, lenient mode and
     skip_lines are refused (simdsv.Error): the quote parity would not be
     the quote state.
     """
     import dask
     import dask.dataframe as dd
-    import pandas as pd
     from dask.utils import parse_bytes
 
     path = os.fspath(path)
     block = parse_bytes(blocksize) if isinstance(blocksize, str) else int(blocksize)
     if block <= 0:
         raise ValueError("blocksize must be positive")
-    kwargs.setdefault("threads", 1)
-    if kwargs.get("row_limit"):
-        raise ValueError("row_limit would apply to each partition: use .head() on the DataFrame")
-    ints, strings = _detect.build(**kwargs)
+    options = _options.normalize("read_csv", kwargs, _options.DIALECT_KEYS + _options.TYPED_KEYS + _detect.KEYS)
+    options.setdefault("threads", 1)
+    if options.get("row_limit") is not None:
+        raise ValueError("row_limit (nrows) would apply to each partition: use .head() on the DataFrame")
+    input_keys = {k: options.pop(k) for k in _detect.KEYS if k in options}
+    plan = _options.build("read_csv", **options)
+    _detect.apply(plan, options, **input_keys)
+    ints, strings = plan.ints, dict(plan.strings)
+    strings.pop(_c.OPT_COLUMNS, None)
     # The options as detected and the schema, once, as a task (the file may
     # be visible to the workers only).
     names, types, ints, strings = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
     _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
 
-    fields = list(range(len(names))) if columns is None else [_resolve(c, names) for c in columns]
+    fields = _fields(options, plan, names)
+    casts = _resolve_casts({names[k] if isinstance(k, int) else k: v for k, v in plan.casts.items()},
+                           [names[f] for f in fields])
     range_strings = dict(strings)
     range_strings[_c.OPT_NAMES] = _options.join_list(names)
     range_strings[_c.OPT_SCHEMA] = ",".join(f"#{f + 1}:{types[f]}" for f in fields)
-    if columns is not None:
-        range_strings[_c.OPT_COLUMNS] = _options.join_list(f"#{f + 1}" for f in fields)
+    range_strings[_c.OPT_COLUMNS] = _options.join_list(f"#{f + 1}" for f in fields)
 
     size = os.path.getsize(path)
     bounds = list(range(0, size, block)) + [size] if size else [0, 0]
     summaries = [dask.delayed(_summarize)(path, b, e, ints, strings) for b, e in zip(bounds, bounds[1:])]
     ranges = dask.delayed(_c.range_combine)(summaries)
     parts = [
-        dask.delayed(_read_partition)(path, ranges, i, ints, range_strings) for i in range(len(summaries))
+        dask.delayed(_read_partition)(path, ranges, i, ints, range_strings, casts, dtype_backend)
+        for i in range(len(summaries))
     ]
     meta = _arrow_schema([names[f] for f in fields], [types[f] for f in fields]).empty_table()
-    return dd.from_delayed(parts, meta=meta.to_pandas(types_mapper=pd.ArrowDtype), verify_meta=False)
+    if casts:
+        meta = _cast_batch(meta, casts, path, 0)
+    return dd.from_delayed(parts, meta=arrow_to_pandas(meta, dtype_backend), verify_meta=False)

@@ -1,4 +1,10 @@
 import os
-from typing import Any, Union
+from typing import Any, Literal, Union
 
-def read_csv(path: Union[str, os.PathLike[str]], *, blocksize: Union[int, str] = ..., columns: Any = ..., **kwargs: Any) -> Any: ...
+def read_csv(
+    path: Union[str, os.PathLike[str]],
+    *,
+    blocksize: Union[int, str] = ...,
+    dtype_backend: Literal["numpy", "numpy_nullable", "pyarrow"] | None = ...,
+    **kwargs: Any,
+) -> Any: ...
