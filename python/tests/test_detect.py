@@ -79,6 +79,21 @@ def test_given_wins() -> None:
     assert t.to_arrow().to_pylist() == [{"nom": "José", "n": 1}, {"nom": "Ann", "n": 2}]
 
 
+def test_concatenated_files_leave_out_the_repeated_header(tmp_path: pathlib.Path) -> None:
+    # Two files concatenated: the second header is the one line left out (issue 21's rule),
+    # from a buffer, a path and gzip alike, and the columns keep their types.
+    data = b"id,city,temp\n1,a,1.5\n2,b,2.5\n3,c,3.5\nid,city,temp\n4,d,4.5\n5,e,5.5\n"
+    path = tmp_path / "cat.csv.gz"
+    path.write_bytes(gzip.compress(data))
+    for source in (data, str(path)):
+        t = simdsv.read_csv(source)
+        assert t.to_arrow().column(0).to_pylist() == [1, 2, 3, 4, 5]
+        assert t.to_arrow().column(2).to_pylist() == [1.5, 2.5, 3.5, 4.5, 5.5]
+        assert simdsv.count(source) == 5
+    # Detection off: every line is a row.
+    assert simdsv.read_csv(data, sniff=False).num_rows == 6
+
+
 def test_utf16_is_detected() -> None:
     data = "name,age\nJosé,30\nAnn,25\n".encode("utf-16")
     t = simdsv.read_csv(data)
