@@ -301,6 +301,31 @@ static void find_candidates(sniff_run *R, candidates *cs)
  * on every row needs to take its place. */
 #define REGULAR_SHARE 0.8
 
+/* The lines of rs that fit k fields under d: its data rows of k fields, and
+ * its comment-marked lines that split into k (the comment check makes them
+ * rows of the table again: "#CHROM<tab>POS..." over a VCF's rows). */
+static size_t lines_fitting(const region *g, const rows *rs, const dialect *d, size_t k)
+{
+    size_t fit = 0;
+    for (size_t i = 0; i < rs->nr; i++) {
+        const sn_row *r = &rs->r[i];
+        if (r->kind == ROW_DATA) {
+            fit += r->nfields == k;
+            continue;
+        }
+        if (r->kind != ROW_COMMENT || k < 2)
+            continue;
+        size_t fields = 1;
+        for (size_t j = r->off; j + d->dlen <= r->end && fields <= k; j++)
+            if (g->p[j] == (uint8_t)d->delim[0] && !memcmp(g->p + j, d->delim, d->dlen)) {
+                fields++;
+                j += d->dlen - 1;
+            }
+        fit += fields == k;
+    }
+    return fit;
+}
+
 simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
 {
     sniff_impl *s = R->s;
@@ -317,9 +342,10 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
     memset(&second_score, 0, sizeof second_score);
     best_score.value = -1;
     size_t second = SIZE_MAX;
-    /* The best candidate that splits every scored row into the same 2 or
-     * more fields, cleanly: see after the loop. */
-    size_t regular = SIZE_MAX;
+    /* The candidate that splits every scored row into the same 2 or more
+     * fields, cleanly, on the most lines (then the best score): see after
+     * the loop. */
+    size_t regular = SIZE_MAX, regular_fit = 0, best_fit = 0;
     score regular_score;
     memset(&regular_score, 0, sizeof regular_score);
     /* The candidate before: a quote, escape or trimming that changes
@@ -365,12 +391,16 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
         before_score = sc;
         /* A parse stops after SCORE_ROWS rows, else at the end of the start. */
         before_span = before.nr == SCORE_ROWS ? before.r[before.nr - 1].end : gs[0].n;
+        const size_t fit = lines_fitting(&gs[0], &before, &cands[c], sc.k);
         if (sc.k >= 2 && sc.rows >= 3 && sc.mode_rows == sc.rows && !sc.bad_rows &&
-            (regular == SIZE_MAX || sc.value > regular_score.value + 1e-9)) {
+            (regular == SIZE_MAX || fit > regular_fit ||
+             (fit == regular_fit && sc.value > regular_score.value + 1e-9))) {
             regular = c;
             regular_score = sc;
+            regular_fit = fit;
         }
         if (sc.value > best_score.value + 1e-9) {
+            best_fit = fit;
             if (best_score.value >= 0 && strcmp(cands[best].delim, cands[c].delim)) {
                 second = best;
                 second_score = best_score;
@@ -385,12 +415,13 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
         }
     }
     simdsv__sniff_free_rows(&before);
-    /* A delimiter that gives the same field count on every scored row beats
-     * one whose rows disagree, unless that one scores clearly higher: the
-     * irregular one splits values (':' in "GT:AD:DP" of a tab-separated
-     * file), and its odd rows would be cut off as a preamble. */
+    /* A delimiter that gives the same field count on every scored row, and
+     * so on more lines than the best one, beats it unless the best scores
+     * clearly higher: the best splits values (':' in "GT:AD:DP" of a
+     * tab-separated file), and its odd lines would be cut off as a preamble
+     * or as comments. */
     int by_regularity = 0;
-    if (regular != SIZE_MAX && regular != best && best_score.mode_rows < best_score.rows &&
+    if (regular != SIZE_MAX && regular != best && regular_fit > best_fit &&
         regular_score.value >= REGULAR_SHARE * best_score.value) {
         simdsv__sniff_reset_rows(rs);
         simdsv__sniff_parse_region(&gs[0], 0, &cands[regular], SCORE_ROWS, rs);
@@ -460,7 +491,7 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
         double margin = 1;
         if (second != SIZE_MAX) {
             other = keep(s, "; %s gives %zu-%zu%s", simdsv__sniff_show_delim(s, cands[second].delim), second_score.kmin,
-                         second_score.kmax, by_regularity ? " (irregular: the regular one is taken)" : "");
+                         second_score.kmax, by_regularity ? " (fitting fewer lines: the regular one is taken)" : "");
             /* Chosen for its regularity, the candidate needs only its share
              * of the irregular one's score. */
             const double bar = by_regularity ? REGULAR_SHARE * second_score.value : second_score.value;
