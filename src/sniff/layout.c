@@ -65,8 +65,11 @@ static int types_like_below(const sniff_run *R, size_t i)
  * table's.  The table starts at the first row with k fields that three more
  * rows with k fields follow; the rows before it are a preamble only when
  * every one has fewer fields, and either a blank line sets them apart, or
- * they have at most half as many (a title, a note) and the table's first
- * row is no row of data (types_like_below).  Without that evidence the table
+ * they have at most half as many (a title, a note), the table's first
+ * row is no row of data (types_like_below) and the table keeps its shape
+ * (9 in 10 of its sampled rows have k fields: where rows of other shapes
+ * occur in the table too, one more before it is no evidence of a
+ * preamble).  Without that evidence the table
  * starts at the first row of data: ragged rows and short tables are data
  * (issue 21: every line is data unless there is positive evidence). */
 static size_t table_start(const sniff_run *R)
@@ -102,7 +105,13 @@ static size_t table_start(const sniff_run *R)
             fewer &= p->nfields < k;
             narrow &= p->nfields * 2 <= k;
         }
-        return fewer && (blank_after || (narrow && !types_like_below(R, i))) ? i : first_data;
+        size_t table_rows = 0, table_fit = 0;
+        for (size_t j = i; j < nstart; j++) {
+            table_rows += rs->r[j].kind == ROW_DATA;
+            table_fit += rs->r[j].kind == ROW_DATA && rs->r[j].nfields == k;
+        }
+        const int keeps_shape = table_fit * 10 >= table_rows * 9;
+        return fewer && (blank_after || (narrow && keeps_shape && !types_like_below(R, i))) ? i : first_data;
     }
     return first_data;
 }
