@@ -211,6 +211,63 @@ static void test_comment_preamble_footer_tables(void)
 /* Issue 21, "the rule": every line is data unless there is positive evidence
  * otherwise.  Each case is a file that once lost lines (the defect's number)
  * or a file with the evidence, beside one without it. */
+/* ':' and space inside time values split values, they do not separate
+ * them; a delimiter regular on every line beats one that splits values;
+ * and their negative cases: ':' and space that are the structure. */
+static void test_delimiter_inside_values(void)
+{
+    /* One column of times and one of timestamps under a header: one column,
+     * the header kept (':' gave 3 fields and cut the header as a preamble). */
+    simdsv_sniff *s = sniff("t\n01:07:13\n02:14:26\n03:21:39\n04:28:52\n05:35:05\n");
+    CHECK(!strcmp(s->delimiter, ",") && s->skip_lines == 0 && s->header == 1 && s->column_count == 1);
+    simdsv_sniff_free(s);
+    s = sniff("col1\n2020-12-30 01:25:58.745232+01\n2020-12-30 02:25:58.745232+01\n2020-12-30 03:25:58.745232+01\n"
+              "2020-12-30 04:25:58.745232+01\n");
+    CHECK(!strcmp(s->delimiter, ",") && s->skip_lines == 0 && s->header == 1 && s->column_count == 1);
+    simdsv_sniff_free(s);
+    /* Tab-separated with ':' in the values, 4 fields on every row: tab,
+     * though ':' gives more fields, typed better, in all rows but the header. */
+    char buf[4096];
+    size_t n = (size_t)sprintf(buf, "chrom\tpos\tformat\tsample1\n");
+    for (int i = 0; i < 12; i++)
+        n += (size_t)sprintf(buf + n, "chr%d\t%d\tGT:AD:DP:GQ\t0/1:525,%d:729:99\n", 1 + i % 3, 28736 + 997 * i,
+                             200 + i);
+    s = sniff(buf);
+    CHECK(!strcmp(s->delimiter, "\t") && s->skip_lines == 0 && s->header == 1 && s->column_count == 4);
+    CHECK(!strcmp(why(s, SIMDSV_SNIFF_DELIMITER), "delimiter tab: 4 fields in 13 of 13 sampled rows; ':' gives 1-7 "
+                                                   "(fitting fewer lines: the regular one is taken)"));
+    simdsv_sniff_free(s);
+    /* The same under a '#' header line (a VCF's "#CHROM"): its line splits
+     * into tab's 4 fields, so it counts for tab and stays the header. */
+    buf[0] = '#';
+    s = sniff(buf);
+    CHECK(!strcmp(s->delimiter, "\t") && s->comment < 0 && s->header == 1 && s->column_count == 4);
+    CHECK(!strcmp(s->columns[0].name, "#hrom"));
+    simdsv_sniff_free(s);
+    /* Negative: ':' as the structure (numbers of 4 digits and single
+     * digits between colons are no times), space between a time and text. */
+    s = sniff("root:x:0:0:root:/root:/bin/bash\nann:x:1000:1000:Ann:/home/ann:/bin/sh\n"
+              "bob:x:1001:1001:Bob:/home/bob:/bin/sh\ncid:x:1002:1002:Cid:/home/cid:/bin/sh\n");
+    CHECK(!strcmp(s->delimiter, ":") && s->column_count == 7);
+    simdsv_sniff_free(s);
+    s = sniff("when kind\n12:30 start\n12:45 stop\n13:05 start\n13:20 stop\n");
+    CHECK(!strcmp(s->delimiter, " ") && s->column_count == 2 && s->header == 1);
+    simdsv_sniff_free(s);
+    /* Negative: ':' between two-digit numbers that run on ("12:34:56:78")
+     * is a delimiter. */
+    s = sniff("10:20:30:40\n11:21:31:41\n12:22:32:42\n13:23:33:43\n");
+    CHECK(!strcmp(s->delimiter, ":") && s->column_count == 4);
+    simdsv_sniff_free(s);
+    /* A table that keeps its shape under a title: still a preamble; one whose
+     * rows change shape too: the title is data. */
+    s = sniff("Sales report\nid,name\n1,ann\n2,bob\n3,cid\n4,dan\n5,eve\n");
+    CHECK(s->skip_lines == 1 && s->header == 1);
+    simdsv_sniff_free(s);
+    s = sniff("Sales report\nid;name\n1;ann\n2;bob\n3;cid\n4;dan\n5\n");
+    CHECK(s->skip_lines == 0);
+    simdsv_sniff_free(s);
+}
+
 static void test_layout_evidence(void)
 {
     char note[256];
@@ -595,6 +652,7 @@ int main(void)
     test_date_order();
     test_encoding();
     test_delimiter();
+    test_delimiter_inside_values();
     test_quote_escape_lines();
     test_comment_preamble_footer_tables();
     test_header();
