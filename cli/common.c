@@ -19,7 +19,8 @@ const char cli_common_help[] =
     "  --no-quote         no quoting: quotes are ordinary bytes\n"
     "  --escape C         escape character inside quoted fields (default: none, quotes are doubled;\n"
     "                     --escape '' says none)\n"
-    "  --comment C        skip records that start with C (--comment '' says none: no comment lines)\n"
+    "  --comment C        skip records that start with C, a character or 2 to 4 bytes ('//');\n"
+    "                     --comment '' says none: no comment lines\n"
     "  --no-header        the first record is data, not a header\n"
     "  --skip-lines N     skip N physical lines before parsing\n"
     "  --lenient          never fail on quoting: recover like Python's csv module\n"
@@ -211,9 +212,14 @@ arg_result cli_common_arg(cli_common *c, int argc, char **argv, int *i)
         long cp = utf8_single_char(comment);
         if (cp < 0) {
             int byte;
-            if (!cli_parse_byte(comment, &byte))
+            char marker[5];
+            if (cli_parse_byte(comment, &byte))
+                return simdsv_options_set(c->opt, SIMDSV_OPT_COMMENT, byte) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+            /* A marker of 2 to 4 bytes ("//"), applied whole. */
+            if (cli_parse_bytes(comment, marker) < 2)
                 return ARG_BAD;
-            return simdsv_options_set(c->opt, SIMDSV_OPT_COMMENT, byte) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
+            return simdsv_options_set_string(c->opt, SIMDSV_OPT_COMMENT_STRING, marker) == SIMDSV_OK ? ARG_TAKEN
+                                                                                                   : ARG_BAD;
         }
         return simdsv_options_set(c->opt, SIMDSV_OPT_COMMENT_CHAR, cp) == SIMDSV_OK ? ARG_TAKEN : ARG_BAD;
     }

@@ -100,7 +100,11 @@ static void reproduce(const simdsv_sniff *s, strbuf *sb)
         put(sb, " --escape ");
         option_byte(sb, s->escape);
     }
-    if (s->comment >= 0) {
+    if (s->comment >= 0 && s->comment_marker && s->comment_marker[0] && s->comment_marker[1]) {
+        put(sb, " --comment '"); /* the whole marker ("//"): one '/' would drop the lines starting with one */
+        put(sb, s->comment_marker);
+        put(sb, "'");
+    } else if (s->comment >= 0) {
         put(sb, " --comment ");
         option_byte(sb, s->comment);
     }

@@ -590,11 +590,15 @@ typedef enum simdsv_string_option {
                                        by the C library's iconv (SIMDSV_ERR_INVALID_ARGUMENT when it
                                        does not know the name).  Byte offsets in errors count the
                                        converted UTF-8 bytes; lines and columns are those of the file. */
-    SIMDSV_OPT_DELIMITER_STRING = 107 /* the delimiter as 1 to 4 bytes ("||", "::", ", "; "" = ","); a
+    SIMDSV_OPT_DELIMITER_STRING = 107, /* the delimiter as 1 to 4 bytes ("||", "::", ", "; "" = ","); a
                                        byte of it may not be CR, LF, the quote or the escape.  With more
                                        than one byte every record is read by the scalar record parser,
                                        not the SIMD kernels (see docs/SNIFF.md for its speed).
                                        SIMDSV_OPT_DELIMITER sets a one-byte delimiter (NUL included) */
+    SIMDSV_OPT_COMMENT_STRING = 108 /* the comment marker as 1 to 4 bytes ("#", "//"; "" = none): a
+                                       record starting with all of them is skipped to the line end
+                                       (a line starting with one '/' is data under "//").  The same
+                                       setting as SIMDSV_OPT_COMMENT and SIMDSV_OPT_COMMENT_CHAR */
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
@@ -603,7 +607,8 @@ typedef enum simdsv_string_option {
  * here: the typed reader uses the parsed items. */
 SIMDSV_API simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_option id, const char *value);
 /* The encoding set with SIMDSV_OPT_ENCODING ("" when unset), the delimiter
- * (SIMDSV_OPT_DELIMITER_STRING; "" for a NUL delimiter); the list
+ * (SIMDSV_OPT_DELIMITER_STRING; "" for a NUL delimiter), the comment marker
+ * (SIMDSV_OPT_COMMENT_STRING; "" for none or a NUL byte); the list
  * options are parsed when set and not kept as text: "" for them.  Valid
  * until it is set again or the options are freed. */
 SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id);

@@ -528,6 +528,33 @@ static void test_given_and_apply(void)
     simdsv_options_get(o, SIMDSV_OPT_DECIMAL_COMMA, &v);
     CHECK(v == 1);
     simdsv_sniff_free(s);
+    /* A "//" marker is applied whole: a line starting with one '/' is data
+     * (the first byte alone dropped "/usr,2"); a given "/" is one slash. */
+    {
+        static const char slashes[] = "// note\nid,path\n1,a\n/usr,2\n// more\n3,4\n5,6\n";
+        simdsv_options *fresh = simdsv_options_new(NULL);
+        s = sniff(slashes);
+        CHECK(simdsv_sniff_apply(s, fresh) == SIMDSV_OK);
+        CHECK(!strcmp(simdsv_options_get_string(fresh, SIMDSV_OPT_COMMENT_STRING), "//"));
+        char got[128];
+        CHECK(read_all(slashes, sizeof slashes - 1, fresh, got, sizeof got, NULL) == SIMDSV_END);
+        CHECK_MSG(!strcmp(got, "id|path/1|a//usr|2/3|4/5|6/"), "got %s", got);
+        simdsv_sniff_free(s);
+        CHECK(simdsv_options_set_string(fresh, SIMDSV_OPT_COMMENT_STRING, "/") == SIMDSV_OK);
+        simdsv_sniff_params given;
+        memset(&given, 0, sizeof given);
+        given.opt = fresh;
+        given.given = 1u << SIMDSV_SNIFF_COMMENT;
+        s = sniff_n(slashes, sizeof slashes - 1, &given);
+        CHECK(s->comment == '/' && !strcmp(s->comment_marker, "/"));
+        simdsv_sniff_free(s);
+        CHECK(simdsv_options_set_string(fresh, SIMDSV_OPT_COMMENT_STRING, "") == SIMDSV_OK);
+        int64_t none = 0;
+        simdsv_options_get(fresh, SIMDSV_OPT_COMMENT, &none);
+        CHECK(none == -1 && !strcmp(simdsv_options_get_string(fresh, SIMDSV_OPT_COMMENT_STRING), ""));
+        CHECK(simdsv_options_set_string(fresh, SIMDSV_OPT_COMMENT_STRING, "/////") == SIMDSV_ERR_INVALID_ARGUMENT);
+        simdsv_options_free(fresh);
+    }
     /* A delimiter of two bytes, padding and thousands are applied as the reader takes them. */
     s = sniff("a||b\n1||x y\n2||z\n3||w\n");
     CHECK(simdsv_sniff_apply(s, o) == SIMDSV_OK);

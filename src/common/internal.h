@@ -43,8 +43,9 @@ struct simdsv_options {
     int quote;              /* -1 = none */
     int escape;             /* -1 = none */
     int comment;            /* first byte of the comment marker, -1 = none */
-    uint8_t comment_seq[4]; /* the whole marker (a UTF-8 character) */
+    uint8_t comment_seq[4]; /* the whole marker (a UTF-8 character, or "//") */
     int comment_len;
+    char comment_text[5];   /* comment_seq NUL-terminated, for simdsv_options_get_string */
     bool header;
     uint64_t skip_lines;
     bool lenient;

@@ -123,6 +123,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->escape = -1;
     opt->comment = -1;
     opt->comment_len = 0;
+    opt->comment_text[0] = '\0';
     opt->header = true;
     opt->skip_lines = 0;
     opt->lenient = false;
@@ -212,10 +213,38 @@ static simdsv_status set_encoding(simdsv_options *opt, const char *value)
     return SIMDSV_OK;
 }
 
+/* comment_text: the marker NUL-terminated ("" for none). */
+static void set_comment_text(simdsv_options *opt)
+{
+    const size_t n = opt->comment >= 0 ? (size_t)opt->comment_len : 0;
+    memcpy(opt->comment_text, opt->comment_seq, n);
+    opt->comment_text[n] = '\0';
+}
+
+/* The comment marker as 1 to 4 bytes ("//" as a whole: a line starting with
+ * one '/' is data); "" or NULL: none. */
+static simdsv_status set_comment_string(simdsv_options *opt, const char *value)
+{
+    opt->error[0] = '\0';
+    const size_t n = value ? strlen(value) : 0;
+    if (n > 4 || (value && strpbrk(value, "\r\n"))) {
+        snprintf(opt->error, sizeof opt->error, "a comment marker is 1 to 4 bytes, without CR or LF: '%.20s'", value);
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    }
+    opt->comment = n ? (uint8_t)value[0] : -1;
+    opt->comment_len = (int)n;
+    if (n)
+        memcpy(opt->comment_seq, value, n);
+    set_comment_text(opt);
+    return SIMDSV_OK;
+}
+
 const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_option id)
 {
     if (opt && id == SIMDSV_OPT_DELIMITER_STRING)
         return opt->delimiter_text;
+    if (opt && id == SIMDSV_OPT_COMMENT_STRING)
+        return opt->comment_text;
     return opt && id == SIMDSV_OPT_ENCODING ? opt->encoding : "";
 }
 
@@ -225,6 +254,8 @@ simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_optio
         return set_encoding(opt, value);
     if (opt && id == SIMDSV_OPT_DELIMITER_STRING)
         return set_delimiter_string(opt, value);
+    if (opt && id == SIMDSV_OPT_COMMENT_STRING)
+        return set_comment_string(opt, value);
     if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
         return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
     spec_list parsed;
@@ -327,6 +358,7 @@ static simdsv_status set_comment_char(simdsv_options *opt, int64_t cp)
         opt->comment_len = 4;
     }
     opt->comment = s[0];
+    set_comment_text(opt);
     return SIMDSV_OK;
 }
 
@@ -370,6 +402,7 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
         opt->comment = (int)value;
         opt->comment_len = value >= 0;
         opt->comment_seq[0] = (uint8_t)value;
+        set_comment_text(opt);
         return SIMDSV_OK;
     case SIMDSV_OPT_COMMENT_CHAR:
         return set_comment_char(opt, value);

@@ -39,7 +39,8 @@ void simdsv__sniff_lines(sniff_run *R)
     if (is_given(R, SIMDSV_SNIFF_COMMENT)) {
         int64_t c = -1;
         simdsv_options_get(R->opt, SIMDSV_OPT_COMMENT, &c);
-        R->comment = c < 0 ? NULL : c == '#' ? "#" : c == '%' ? "%" : c == '/' ? "//" : keep(s, "%c", (int)c);
+        /* The whole marker as the reader applies it ("/" is one slash, "//" two). */
+        R->comment = c < 0 ? NULL : keep(s, "%s", simdsv_options_get_string(R->opt, SIMDSV_OPT_COMMENT_STRING));
         decide(s, SIMDSV_SNIFF_COMMENT, 1, "given");
         return;
     }

@@ -340,7 +340,9 @@ simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options
     if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_ESCAPE))
         st = simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, s->escape);
     if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_COMMENT))
-        st = simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment);
+        st = s->comment_marker && s->comment_marker[0] && s->comment_marker[1]
+                 ? simdsv_options_set_string(opt, SIMDSV_OPT_COMMENT_STRING, s->comment_marker) /* "//" whole */
+                 : simdsv_options_set(opt, SIMDSV_OPT_COMMENT, s->comment);
     /* The header and its rows are one decision: either given keeps both. */
     if (st == SIMDSV_OK && DETECTED(SIMDSV_SNIFF_HEADER) && DETECTED(SIMDSV_SNIFF_HEADER_ROWS)) {
         st = simdsv_options_set(opt, SIMDSV_OPT_HEADER, s->header != 0);

@@ -128,6 +128,13 @@ printf 'a,b\n1,2,\n3,4,\n5,6,\n' >"$TMP/trailing.csv"
 [ "$("$BIN" headers "$TMP/trailing.csv" 2>&1 | tr -s ' \n' ' ')" = "1 a 2 b " ] || { echo "FAIL: defect 2: header lost"; exit 1; }
 printf '# comment\n# comment\n# comment\n# comment\n# comment\n# comment\nid;name\n1;a\n2;b\n3;c\n' >"$TMP/comments.csv"
 [ "$("$BIN" count "$TMP/comments.csv" 2>/dev/null)" = 3 ] || { echo "FAIL: defect 3: comment block"; exit 1; }
+# A "//" marker is applied whole, by the default read and in the options sniff prints: "/usr,2" is data.
+printf '// note\nid,path\n1,a\n/usr,2\n// more\n3,4\n' >"$TMP/slashes.csv"
+[ "$("$BIN" convert --to csv "$TMP/slashes.csv" 2>/dev/null | tr '\n' ' ')" = "id,path 1,a /usr,2 3,4 " ] ||
+    { echo "FAIL: a detected '//' marker drops a line starting with one '/'"; exit 1; }
+"$BIN" sniff "$TMP/slashes.csv" | grep -q -- "--comment '//'" || { echo "FAIL: sniff proposes --comment '/'"; exit 1; }
+[ "$("$BIN" count --comment '//' "$TMP/slashes.csv" 2>/dev/null)" = 3 ] || { echo "FAIL: --comment '//'"; exit 1; }
+[ "$("$BIN" count --comment '' "$TMP/comments.csv" 2>/dev/null)" != 3 ] || { echo "FAIL: --comment '' is none"; exit 1; }
 printf '1,2,3\n' >"$TMP/one.csv"
 [ "$("$BIN" count "$TMP/one.csv" 2>&1)" = 1 ] || { echo "FAIL: defect 9: one line of numbers"; exit 1; }
 # Two files concatenated: the second copy of the header (line 13) is left out, and said so.

@@ -354,6 +354,9 @@ static PyObject *py_detect(PyObject *mod, PyObject *args)
     /* The delimiter: its byte, and its bytes when there are several. */
     const char *delimiter = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_DELIMITER_STRING) : "";
     const char *encoding = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_ENCODING) : "";
+    /* The comment marker whole when it is several bytes ("//": its first
+     * byte alone would drop the lines starting with one '/'). */
+    const char *comment = opt ? simdsv_options_get_string(opt, SIMDSV_OPT_COMMENT_STRING) : "";
     int64_t first = 0;
     if (opt)
         simdsv_options_get(opt, SIMDSV_OPT_DELIMITER, &first);
@@ -365,6 +368,7 @@ static PyObject *py_detect(PyObject *mod, PyObject *args)
         {out_ints, SIMDSV_OPT_DELIMITER, PyLong_FromLongLong(first)},
         {out_strings, SIMDSV_OPT_DELIMITER_STRING, strlen(delimiter) > 1 ? PyUnicode_FromString(delimiter) : NULL},
         {out_strings, SIMDSV_OPT_ENCODING, *encoding ? PyUnicode_FromString(encoding) : NULL},
+        {out_strings, SIMDSV_OPT_COMMENT_STRING, strlen(comment) > 1 ? PyUnicode_FromString(comment) : NULL},
         {out_ints, SIMDSV_OPT_COMPRESSION, PyLong_FromLong(simdsv_input_compression(in.source))},
         {out_ints, EXT_DETECT_GIVEN, NULL},
         {out_ints, EXT_DETECT_RECORDS, NULL}};
