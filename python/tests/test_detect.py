@@ -65,6 +65,17 @@ def test_sniff_false_keeps_the_defaults() -> None:
         simdsv.read_csv(PRIX, sniff=False, delimiter=";")
 
 
+def test_slash_slash_comments_are_applied_whole() -> None:
+    # A detected "//" marker: a line starting with one '/' is data (its first
+    # byte alone dropped "/usr,2").
+    data = b"// note\nid,path\n1,a\n/usr,2\n// more\n3,4\n"
+    t = simdsv.read_csv(data)
+    assert t.to_arrow().to_pylist() == [{"id": "1", "path": "a"}, {"id": "/usr", "path": "2"},
+                                        {"id": "3", "path": "4"}]
+    assert simdsv.count(data) == 3
+    assert [r for r in simdsv.records(data)] == [["1", "a"], ["/usr", "2"], ["3", "4"]]
+
+
 def test_given_wins() -> None:
     data = b"a;b\n1;2\n3;4\n5;6\n"
     assert simdsv.read_csv(data).column_names == ["a", "b"]
