@@ -181,15 +181,18 @@ void input_close(cli_input *in);
 simdsv_input *input_library(cli_input *in);
 /* Decoded bytes: count, 0 at the end, -1 on error (input_error says why). */
 long long input_read(cli_input *in, void *buf, size_t size, int *os_errno);
-/* Opens r on the input: simdsv_input_open_reader, or the kept ranges. */
+/* Opens r on the input: simdsv_input_open_reader. */
 simdsv_status input_open_reader(cli_input *in, simdsv_reader *r);
-/* From now on input_read gives only the decoded bytes in the n ranges
+/* From now on the input gives only the decoded bytes in the n ranges
  * [ranges[2i], ranges[2i+1]) (sorted, apart; an end of 0 is the input's
- * end), and the input is no longer a file to seek in: --table all.  False
- * when out of memory. */
+ * end), and it is no longer a file to seek in (simdsv_input_keep_ranges):
+ * --table all, repeated headers.  False when out of memory. */
 bool input_keep_ranges(cli_input *in, const uint64_t *ranges, size_t n);
 /* The decoder's message for the last failure, or NULL (then it was read()). */
 const char *input_error(const cli_input *in);
+/* Whether path names a regular file (compressed or not; "-" is standard
+ * input): it can be opened and read again. */
+bool input_path_regular(const char *path);
 /* File descriptor and size of an uncompressed regular file (for seeking); -1 otherwise. */
 int input_seekable_fd(const cli_input *in, uint64_t *size);
 /* Size of a path for the progress line (0 when unknown: pipes, standard input). */
@@ -213,6 +216,10 @@ bool out_open(const char *path);
 /* Flushes and closes; returns the final exit status (status, or EXIT_DATA
  * when the output could not be written). */
 int out_finish(int status);
+/* With -o FILE: drops what was written (the temporary file is emptied), so
+ * that the output can be written again from its start; false otherwise
+ * (standard output cannot take back what it sent). */
+bool out_rewind(void);
 /* 1 if the output is a terminal (no -o). */
 bool out_is_tty(void);
 void out_write(const void *data, size_t size);

@@ -435,15 +435,11 @@ static int open_ranges(stats_run *run, int *status)
         return -1;
     }
     /* The other ranges name their columns as range 0's header does and take
-     * its types by name: a name that is empty or not unique cannot say
-     * which column it means, and names the options refuse cannot be given. */
+     * its types by name (the library makes the names unique, the same way
+     * for the header and for names given); names the options refuse cannot
+     * be given. */
     bool usable = true;
-    for (size_t i = 0; usable && i < run->ncols; i++) {
-        usable = run->names[i][0] != '\0';
-        for (size_t j = i + 1; usable && j < run->ncols; j++)
-            usable = strcmp(run->names[i], run->names[j]) != 0;
-    }
-    if (usable && names) {
+    if (names) {
         simdsv_options *probe = simdsv_options_new(NULL);
         usable = probe && simdsv_options_set_string(probe, SIMDSV_OPT_NAMES, names) == SIMDSV_OK;
         simdsv_options_free(probe);

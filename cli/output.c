@@ -192,6 +192,14 @@ bool out_flush(void)
     return true;
 }
 
+bool out_rewind(void)
+{
+    if (!temp_path || sink)
+        return false;
+    out_len = 0;
+    return ftruncate(out_fd, 0) == 0 && lseek(out_fd, 0, SEEK_SET) == 0;
+}
+
 bool out_open(const char *path)
 {
     if (!path)

@@ -278,23 +278,18 @@ int cli_detect(cli_common *c)
     /* Copies of the header inside the table read (files concatenated): the
      * input is read without their lines, and the last range ends where the
      * table does (offsets past a cut line no longer match the input's). */
-    if (s->repeated_header_count && !c->table_ranges && !given(c, SIMDSV_SNIFF_FOOTER)) {
-        const size_t n = s->repeated_header_count + 1;
-        uint64_t *ranges = malloc(2 * n * sizeof *ranges);
+    const size_t kept = c->table_ranges || given(c, SIMDSV_SNIFF_FOOTER) ? 0 : simdsv_sniff_kept_ranges(s, NULL, 0);
+    if (kept) {
+        uint64_t *ranges = malloc(2 * kept * sizeof *ranges);
         if (!ranges) {
             simdsv_sniff_free(s);
             cli_error("out of memory");
             return EXIT_DATA;
         }
-        ranges[0] = 0;
-        for (size_t i = 0; i < s->repeated_header_count; i++) {
-            ranges[2 * i + 1] = s->repeated_headers[i].byte_start;
-            ranges[2 * i + 2] = s->repeated_headers[i].byte_end;
-        }
-        ranges[2 * n - 1] = s->end_offset;
+        simdsv_sniff_kept_ranges(s, ranges, kept);
         simdsv_options_set(c->opt, SIMDSV_OPT_END_OFFSET, 0);
         c->table_ranges = ranges;
-        c->table_count = n;
+        c->table_count = kept;
     }
     char left_out[256];
     if (simdsv_sniff_left_out(s, left_out, sizeof left_out)) {

@@ -1,7 +1,16 @@
 /* write.c — convert --to parquet|arrow|arrows: the typed reader's Arrow
  * stream handed to the writers of libsimdsv_write, their bytes going to the
  * command's output (standard output, or -o FILE through a temporary file
- * renamed into place on success). */
+ * renamed into place on success).
+ *
+ * The stream's types are fixed after its sample, so a later value that does
+ * not fit an inferred type stops it (a late misfit).  When the input is a
+ * regular file and the output is -o FILE, the column is widened as a single
+ * read would widen it (simdsv_table_stream_misfit), the output emptied and
+ * the file read again, until no misfit is left: the file then holds what a
+ * single read gives.  Standard input, or standard output, cannot be read or
+ * written again: the error then names the position and the options that
+ * avoid it. */
 #include "typed.h"
 
 #include <stdio.h>
@@ -22,19 +31,45 @@ int convert_write(cli_common *c, const simdsv_write_options *wopt)
                   wopt->format == SIMDSV_FORMAT_PARQUET ? "Parquet" : "Arrow IPC");
         return EXIT_USAGE;
     }
-    struct ArrowArrayStream stream;
-    int status = EXIT_OK;
-    simdsv_reader *r = cli_open_stream(c, &stream, &status);
-    if (!r)
-        return status;
-    simdsv_write_options o = *wopt;
-    o.threads = (int)cli_opt(c, SIMDSV_OPT_THREADS);
-    simdsv_error err;
-    const simdsv_status wst = simdsv_write_callback(&stream, to_output, NULL, &o, &err);
-    stream.release(&stream); /* frees the reader too */
-    cli_close(c, NULL);
-    if (wst == SIMDSV_OK)
-        return EXIT_OK;
-    cli_error("%s: %s", c->display, err.message);
-    return wst == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
+    /* Each read again widens one column at least one step of the types'
+     * lattice (SIMDSV_TYPE_COUNT types): this many reads at most. */
+    size_t reads_left = 0;
+    for (;;) {
+        struct ArrowArrayStream stream;
+        int status = EXIT_OK;
+        simdsv_reader *r = cli_open_stream(c, &stream, &status);
+        if (!r)
+            return status;
+        if (!reads_left) { /* the first read: the bound, from its columns */
+            struct ArrowSchema schema;
+            if (stream.get_schema(&stream, &schema) == 0) {
+                reads_left = (size_t)schema.n_children * SIMDSV_TYPE_COUNT + 1;
+                schema.release(&schema);
+            }
+        }
+        const bool rereadable = input_path_regular(c->file);
+        simdsv_write_options o = *wopt;
+        o.threads = (int)cli_opt(c, SIMDSV_OPT_THREADS);
+        simdsv_error err;
+        const simdsv_status wst = simdsv_write_callback(&stream, to_output, NULL, &o, &err);
+        size_t column;
+        simdsv_type widened;
+        simdsv_column_info info;
+        const bool misfit = wst != SIMDSV_OK && simdsv_table_stream_misfit(&stream, &column, &widened) == SIMDSV_OK &&
+                            simdsv_table_stream_column(&stream, column, &info) == SIMDSV_OK;
+        char fix[200] = "";
+        if (misfit)
+            snprintf(fix, sizeof fix, " (give --schema '%.60s:%s', the type a whole read gives it; --infer-rows all samples the first 8 MiB whole)",
+                     info.name, simdsv_type_name(widened));
+        const bool again = misfit && rereadable && --reads_left > 0 && out_rewind() &&
+                           simdsv_options_set_column_min_type(c->opt, info.name, widened) == SIMDSV_OK;
+        stream.release(&stream); /* frees the reader too */
+        cli_close(c, NULL);
+        if (wst == SIMDSV_OK)
+            return EXIT_OK;
+        if (again)
+            continue;
+        cli_error("%s: %s%s", c->display, err.message, fix);
+        return wst == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
+    }
 }

@@ -570,6 +570,10 @@ typedef enum simdsv_ragged {
  *                            fields of other columns are never converted
  *   SIMDSV_OPT_SCHEMA        "name:type,..." (or "#3:type"); "*:string" reads every column as string;
  *                            columns not named are inferred
+ *                            Names in a typed read are unique: a repeated name takes the first
+ *                            suffix _2, _3, ... that no field has ("a,b,a": a, b, a_2), an empty one
+ *                            is column_N (N its 1-based field); SIMDSV_OPT_COLUMNS, SIMDSV_OPT_SCHEMA
+ *                            and "name=TOKEN" null tokens name these unique names.
  *   SIMDSV_OPT_NAMES         column names for input without a header row (SIMDSV_OPT_HEADER=0), in
  *                            field order, instead of column_1, column_2, ...; a header row, when read,
  *                            wins.  For the ranges of one file (see "byte ranges"): the header's names. */
@@ -616,6 +620,12 @@ SIMDSV_API const char *simdsv_options_get_string(const simdsv_options *opt, simd
  * SIMDSV_ERR_INVALID_ARGUMENT for a NULL or empty name or an unknown type. */
 SIMDSV_API simdsv_status simdsv_options_set_column_type(simdsv_options *opt, const char *name, simdsv_type type);
 SIMDSV_API simdsv_status simdsv_options_set_column_type_at(simdsv_options *opt, size_t index, simdsv_type type);
+/* Column `name` (a unique name of the typed read) stays inferred, but from
+ * `type` up: its type is the join of `type` and its sampled values, and its
+ * values follow the inferred rules (no leading zeros in int64, no integer
+ * past 2^53 in float64).  With simdsv_table_stream_misfit, a reader of a
+ * regular file reads again with the type a single read would widen to. */
+SIMDSV_API simdsv_status simdsv_options_set_column_min_type(simdsv_options *opt, const char *name, simdsv_type type);
 SIMDSV_API simdsv_status simdsv_options_select_column(simdsv_options *opt, const char *name);
 SIMDSV_API simdsv_status simdsv_options_select_column_at(simdsv_options *opt, size_t index);
 /* Why the last simdsv_options_set_string call on opt was refused, e.g.
@@ -749,12 +759,14 @@ SIMDSV_API simdsv_status simdsv_table_move_to_arrow(simdsv_table *t, struct Arro
  * bounded memory: each get_next() returns a "+s" array of at most
  * SIMDSV_OPT_BATCH_ROWS rows (fewer when a string column reaches 1 GiB),
  * then an array with release == NULL at the end.  The schema is fixed
- * before the first batch: user-given types, the rest inferred from the first
- * 8 MiB of data rows (start, middle and end of that window, at most
- * SIMDSV_OPT_INFER_ROWS rows).  An inferred type cannot widen afterwards: a
- * later value that does not fit it is an error naming its line, column and
- * byte (get_next returns EINVAL, get_last_error() says where and why), or a
- * null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
+ * before the first batch: user-given types, the rest inferred from a sample
+ * of the first 8 MiB of data rows (SIMDSV_OPT_INFER_ROWS rows: half from the
+ * start of that window, a quarter from its middle, a quarter from its last
+ * tenth; every row of it when it holds no more).  An inferred type cannot
+ * widen afterwards: a later value that does not fit it is an error naming
+ * its line, column and byte (get_next returns EINVAL, get_last_error() says
+ * where and why; simdsv_table_stream_misfit the type to read again with),
+ * or a null listed in the stream's rejects with SIMDSV_ON_ERROR_NULL.  ENOMEM and
  * EIO are returned as such; after an error every call returns it again.
  * Ownership: on SIMDSV_OK the stream owns r (out->release frees it; do not
  * free r yourself); on failure the caller still owns r and *out is
@@ -781,6 +793,15 @@ SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *strea
  * by simdsv_table_stream.  Strings stay valid until the stream is released. */
 SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
                                                      simdsv_column_info *info);
+/* After get_next failed on a value that does not fit an inferred type (a
+ * late misfit: past the sample, with SIMDSV_ON_ERROR_FAIL): the column's
+ * index and the type a single read (simdsv_table_read) widens it to there
+ * (the join of its type and the value's; string when they join to the
+ * same).  SIMDSV_ERR_INVALID_ARGUMENT when the stream's error was no such
+ * misfit.  Reading the input again with simdsv_options_set_column_min_type
+ * for that column (until no misfit is left) gives the single read's schema. */
+SIMDSV_API simdsv_status simdsv_table_stream_misfit(struct ArrowArrayStream *stream, size_t *index,
+                                                    simdsv_type *widened);
 
 /* -------------------------------------------------------------------- sniff */
 
@@ -925,10 +946,17 @@ SIMDSV_API simdsv_status simdsv_sniff_apply(const simdsv_sniff *sniff, simdsv_op
 /* What a read as detected leaves out of the table read, for a message:
  * "lines 1-3 (a preamble); lines starting with '#' (comments); lines 14, 27
  * (repeat the header); the last 2 lines (a footer)", or "" when every line
- * is read (the tables not read are listed by s->tables).  Writes at most cap
+ * is read (the tables not read are listed by s->tables; settings given to
+ * the sniff are not said).  Writes at most cap
  * bytes, NUL included, and returns the length of the whole text (snprintf's
  * contract: a return >= cap means it was cut). */
 SIMDSV_API size_t simdsv_sniff_left_out(const simdsv_sniff *sniff, char *buf, size_t cap);
+/* The byte ranges of the input that read the table without its repeated
+ * headers: pairs [begin, end) in ranges[0..2 cap), the first from 0, the
+ * last to sniff->end_offset (0: the end).  Returns how many pairs there are
+ * (repeated_header_count + 1), 0 when there is no repeated header (the
+ * options alone read the table); writes at most cap of them. */
+SIMDSV_API size_t simdsv_sniff_kept_ranges(const simdsv_sniff *sniff, uint64_t *ranges, size_t cap);
 SIMDSV_API void simdsv_sniff_free(simdsv_sniff *sniff); /* NULL is fine */
 
 /* ------------------------------------------------------------------- inputs */
@@ -986,7 +1014,11 @@ SIMDSV_API int simdsv_compression_supported(simdsv_compression compression);
 /* Detects the input's settings (simdsv_sniff with params; NULL: nothing
  * given) and, when opt is not NULL, sets on opt every setting that is not
  * in params->given, as simdsv_sniff_apply does; the given ones are left as
- * opt has them (opt may be params->opt).  Binary input (sniff->binary)
+ * opt has them (opt may be params->opt).  With opt, the repeated headers
+ * found (sniff->repeated_headers) are left out of what the input serves
+ * (simdsv_input_keep_ranges with simdsv_sniff_kept_ranges; END_OFFSET is then
+ * 0 and the last range ends where the table does), unless the footer
+ * setting is given.  Binary input (sniff->binary)
  * sets nothing.  *sniff (may be NULL) receives the detection, freed with
  * simdsv_sniff_free.  May be called again (another params->table): a
  * stream's sample is read once.  Errors: NOMEM, IO (error says why). */
@@ -998,6 +1030,14 @@ SIMDSV_API simdsv_status simdsv_input_detect(simdsv_input *in, const simdsv_snif
  * path, without a read observer, is opened by its path; a plain buffer in
  * place; anything else through simdsv_input_read (the sample first). */
 SIMDSV_API simdsv_status simdsv_input_open_reader(simdsv_input *in, simdsv_reader *r);
+
+/* Serve only these byte ranges of the decoded input to the reader and to
+ * simdsv_input_read: n pairs [begin, end) in input order (end 0: to the
+ * end), replacing any earlier ones (n = 0: every byte again).  Before the
+ * first read only (INVALID_ARGUMENT after).  simdsv_input_detect sets them
+ * itself to leave out the repeated headers it found; --table all sets the
+ * tables'.  A file with ranges is read through them, not by its path. */
+SIMDSV_API simdsv_status simdsv_input_keep_ranges(simdsv_input *in, const uint64_t *ranges, size_t n);
 
 /* The input's decoded bytes, for callers that read them themselves: a
  * simdsv_read_fn whose ctx is the simdsv_input.  Returns the count, 0 at the

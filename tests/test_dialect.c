@@ -164,6 +164,26 @@ static void test_quotes_kept(void)
         CHECK_EQ_U64(records, c == 2 ? 2 : 3);
         simdsv_sniff_free(s);
     }
+    /* Quoted texts of many lines, with doubled quotes ending lines: the
+     * middle and the end of the sample start inside quotes, where neither
+     * quote parity parses; those regions are no evidence against '"'. */
+    const size_t rows = 800;
+    char *big = malloc(rows * 1400 + 64);
+    size_t n = (size_t)sprintf(big, "id,text,score\r\n");
+    for (size_t i = 0; i < rows; i++) {
+        n += (size_t)sprintf(big + n, "%zu,\"", i);
+        for (int k = 0; k < 60; k++)
+            n += (size_t)(k % 2 ? sprintf(big + n, "line %zu.%d \xC3\xA9, \"\"q\"\"\r\n", i, k) : sprintf(big + n, "l%d\n", k));
+        n += (size_t)sprintf(big + n, "\",%zu.25\r\n", i);
+    }
+    h_context("quoted texts of many lines, %zu bytes", n);
+    simdsv_sniff *s = sniff_n(big, n);
+    CHECK_EQ_INT(s->quote, '"');
+    uint64_t records = 0;
+    CHECK_STATUS(read_as_detected(s, big, n, &records), SIMDSV_OK);
+    CHECK_EQ_U64(records, rows);
+    simdsv_sniff_free(s);
+    free(big);
     h_context(NULL);
 }
 
@@ -210,25 +230,50 @@ static void test_nul_bytes(void)
         simdsv_sniff_free(s);
     }
     h_context(NULL);
-    /* NULs on half the lines or more, or many control bytes: not text. */
+    /* NULs on most lines and control bytes are still a value's bytes (the
+     * fuzzers' files of DuckDB's test data read as DuckDB reads them): only
+     * a binary format's signature or a NUL-dense sample says "not text". */
     static const int most[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
                                15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 0};
     const size_t n = nul_table(buf, most);
     simdsv_sniff *s = sniff_n(buf, n);
-    CHECK_EQ_INT(s->binary, 1);
-    CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason,
-              "not text: NUL bytes on 24 of 40 lines, the first at offset 24 (and no UTF-16 pattern)");
+    CHECK_EQ_INT(s->binary, 0);
+    CHECK_STR(s->delimiter, "|");
+    uint64_t records = 0;
+    CHECK_STATUS(read_as_detected(s, buf, n, &records), SIMDSV_OK);
+    CHECK_EQ_U64(records, 39);
+    simdsv_sniff_free(s);
+    static const char controls[] = "a,b\n\x01\x1f\x1b,\x08\x02\n\x05x,\x7f\n\x10y,z\x0b\n";
+    s = sniff_n(controls, sizeof controls - 1);
+    CHECK_EQ_INT(s->binary, 0);
+    simdsv_sniff_free(s);
+    s = sniff_n("alpha,beta\0gamma", 16);
+    CHECK_EQ_INT(s->binary, 0);
     simdsv_sniff_free(s);
     static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\x1f\xf3\xff"
                               "a\0\0\0\x04sBIT";
     s = sniff_n(png, sizeof png - 1);
     CHECK_EQ_INT(s->binary, 1);
-    CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason, "not text: 22 control bytes in 41");
+    CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason, "not text: a PNG image");
     simdsv_sniff_free(s);
-    /* One line with a NUL is half the lines: a one-line value cannot tell. */
-    s = sniff_n("alpha,beta\0gamma", 16);
-    CHECK_EQ_INT(s->binary, 1);
+    /* A text that starts like a signature's first bytes is text. */
+    s = sniff_n("PAR1,PAR2\n1,2\n3,4\n", 20);
+    CHECK_EQ_INT(s->binary, 0);
+    CHECK_EQ_U64(s->column_count, 2);
     simdsv_sniff_free(s);
+    /* A quarter of a 4 KiB sample NUL, with no UTF-16 pattern: not text. */
+    char *dense = malloc(4096);
+    CHECK(dense != NULL);
+    if (dense) {
+        for (size_t i = 0; i < 4096; i++)
+            dense[i] = i % 3 == 0 ? 0 : (char)('a' + i % 7);
+        s = sniff_n(dense, 4096);
+        CHECK_EQ_INT(s->binary, 1);
+        CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason,
+                  "not text: 1366 NUL bytes in 4096, the first at offset 0 (and no UTF-16 pattern)");
+        simdsv_sniff_free(s);
+        free(dense);
+    }
 }
 
 /* UTF-8 text as UTF-16LE with a byte order mark (every character here is

@@ -265,6 +265,20 @@ static void test_layout_evidence(void)
     s = sniff("# publisher City\n# updated 12/31/2010\nGID,Street,Species\n1,ADDISON,Celtis\n2,EMERSON,Liquidambar\n");
     CHECK(s->skip_lines == 0 || s->comment == '#');
     simdsv_sniff_free(s);
+    /* Lines skipped because the caller said so are not said to be left out. */
+    {
+        simdsv_options *o = simdsv_options_new(NULL);
+        simdsv_options_set(o, SIMDSV_OPT_SKIP_LINES, 1);
+        simdsv_sniff_params p;
+        memset(&p, 0, sizeof p);
+        p.opt = o;
+        p.given = 1u << SIMDSV_SNIFF_PREAMBLE;
+        const char pre[] = "Source: a survey, 2024\nid,x,y,z\n1,2,3,4\n5,6,7,8\n9,10,11,12\n13,14,15,16\n";
+        s = sniff_n(pre, strlen(pre), &p);
+        CHECK(s->skip_lines == 1 && simdsv_sniff_left_out(s, note, sizeof note) == 0 && !note[0]);
+        simdsv_sniff_free(s);
+        simdsv_options_free(o);
+    }
     /* A narrow last row is a footer only when no row of the table is narrow. */
     s = sniff("a,b,c,d\n1,2,3,4\n5,6\n7,8,9,10\n11,12,13,14\n15,16\n");
     CHECK(s->end_offset == 0 && s->footer_lines == 0);

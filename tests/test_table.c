@@ -493,6 +493,71 @@ static void test_projection_and_nulls(void)
     CHECK(t == NULL && st == SIMDSV_ERR_INVALID_ARGUMENT);
 }
 
+/* The table's column names, comma-joined. */
+static const char *names_of(const simdsv_table *t)
+{
+    static char joined[4096];
+    size_t len = 0;
+    joined[0] = '\0';
+    for (size_t i = 0; t && i < simdsv_table_columns(t); i++) {
+        simdsv_column_info info;
+        if (simdsv_table_column(t, i, &info) == SIMDSV_OK && len + strlen(info.name) + 2 < sizeof joined)
+            len += (size_t)sprintf(joined + len, "%s%s", i ? "," : "", info.name);
+    }
+    return joined;
+}
+
+/* Duplicate and empty names (issue #21, defect 7): every column of a table
+ * has its own name, so that JSON objects, Parquet, Arrow IPC and data
+ * frames can key by it; the projection, the schema and the null tokens
+ * name those unique names. */
+static void test_unique_names(void)
+{
+    simdsv_status st;
+    simdsv_table *t = read_table("a,b,a\n1,x,2.5\n", NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a,b,a_2") == 0);
+    simdsv_table_free(t);
+    /* an empty name is column_N; a suffix or a column_N the file holds is skipped */
+    t = read_table("a,,a,a_2,column_2,a\n1,2,3,4,5,6\n", NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a,column_2_2,a_3,a_2,column_2,a_4") == 0);
+    simdsv_table_free(t);
+    /* names given for a header-less input, and fields past them */
+    const opt_kv no_header[] = {{SIMDSV_OPT_HEADER, 0}, {0, 0}};
+    const str_kv given[] = {{SIMDSV_OPT_NAMES, "x,x"}, {0, NULL}};
+    t = read_table("1,2,3\n", no_header, given, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "x,x_2,column_3") == 0);
+    simdsv_table_free(t);
+    /* the projection selects by the unique names; a column selected twice
+     * gets a name no field of the file has */
+    const str_kv projected[] = {{SIMDSV_OPT_COLUMNS, "a_2,#1,a"}, {SIMDSV_OPT_SCHEMA, "a_2:string"}, {0, NULL}};
+    t = read_table("a,b,a\n1,x,2.5\n", NULL, projected, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a_2,a,a_3") == 0);
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_STRING && col_type(t, 1) == SIMDSV_TYPE_INT64 &&
+          col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_table_free(t);
+    /* the schema and the null tokens: a is the first column only */
+    const str_kv typed[] = {{SIMDSV_OPT_SCHEMA, "a:float64"}, {SIMDSV_OPT_NULL_VALUES, "a_2=7"}, {0, NULL}};
+    t = read_table("a,b,a\n1,x,7\n2,y,8\n", NULL, typed, &st, NULL);
+    CHECK(st == SIMDSV_OK && strcmp(names_of(t), "a,b,a_2") == 0);
+    CHECK(col_type(t, 0) == SIMDSV_TYPE_FLOAT64 && col_type(t, 2) == SIMDSV_TYPE_INT64);
+    simdsv_column_info info;
+    CHECK(t && simdsv_table_column(t, 2, &info) == SIMDSV_OK && info.null_count == 1);
+    simdsv_table_free(t);
+    /* a name repeated 1,000 times: x, x_2 .. x_1000 (each name keeps the next suffix to try) */
+    char *csv = malloc(1000 * 2 + 1000 * 2 + 2);
+    size_t len = 0;
+    for (int i = 0; i < 1000; i++)
+        len += (size_t)sprintf(csv + len, "x%c", i < 999 ? ',' : '\n');
+    for (int i = 0; i < 1000; i++)
+        len += (size_t)sprintf(csv + len, "1%c", i < 999 ? ',' : '\n');
+    t = read_table(csv, NULL, NULL, &st, NULL);
+    CHECK(st == SIMDSV_OK && t && simdsv_table_columns(t) == 1000);
+    CHECK(t && simdsv_table_column(t, 1, &info) == SIMDSV_OK && strcmp(info.name, "x_2") == 0);
+    CHECK(t && simdsv_table_column(t, 999, &info) == SIMDSV_OK && strcmp(info.name, "x_1000") == 0);
+    simdsv_table_free(t);
+    free(csv);
+}
+
 static void test_ragged(void)
 {
     const char *short_rows = "a,b,c\n1,2,3\n4,5\n";
@@ -1133,6 +1198,100 @@ static void test_stream_misfit(void)
 }
 
 /* The row limit spans batches; a tiny input is one batch; an empty one none. */
+/* Late misfits in a stream (issue #21, defect 10): simdsv_table_stream_misfit
+ * says which column and the type a single read widens it to; reading again
+ * with simdsv_options_set_column_min_type for it, until no misfit is left,
+ * gives exactly the single read's schema (the inferred rules kept: an
+ * integer past 2^53 then met as float64 goes on to string). */
+static void test_stream_widen(void)
+{
+    enum { ROWS = 6000 };
+    char *csv = malloc((size_t)ROWS * 64 + 64);
+    size_t len = (size_t)sprintf(csv, "i,f,d,big,s\n");
+    for (int row = 0; row < ROWS; row++) {
+        const char *i = row == 4000 ? "2.5" : NULL;          /* int64 -> float64 */
+        const char *f = row == 4500 ? "n/a" : NULL;          /* float64 -> string */
+        const char *d = row == 3000 ? "2024-02-30" : NULL;   /* date -> string */
+        /* an int64 past 2^53, then a float: float64, which would round it: string */
+        const char *big = row == 3500 ? "9007199254740993" : row == 5000 ? "0.5" : NULL;
+        char text[5][32];
+        snprintf(text[0], sizeof text[0], "%s", i ? i : "7");
+        snprintf(text[1], sizeof text[1], "%s", f ? f : "1.25");
+        snprintf(text[2], sizeof text[2], "%s", d ? d : "2024-01-02");
+        snprintf(text[3], sizeof text[3], "%s", big ? big : "12");
+        len += (size_t)sprintf(csv + len, "%s,%s,%s,%s,x%d\n", text[0], text[1], text[2], text[3], row);
+    }
+    simdsv_options *o = simdsv_options_new(NULL);
+    simdsv_options_set(o, SIMDSV_OPT_INFER_ROWS, 100); /* the misfits lie past the sample */
+    simdsv_options_set(o, SIMDSV_OPT_THREADS, 1);
+    simdsv_reader *r = NULL;
+    if (simdsv_reader_new(&r, o) == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    simdsv_table *single = NULL;
+    CHECK(simdsv_reader_open_memory(r, csv, len) == SIMDSV_OK && simdsv_table_read(r, &single) == SIMDSV_OK);
+    simdsv_reader_free(r);
+    CHECK(single && col_type(single, 0) == SIMDSV_TYPE_FLOAT64 && col_type(single, 1) == SIMDSV_TYPE_STRING &&
+          col_type(single, 2) == SIMDSV_TYPE_STRING && col_type(single, 3) == SIMDSV_TYPE_STRING &&
+          col_type(single, 4) == SIMDSV_TYPE_STRING);
+    /* each read: the first misfit in input order widens its column */
+    static const struct {
+        size_t column;
+        simdsv_type widened;
+    } expected[] = {{2, SIMDSV_TYPE_STRING}, {0, SIMDSV_TYPE_FLOAT64}, {1, SIMDSV_TYPE_STRING},
+                    {3, SIMDSV_TYPE_FLOAT64}, {3, SIMDSV_TYPE_STRING}};
+    size_t reads = 0;
+    int rc;
+    struct ArrowArrayStream stream;
+    for (;;) {
+        r = NULL;
+        CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK && simdsv_reader_open_memory(r, csv, len) == SIMDSV_OK);
+        CHECK(simdsv_table_stream(r, &stream) == SIMDSV_OK);
+        int64_t seen, nulls;
+        rc = drain_stream(&stream, &seen, &nulls);
+        size_t column;
+        simdsv_type widened;
+        simdsv_column_info info;
+        if (rc == 0) {
+            CHECK(seen == ROWS);
+            CHECK(simdsv_table_stream_misfit(&stream, &column, &widened) == SIMDSV_ERR_INVALID_ARGUMENT);
+            break;
+        }
+        CHECK(rc == EINVAL && simdsv_table_stream_misfit(&stream, &column, &widened) == SIMDSV_OK);
+        if (reads >= sizeof expected / sizeof expected[0] || column != expected[reads].column ||
+            widened != expected[reads].widened) {
+            FAIL_MSG("read %zu: column %zu widened to %d", reads, column, (int)widened);
+            stream.release(&stream);
+            break;
+        }
+        CHECK(simdsv_table_stream_column(&stream, column, &info) == SIMDSV_OK && !info.user_type);
+        CHECK(simdsv_options_set_column_min_type(o, info.name, widened) == SIMDSV_OK);
+        stream.release(&stream);
+        reads++;
+    }
+    CHECK_EQ_U64(reads, 5);
+    for (size_t j = 0; rc == 0 && j < 5; j++) {
+        simdsv_column_info info;
+        CHECK(simdsv_table_stream_column(&stream, j, &info) == SIMDSV_OK && !info.user_type &&
+              info.type == col_type(single, j));
+    }
+    if (rc == 0)
+        stream.release(&stream);
+    /* a --schema type that a value does not fit is no late misfit */
+    CHECK(simdsv_options_set_string(o, SIMDSV_OPT_SCHEMA, "i:int64,f:string,d:string,big:string") == SIMDSV_OK);
+    r = NULL;
+    CHECK(simdsv_reader_new(&r, o) == SIMDSV_OK && simdsv_reader_open_memory(r, csv, len) == SIMDSV_OK &&
+          simdsv_table_stream(r, &stream) == SIMDSV_OK);
+    int64_t seen, nulls;
+    size_t column;
+    simdsv_type widened;
+    CHECK(drain_stream(&stream, &seen, &nulls) == EINVAL &&
+          simdsv_table_stream_misfit(&stream, &column, &widened) == SIMDSV_ERR_INVALID_ARGUMENT);
+    stream.release(&stream);
+    simdsv_options_free(o);
+    simdsv_table_free(single);
+    free(csv);
+}
+
 static void test_stream_limits(void)
 {
     size_t len;
@@ -1203,12 +1362,14 @@ int main(void)
     test_spec_options();
     test_messages();
     test_projection_and_nulls();
+    test_unique_names();
     test_ragged();
     test_empty_and_limits();
     test_one_column_blank_lines();
     test_batches_match_records();
     test_stream_batches();
     test_stream_misfit();
+    test_stream_widen();
     test_sample_covers_small_files();
     test_stream_limits();
     return check_summary();

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pathlib
+import subprocess
 
 import duckdb
 import pandas as pd
@@ -18,11 +20,12 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pacompute
 import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
 import pytest
 
 import simdsv
 
-from conftest import CONFORMANCE, REAL
+from conftest import CONFORMANCE, REAL, ROOT
 
 
 def pyarrow_read(path, simdsv_schema, *, header, delimiter=",", quote='"'):
@@ -173,6 +176,62 @@ def test_options_and_projection() -> None:
     assert t.column_names == ["x", "y", "z"] and t.num_rows == 3 and t.types["y"] == "string"
 
 
+def test_duplicate_and_empty_names(tmp_path: pathlib.Path) -> None:
+    # a, b, a_3, column_4, a_2 (the file's own), a_4: unique in every typed output (issue #21)
+    data = b"a,b,a,,a_2,a\n1,x,2.5,true,5,6\n3,y,4,false,7,8\n"
+    t = simdsv.read_csv(data)
+    assert t.column_names == ["a", "b", "a_3", "column_4", "a_2", "a_4"]
+    assert t.to_polars().columns == t.column_names
+    assert t.to_polars()["a_3"].to_list() == [2.5, 4.0]
+    assert list(t.to_pandas().columns) == t.column_names
+    t = simdsv.read_csv(data, columns=["a_3", "a"], schema={"a_3": "string"})
+    assert t.to_arrow().to_pydict() == {"a_3": ["2.5", "4"], "a": [1, 3]}
+
+
+def test_parquet_of_duplicate_names(tmp_path: pathlib.Path) -> None:
+    # the CLI's Parquet of a,b,a: pyarrow and polars read it (they refused it with two `a`)
+    cli = pathlib.Path(os.environ.get("SIMDSV_CLI", ROOT / "build" / "simdsv"))
+    if not cli.is_file():
+        pytest.skip(f"no simdsv command at {cli} (make build, or SIMDSV_CLI=PATH)")
+    src = tmp_path / "dup.csv"
+    src.write_bytes(b"a,b,a\n1,x,2.5\n3,y,4\n")
+    out = tmp_path / "dup.parquet"
+    subprocess.run([str(cli), "convert", str(src), "-o", str(out)], check=True)
+    expected = {"a": [1, 3], "b": ["x", "y"], "a_2": [2.5, 4.0]}
+    assert pq.read_table(out).to_pydict() == expected
+    assert pl.read_parquet(out).to_dict(as_series=False) == expected
+
+
+def test_parquet_of_late_misfits(tmp_path: pathlib.Path) -> None:
+    # values past the sample that do not fit their inferred types (issue #21): the CLI reads
+    # the file again with the columns widened, so its Parquet and Arrow IPC files hold what
+    # one read gives, types and values
+    cli = pathlib.Path(os.environ.get("SIMDSV_CLI", ROOT / "build" / "simdsv"))
+    if not cli.is_file():
+        pytest.skip(f"no simdsv command at {cli} (make build, or SIMDSV_CLI=PATH)")
+    lines = ["id,n,x,day"]
+    for i in range(60000):
+        n = "99999999999999999999" if i == 50000 else str(i)  # past int64: string
+        x = "1e-3" if i == 40000 else str(i % 7)  # a float: float64
+        day = "someday" if i == 55000 else f"2024-01-{1 + i % 28:02d}"  # not a date: string
+        lines.append(f"{i},{n},{x},{day}")
+    src = tmp_path / "late.csv"
+    src.write_text("\n".join(lines) + "\n")
+    single = simdsv.read_csv(src, threads=1, infer_rows=1000).to_arrow()
+    assert [str(t) for t in single.schema.types] == ["int64", "string", "double", "string"]
+    for fmt, read in (("parquet", pq.read_table), ("arrow", lambda p: pa.ipc.open_file(p).read_all())):
+        out = tmp_path / f"late.{fmt}"
+        subprocess.run([str(cli), "convert", "--infer-rows", "1000", str(src), "-o", str(out)], check=True)
+        assert read(out).equals(single), fmt
+    # from a pipe the file cannot be read again: the error says where, and how to avoid it
+    with open(src, "rb") as stdin:
+        run = subprocess.run([str(cli), "convert", "--infer-rows", "1000", "--to", "parquet", "-"],
+                             stdin=stdin, capture_output=True, text=True)
+    assert run.returncode == 1
+    assert "line 40002, column " in run.stderr and "--schema 'x:float64'" in run.stderr
+    assert "--infer-rows all" in run.stderr
+
+
 def test_file_objects_and_paths(tmp_path: pathlib.Path) -> None:
     p = tmp_path / "f.csv"
     p.write_bytes(SAMPLE)
@@ -190,7 +249,7 @@ def test_errors_carry_positions() -> None:
     assert (e.value.line, e.value.column, e.value.byte_offset) == (3, 4, 11)
     assert e.value.code == "SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD"
     assert isinstance(e.value, ValueError)
-    with pytest.raises(simdsv.Error) as e:
+    with pytest.raises(simdsv.Error) as e:  # (an open quote at the end: detected, no quote reads it all)
         simdsv.read_csv(b'a,b\n1,2\n3,"open\n', threads=1, quote='"')
     assert e.value.code == "SIMDSV_ERR_UNTERMINATED_QUOTE" and e.value.line == 3
 

@@ -38,7 +38,8 @@ def test_quoted_newlines_at_every_boundary(tmp_path: pathlib.Path, cluster_clien
     boundaries = range(BLOCK, len(data), BLOCK)
     assert len(boundaries) >= 8
     assert all(data[:b].count(b'"') % 2 == 1 for b in boundaries)  # inside quotes, every one
-    # The quote given: detection (main at b6e85d0) takes this file for unquoted.
+    # The quote is given: this test is about the ranges, not detection (which
+    # test_detect.py checks on this file).
     ddf = simdsv.dask.read_csv(path, blocksize=BLOCK, quote='"')
     assert ddf.npartitions == len(boundaries) + 1
     got = ddf.compute().reset_index(drop=True)

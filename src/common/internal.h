@@ -23,6 +23,7 @@ typedef struct spec_item {
     long index;       /* the selector as a 0-based column index ("#3" / "3"), or -1 */
     size_t key;       /* null tokens: bytes of a "name" before '=', 0 when there is none */
     simdsv_type type; /* schema items */
+    bool at_least;    /* schema items: the column stays inferred, from this type up (simdsv_options_set_column_min_type) */
 } spec_item;
 
 typedef struct spec_list {

@@ -17,7 +17,7 @@ simdsv_status simdsv__spec_add(const simdsv_allocator *a, spec_list *l, const ch
         return SIMDSV_ERR_NOMEM;
     memcpy(copy, text, size);
     copy[size] = '\0';
-    l->items[l->count++] = (spec_item){copy, size, index, key, type};
+    l->items[l->count++] = (spec_item){copy, size, index, key, type, false};
     return SIMDSV_OK;
 }
 
@@ -38,6 +38,7 @@ simdsv_status simdsv__spec_copy(const simdsv_allocator *a, spec_list *dst, const
             simdsv__spec_free(a, dst);
             return SIMDSV_ERR_NOMEM;
         }
+        dst->items[dst->count - 1].at_least = it->at_least;
     }
     return SIMDSV_OK;
 }

@@ -378,15 +378,16 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
     return SIMDSV_OK;
 }
 
-/* Every row of the whole sample parsed with d (each region to its end: the
- * rows R->rs keeps stop at START_ROWS and PART_ROWS), counted in *counts
- * (no field typed); the input ending inside quotes counts as a bad row.
- * False when out of memory. */
-static int count_whole_sample(const sniff_run *R, const dialect *d, score *counts)
+/* Every row of the sample's regions in kept (bit i: region i) parsed with d
+ * (each region to its end: the rows R->rs keeps stop at START_ROWS and
+ * PART_ROWS), counted in *counts (no field typed); the input ending inside
+ * quotes counts as a bad row.  False when out of memory. */
+static int count_whole_sample(const sniff_run *R, const unsigned kept, const dialect *d, score *counts)
 {
     rows all = {.alloc = &R->s->alloc};
     for (size_t i = 0; i < R->conv.ng && !all.nomem; i++)
-        simdsv__sniff_parse_region(&R->conv.g[i], (int)i, d, SIZE_MAX, &all);
+        if ((kept >> i) & 1)
+            simdsv__sniff_parse_region(&R->conv.g[i], (int)i, d, SIZE_MAX, &all);
     const int ok = !all.nomem;
     simdsv__sniff_score_rows(R->gs, &all, 0, 1, HUGE_VAL, counts); /* beat +inf: counts only */
     counts->bad_rows += (size_t)all.unterminated;
@@ -412,13 +413,19 @@ static simdsv_status recheck_quote(sniff_run *R)
     R->bad_rows = 0;
     if (d->quote < 0 || is_given(R, SIMDSV_SNIFF_QUOTE))
         return SIMDSV_OK;
+    /* The regions whose rows the parse kept: a middle or end region that
+     * starts inside a quoted field (a text of many lines) and parses with
+     * neither quote parity was left out, and is no evidence here either. */
+    unsigned kept = 0;
+    for (size_t r = 0; r < R->rs.nr; r++)
+        kept |= 1u << R->rs.r[r].region;
     int breaks = 0;
     for (size_t i = 0; i < R->conv.ng && !breaks; i++)
-        breaks = simdsv__sniff_quoting_breaks(&R->conv.g[i], d);
+        breaks = ((kept >> i) & 1) && simdsv__sniff_quoting_breaks(&R->conv.g[i], d);
     if (!breaks)
         return SIMDSV_OK;
     score quoted;
-    if (!count_whole_sample(R, d, &quoted))
+    if (!count_whole_sample(R, kept, d, &quoted))
         return SIMDSV_ERR_NOMEM;
     R->bad_rows = quoted.bad_rows;
     if (!quoted.bad_rows)
@@ -426,7 +433,7 @@ static simdsv_status recheck_quote(sniff_run *R)
     dialect plain = *d;
     plain.quote = plain.escape = -1;
     score unquoted;
-    if (!count_whole_sample(R, &plain, &unquoted))
+    if (!count_whole_sample(R, kept, &plain, &unquoted))
         return SIMDSV_ERR_NOMEM;
     /* mode_rows / rows compared without a division */
     if (!unquoted.rows || unquoted.k < 2 ||

@@ -66,6 +66,24 @@ simdsv_status simdsv_input_detect(simdsv_input *in, const simdsv_sniff_params *p
     }
     if (st == SIMDSV_OK && opt && !s->binary)
         st = simdsv__sniff_apply_detected(s, opt, p.given);
+    /* Repeated headers: no option cuts one line, so the input serves the
+     * bytes around them (their offsets are the input's own, as decoded). */
+    if (st == SIMDSV_OK && opt) {
+        const size_t n = s->binary || (p.given >> SIMDSV_SNIFF_FOOTER & 1) ? 0 : simdsv_sniff_kept_ranges(s, NULL, 0);
+        uint64_t *ranges = n ? simdsv__alloc(&in->alloc, 2 * n * sizeof *ranges) : NULL;
+        if (n && !ranges) {
+            st = SIMDSV_ERR_NOMEM;
+        } else {
+            simdsv_sniff_kept_ranges(s, ranges, n);
+            if (n || in->nkeep) /* (a detection again, for another table: its own ranges) */
+                st = simdsv_input_keep_ranges(in, ranges, n);
+            if (st == SIMDSV_OK && n)
+                st = simdsv_options_set(opt, SIMDSV_OPT_END_OFFSET, 0);
+            simdsv__free(&in->alloc, ranges, 2 * n * sizeof *ranges);
+        }
+        if (st != SIMDSV_OK)
+            io_error(error, st, 0, simdsv_status_message(st));
+    }
     if (st != SIMDSV_OK || !sniff)
         simdsv_sniff_free(s);
     else

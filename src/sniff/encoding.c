@@ -31,11 +31,51 @@ static const char *nul_note(sniff_impl *s, size_t nul_lines, size_t lines)
     return nul_lines ? keep(s, "; NUL bytes on %zu of %zu lines, read as data", nul_lines, lines) : "";
 }
 
+/* Formats users hand to a CSV reader by mistake, by their first bytes. */
+static const char *binary_signature(const uint8_t *p, size_t n)
+{
+    static const struct {
+        const char *magic;
+        size_t length;
+        const char *name;
+    } formats[] = {
+        {"\x89PNG\r\n\x1a\n", 8, "a PNG image"},
+        {"\xff\xd8\xff", 3, "a JPEG image"},
+        {"GIF87a", 6, "a GIF image"},
+        {"GIF89a", 6, "a GIF image"},
+        {"%PDF-", 5, "a PDF document"},
+        {"PK\x03\x04", 4, "a ZIP archive (an .xlsx workbook is one: export it as CSV)"},
+        {"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 8, "an OLE compound file (an .xls workbook: export it as CSV)"},
+        {"\x7f" "ELF", 4, "an ELF executable"},
+        {"SQLite format 3", 16, "an SQLite database"},
+        {"PAR1\x15", 5, "a Parquet file"}, /* the first page header's first field */
+        {"ARROW1", 6, "an Arrow IPC file"},
+        {"\xfd" "7zXZ", 6, "an xz stream (decompress it first)"},
+        {"7z\xbc\xaf\x27\x1c", 6, "a 7-Zip archive"},
+        {"\xca\xfe\xba\xbe", 4, "a Java class or Mach-O file"},
+        {"\xcf\xfa\xed\xfe", 4, "a Mach-O executable"},
+        {"\x00" "asm", 4, "a WebAssembly module"},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (n >= formats[i].length && memcmp(p, formats[i].magic, formats[i].length) == 0)
+            return formats[i].name;
+    if (n >= 10 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9' && memcmp(p + 4, "1AY&SY", 6) == 0)
+        return "a bzip2 stream (decompress it first)";
+    return NULL;
+}
+
 void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, int complete, int nul_delimiter,
                                    encoding_result *e)
 {
     memset(e, 0, sizeof *e);
     e->kind = ENCODING_UTF8;
+    const char *format = binary_signature(p, n);
+    if (format) {
+        e->binary = 1;
+        e->confidence = 0.99;
+        e->reason = keep(s, "not text: %s", format);
+        return;
+    }
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
         e->bom = 1;
         e->confidence = 1;
@@ -49,7 +89,7 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         e->reason = p[0] == 0xFF ? "UTF-16 little-endian byte order mark" : "UTF-16 big-endian byte order mark";
         return;
     }
-    size_t zero_even = 0, zero_odd = 0, controls = 0;
+    size_t zero_even = 0, zero_odd = 0;
     const size_t probe = n < 8192 ? n & ~(size_t)1 : 8192;
     for (size_t i = 0; i < probe; i++) {
         if (p[i] == 0 && (i & 1))
@@ -70,53 +110,46 @@ void simdsv__sniff_detect_encoding(sniff_impl *s, const uint8_t *p, size_t n, in
         e->reason = keep(s, "UTF-16 big-endian: %zu of %zu code units have a zero high byte", zero_even, pairs);
         return;
     }
-    /* The control bytes, line ends and bytes >= 0x80 counted without
+    /* The line ends and bytes >= 0x80 counted without
      * branches, in blocks of 255 into a byte (the compiler vectorizes the
      * count over the whole sample). */
     size_t high_all = 0, line_feeds = 0;
     for (size_t i = 0; i < n;) {
         const size_t end = n - i > 255 ? i + 255 : n;
-        uint8_t block = 0, high_block = 0, lf_block = 0;
+        uint8_t high_block = 0, lf_block = 0;
         for (; i < end; i++) {
             const uint8_t c = p[i];
-            block = (uint8_t)(block + (((c < 0x20) & (c != '\t') & (c != '\n') & (c != '\r') & (c != '\f') &
-                                        ((c != 0) | !nul_delimiter)) |
-                                       (c == 0x7F)));
             high_block = (uint8_t)(high_block + (c >= 0x80));
             lf_block = (uint8_t)(lf_block + (c == '\n'));
         }
-        controls += block;
         high_all += high_block;
         line_feeds += lf_block;
     }
-    /* A NUL byte is a value's byte when NULs sit on fewer than half the
-     * lines of a text (a C string's padding, a broken export); a binary file
-     * (PNG, an executable, a fuzzer's crash file) has NULs on most lines or
-     * many control bytes.  The lines holding a NUL are counted NUL by NUL
-     * (files without one pay a memchr). */
+    /* NUL and control bytes are a value's bytes: fuzzers' files, C strings'
+     * padding and broken exports are read as the text they are (every line
+     * is data unless there is positive evidence otherwise, issue 21).  The
+     * positive evidence that a file is not text is a binary format's
+     * signature (tested first), or NUL bytes making a quarter of a sample of 4 KiB or more
+     * with no UTF-16 pattern (UTF-32, an executable without a known header).
+     * The lines holding a NUL are counted NUL by NUL for the reason (files
+     * without one pay a memchr). */
     const uint8_t *nul = nul_delimiter ? NULL : memchr(p, 0, n);
     const size_t nul_at = nul ? (size_t)(nul - p) : SIZE_MAX;
     const size_t lines = line_feeds + (n && p[n - 1] != '\n');
-    size_t nul_lines = 0;
+    size_t nul_lines = 0, nuls = 0;
     for (const uint8_t *line_end = p; nul; nul = memchr(nul + 1, 0, n - (size_t)(nul + 1 - p))) {
+        nuls++;
         if (nul < line_end)
             continue; /* another NUL of a line counted */
         nul_lines++;
-        line_end = memchr(nul, '\n', n - (size_t)(nul - p));
-        if (!line_end)
-            break;
+        const uint8_t *lf = memchr(nul, '\n', n - (size_t)(nul - p));
+        line_end = lf ? lf : p + n;
     }
-    /* Control bytes: a quarter of the bytes, or a twentieth with a NUL among
-     * them (a few escape sequences in a small text's names are still text). */
-    const int control_heavy = controls * 4 > n || (nul_at != SIZE_MAX && controls * 20 > n);
-    if ((nul_lines && nul_lines * 2 >= lines) || control_heavy) {
+    if (n >= 4096 && nuls * 4 >= n) {
         e->binary = 1;
         e->confidence = 0.9;
-        e->reason = control_heavy
-                        ? keep(s, "not text: %zu control bytes in %zu", controls, n)
-                        : keep(s, "not text: NUL bytes on %zu of %zu lines, the first at offset %zu (and no UTF-16 "
-                                  "pattern)",
-                               nul_lines, lines, nul_at);
+        e->reason = keep(s, "not text: %zu NUL bytes in %zu, the first at offset %zu (and no UTF-16 pattern)", nuls, n,
+                         nul_at);
         return;
     }
     const size_t check = complete ? n : complete_utf8_prefix(p, n);

@@ -365,6 +365,18 @@ simdsv_status simdsv__sniff_apply_detected(const simdsv_sniff *s, simdsv_options
 
 #undef DETECTED
 
+size_t simdsv_sniff_kept_ranges(const simdsv_sniff *s, uint64_t *ranges, size_t cap)
+{
+    if (!s || !s->repeated_header_count)
+        return 0;
+    const size_t n = s->repeated_header_count + 1;
+    for (size_t i = 0; i < n && i < cap && ranges; i++) {
+        ranges[2 * i] = i ? s->repeated_headers[i - 1].byte_end : 0;
+        ranges[2 * i + 1] = i + 1 < n ? s->repeated_headers[i].byte_start : s->end_offset;
+    }
+    return n;
+}
+
 size_t simdsv_sniff_left_out(const simdsv_sniff *s, char *buf, size_t cap)
 {
     char none[1];
@@ -382,20 +394,25 @@ size_t simdsv_sniff_left_out(const simdsv_sniff *s, char *buf, size_t cap)
         const int w_ = snprintf(buf + (n < cap ? n : cap - 1), n < cap ? cap - n : 1, __VA_ARGS__);             \
         n += w_ > 0 ? (size_t)w_ : 0;                                                                           \
     } while (0)
-    if (s->skip_lines && (s->table_count < 2 || s->table == 0)) {
+    /* Only what detection decided: lines the caller's own options leave out
+     * (--skip-lines, --comment, --footer) are no news to the caller. */
+    const int preamble = !s->decisions[SIMDSV_SNIFF_PREAMBLE].given;
+    const int comment = !s->decisions[SIMDSV_SNIFF_COMMENT].given;
+    const int footer = !s->decisions[SIMDSV_SNIFF_FOOTER].given;
+    if (preamble && s->skip_lines && (s->table_count < 2 || s->table == 0)) {
         if (s->skip_lines == 1)
             LEFT_OUT("line 1 (a preamble)");
         else
             LEFT_OUT("lines 1-%llu (a preamble)", (unsigned long long)s->skip_lines);
     }
-    if (s->comment_marker && s->comment_marker[0])
+    if (comment && s->comment_marker && s->comment_marker[0])
         LEFT_OUT("%slines starting with '%s' (comments)", n ? "; " : "", s->comment_marker);
     for (size_t i = 0; i < s->repeated_header_count; i++)
         LEFT_OUT("%s%s%llu", !i && n ? "; " : "", !i ? (s->repeated_header_count > 1 ? "lines " : "line ") : ", ",
                  (unsigned long long)s->repeated_headers[i].line);
     if (s->repeated_header_count)
         LEFT_OUT(" (%s the header)", s->repeated_header_count > 1 ? "repeat" : "repeats");
-    if (s->footer_lines && (s->table_count < 2 || s->table + 1 == s->table_count)) {
+    if (footer && s->footer_lines && (s->table_count < 2 || s->table + 1 == s->table_count)) {
         if (s->footer_lines == 1)
             LEFT_OUT("%sthe last line (a footer)", n ? "; " : "");
         else

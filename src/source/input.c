@@ -314,16 +314,9 @@ static long long read_decoded(simdsv_input *in, uint8_t *buf, size_t size, int *
     }
 }
 
-long long simdsv_input_read(void *ctx, void *buf, size_t size, int *os_errno)
+/* The decoded bytes: the sample first, then the source. */
+static long long read_replayed(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
 {
-    simdsv_input *in = ctx;
-    int dummy = 0;
-    if (!os_errno)
-        os_errno = &dummy;
-    *os_errno = 0;
-    if (!in || (!buf && size))
-        return -1;
-    in->reading = 1;
     if (in->sample_pos < in->sample_len) {
         size_t n = in->sample_len - in->sample_pos;
         if (n > size)
@@ -337,6 +330,62 @@ long long simdsv_input_read(void *ctx, void *buf, size_t size, int *os_errno)
         return -1;
     }
     return read_decoded(in, buf, size, os_errno);
+}
+
+/* The kept ranges' bytes of the decoded input, moved down in buf. */
+static long long read_kept(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
+{
+    while (in->keep_i < in->nkeep) {
+        const long long n = read_replayed(in, buf, size, os_errno);
+        if (n <= 0)
+            return n;
+        const uint64_t start = in->pos, end = start + (uint64_t)n;
+        in->pos = end;
+        size_t out = 0;
+        for (; in->keep_i < in->nkeep; in->keep_i++) {
+            const uint64_t from = in->keep[2 * in->keep_i];
+            const uint64_t to = in->keep[2 * in->keep_i + 1] ? in->keep[2 * in->keep_i + 1] : UINT64_MAX;
+            const uint64_t a = from > start ? from : start, b = to < end ? to : end;
+            if (a < b) {
+                memmove(buf + out, buf + (a - start), (size_t)(b - a));
+                out += (size_t)(b - a);
+            }
+            if (to > end)
+                break; /* the range goes on in the next bytes */
+        }
+        if (out)
+            return (long long)out;
+    }
+    return 0;
+}
+
+long long simdsv_input_read(void *ctx, void *buf, size_t size, int *os_errno)
+{
+    simdsv_input *in = ctx;
+    int dummy = 0;
+    if (!os_errno)
+        os_errno = &dummy;
+    *os_errno = 0;
+    if (!in || (!buf && size))
+        return -1;
+    in->reading = 1;
+    return in->nkeep ? read_kept(in, buf, size, os_errno) : read_replayed(in, buf, size, os_errno);
+}
+
+simdsv_status simdsv_input_keep_ranges(simdsv_input *in, const uint64_t *ranges, size_t n)
+{
+    if (!in || (n && !ranges) || in->reading)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    uint64_t *keep = NULL;
+    if (n && !(keep = simdsv__alloc(&in->alloc, 2 * n * sizeof *keep)))
+        return SIMDSV_ERR_NOMEM;
+    if (n)
+        memcpy(keep, ranges, 2 * n * sizeof *keep);
+    simdsv__free(&in->alloc, in->keep, 2 * in->nkeep * sizeof *in->keep);
+    in->keep = keep;
+    in->nkeep = n;
+    in->keep_i = 0;
+    return SIMDSV_OK;
 }
 
 simdsv_status simdsv__input_sample(simdsv_input *in, size_t size, const uint8_t **data, size_t *got, int *whole,
@@ -596,6 +645,7 @@ void simdsv_input_free(simdsv_input *in)
 #endif
     simdsv__free(&a, in->zbuf, in->zcap);
     simdsv__free(&a, in->sample, in->sample_cap);
+    simdsv__free(&a, in->keep, 2 * in->nkeep * sizeof *in->keep);
     if (in->path)
         simdsv__free(&a, in->path, strlen(in->path) + 1);
     if (in->owns_fd)
@@ -628,7 +678,7 @@ void simdsv_input_observe(simdsv_input *in, void (*on_read)(void *ctx, uint64_t 
 
 int simdsv_input_fd(const simdsv_input *in, uint64_t *size)
 {
-    if (!in || in->fd < 0 || !in->regular || in->compression != SIMDSV_COMPRESSION_NONE)
+    if (!in || in->fd < 0 || !in->regular || in->compression != SIMDSV_COMPRESSION_NONE || in->nkeep)
         return -1;
     if (size)
         *size = in->size;
@@ -637,7 +687,7 @@ int simdsv_input_fd(const simdsv_input *in, uint64_t *size)
 
 int simdsv__input_direct(const simdsv_input *in)
 {
-    return in->compression == SIMDSV_COMPRESSION_NONE && !in->on_read && !in->reading &&
+    return in->compression == SIMDSV_COMPRESSION_NONE && !in->on_read && !in->reading && !in->nkeep &&
            ((in->fd >= 0 && in->regular && in->path) || in->fd < 0);
 }
 

@@ -38,6 +38,12 @@ struct simdsv_input {
     int sample_failed;       /* ... or on a decoding error (error[] says which) */
     int reading;             /* decoded bytes were handed out: no sample can be taken any more */
     int opened;              /* a reader was opened on it */
+    /* simdsv_input_keep_ranges: only the decoded bytes in these [from, to)
+     * ranges are served (to 0: the end); pos is the decoded offset of the
+     * next byte read. */
+    uint64_t *keep;
+    size_t nkeep, keep_i;
+    uint64_t pos;
     void (*on_read)(void *ctx, uint64_t bytes);
     void *on_read_ctx;
     char error[200];

@@ -186,6 +186,16 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
             continue;
         }
         if (o->on_error == SIMDSV_ON_ERROR_FAIL) {
+            if (!c->user_type) { /* (fixed types) what widen() would make of it */
+                const char *s;
+                size_t n;
+                if (!simdsv__field_text(x, f, &s, &n))
+                    return SIMDSV_ERR_NOMEM;
+                const simdsv_type to = simdsv__kind_join(c->type, simdsv__infer_text(x, f, s, n).type);
+                k->late_misfit = 1;
+                k->misfit_column = j;
+                k->widened = to == c->type ? SIMDSV_TYPE_STRING : to;
+            }
             if (c->user_type)
                 snprintf(msg, sizeof msg, "value does not fit column `%.60s` of type %s", c->name,
                          simdsv_type_name(c->type));

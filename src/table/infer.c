@@ -275,7 +275,7 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         return SIMDSV_ERR_NOMEM;
     memset(acc, 0, (t->ncols ? t->ncols : 1) * sizeof *acc);
     for (size_t j = 0; j < t->ncols; j++)
-        acc[j].type = t->cols[j].user_type ? t->cols[j].type : SIMDSV_TYPE_NULL;
+        acc[j].type = t->cols[j].user_type ? t->cols[j].type : t->cols[j].min_type;
     const int64_t budget = x->opt->infer_rows;
     size_t covered = 0;
     uint64_t sampled = 0;

@@ -24,6 +24,9 @@
 typedef struct typed_stream {
     typed_ctx x; /* x.t: the schema; it also collects every batch's rejects */
     uint64_t rows;
+    int late_misfit; /* the error was a late misfit (simdsv_table_stream_misfit) */
+    size_t misfit_column;
+    simdsv_type widened;
 } typed_stream;
 
 static simdsv_status batches_open(simdsv_reader *r, typed_stream **out)
@@ -91,6 +94,11 @@ static simdsv_status batches_next(typed_stream *s, simdsv_table *batch)
     x->text_cap = k.x.text_cap;
     if (k.code != SIMDSV_OK)
         st = simdsv__report(r, &k, s->rows);
+    if (k.code == SIMDSV_ERR_VALUE && k.late_misfit) {
+        s->late_misfit = 1;
+        s->misfit_column = k.misfit_column;
+        s->widened = k.widened;
+    }
     if (st == SIMDSV_OK)
         st = simdsv__move_rejects(x->t, batch, s->rows);
     if (st != SIMDSV_OK) {
@@ -272,6 +280,18 @@ simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t
         return SIMDSV_ERR_INVALID_ARGUMENT;
     const stream_private *p = stream->private_data;
     return simdsv_table_column(batches_schema(p->s), index, info);
+}
+
+simdsv_status simdsv_table_stream_misfit(struct ArrowArrayStream *stream, size_t *index, simdsv_type *widened)
+{
+    if (!stream || stream->release != release || !index || !widened)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const stream_private *p = stream->private_data;
+    if (!p->failed || !p->s->late_misfit)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *index = p->s->misfit_column;
+    *widened = p->s->widened;
+    return SIMDSV_OK;
 }
 
 void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)

@@ -19,6 +19,7 @@ typedef struct column {
     size_t name_size;
     simdsv_type type;
     int user_type;
+    simdsv_type min_type;   /* inferred columns: the inference starts from it (simdsv_options_set_column_min_type) */
     char reason[224];
     size_t source;         /* field index in the record */
     spec_list nulls;     /* extra null tokens of this column */

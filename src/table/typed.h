@@ -106,6 +106,9 @@ typedef struct chunk {
     uint64_t limit;          /* rows to convert at most, 0 = all */
     size_t chars_budget;     /* stop once a string column holds this many bytes (0: no limit) */
     int misfit;              /* set when it did */
+    int late_misfit;         /* fixed_types: a value did not fit an inferred type (the error) */
+    size_t misfit_column;    /* ... in this column, */
+    simdsv_type widened;     /* which a single read would widen to this type */
     chunk_gate *gate;        /* the first chunk of an overlapped threaded read (else NULL) */
     simdsv_status status;
     simdsv_status code;      /* the recorded error, if any */

@@ -409,15 +409,24 @@ async function groupTypes() {
   await checkFile('header only', write('header.csv', 'a,b,c\n'), [], ALL_CODECS);
   await checkFile('one row', write('one.csv', 'a,b\n1,x\n'), [], ALL_CODECS);
   await checkFile('all null', write('nulls.csv', 'a,b\n,\n,\n,\n'), [], ALL_CODECS);
-  // A value that does not fit the type the stream inferred: the conversion
-  // fails naming the line, and -o leaves no file.
-  const misfit = write('misfit.csv', ['a,b', ...Array.from({ length: 1000 }, (_, i) => `${i === 300 ? 'abc' : i},x${i}`)].join('\n'));
+  // A value that does not fit the type the stream inferred (past its sample):
+  // from a regular file -o reads it again with the column widened, so the
+  // readers see what one read gives (the truth: every row sampled); from a
+  // pipe the conversion fails naming the line, and -o leaves no file.
+  const misfitRows = ['a,b', ...Array.from({ length: 1000 }, (_, i) => `${i === 300 ? 'abc' : i},x${i}`)].join('\n');
+  const misfit = write('misfit.csv', misfitRows);
+  const whole = truthOf(misfit, ['--infer-rows', 'all']);
+  checked++;
+  if (!whole || whole.cols[0].type !== 'string') fail('misfit', 'the whole read does not type column a as string');
+  else for (const format of ['parquet', 'arrow']) await convertAndCheck('misfit', misfit, ['--infer-rows', '10'], whole, format);
   for (const format of ['parquet', 'arrow']) {
     const out = path.join(work, `misfit.${format}`);
-    const res = spawnSync(simdsv, ['convert', misfit, '--infer-rows', '10', '-o', out], { encoding: 'utf8' });
+    const res = spawnSync(simdsv, ['convert', '-', '--infer-rows', '10', '--to', format, '-o', out],
+      { input: misfitRows, encoding: 'utf8' });
     checked++;
-    if (res.status !== 1 || !/line 302, column 1/.test(res.stderr) || fs.existsSync(out))
-      fail(`misfit ${format}`, `expected exit 1, "line 302, column 1" and no file; got ${res.status}: ${res.stderr}`);
+    if (res.status !== 1 || !/line 302, column 1/.test(res.stderr) || !/--schema 'a:string'/.test(res.stderr) ||
+        fs.existsSync(out))
+      fail(`misfit ${format} from a pipe`, `expected exit 1, "line 302, column 1", the fix and no file; got ${res.status}: ${res.stderr}`);
   }
   // No input at all has no columns: Parquet cannot hold that, IPC can.
   await checkFile('empty', write('empty.csv', ''), [], PLAIN);

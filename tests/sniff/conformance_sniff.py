@@ -24,15 +24,9 @@ import os
 import subprocess
 import sys
 
-# Cases that differ today, with the defect of issue #21 that makes them
-# differ; remove a case when its fix lands (the test then requires it to pass).
-KNOWN_DIFFERENT = {
-    "w3c_csvw/manifest": "defect 2: rows that drop trailing empty fields start new tables",
-    "go_encoding_csv/CommaFieldTest": "defect 2: a field-count change without a blank line starts a table",
-    "papaparse/core_Empty_quoted_field_at_EOF_is_empty": "defect 9: a one-line file read as a header only",
-    "w3c_csvw/test051": "defect 2: two '# ...' lines (one field; the dialect gives no comment) before a table of "
-                        "3 rows read as a preamble",
-}
+# Cases that differ today, with what makes them differ; remove a case when
+# its fix lands (the test then requires it to pass).
+KNOWN_DIFFERENT = {}
 DEFAULT_DIALECT = {"delimiter": ",", "quote": '"', "escape": None, "comment": None}
 
 

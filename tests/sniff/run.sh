@@ -93,6 +93,17 @@ want=$(printf 'id,name,v\n1,a,"1,5"\n2,b,"2,5"\n3,c,"3,5"\n4,d,"4,5"\n5,e,"5,5"\
 [ "$("$BIN" cat rows --table all "$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all"; exit 1; }
 [ "$("$BIN" cat rows --table all "$TMP/two16.csv")" = "$want" ] || { echo "FAIL: --table all UTF-16"; exit 1; }
 [ "$("$BIN" cat rows --table all - <"$TMP/two.csv")" = "$want" ] || { echo "FAIL: --table all stdin"; exit 1; }
+# Issue 21: every line is data unless there is positive evidence (the defects' one-line repros).
+printf 'yes\nyes\nno\nyes\nyes\n' >"$TMP/yn.csv"
+[ "$("$BIN" count "$TMP/yn.csv" 2>&1)" = 5 ] || { echo "FAIL: defect 1: repeated first row"; exit 1; }
+printf 'id,name,score,city,note\n1,ann,3,Paris\n2,bob,4,Rome\n3,cid,5,Oslo,late\n4,dan,6,Kyiv,ok\n5,eve,7,Bern,ok\n6,fay,8,Riga,ok\n' >"$TMP/ragged.csv"
+[ "$("$BIN" count "$TMP/ragged.csv" 2>&1)" = 6 ] || { echo "FAIL: defect 2: ragged rows"; exit 1; }
+printf 'a,b\n1,2,\n3,4,\n5,6,\n' >"$TMP/trailing.csv"
+[ "$("$BIN" headers "$TMP/trailing.csv" 2>&1 | tr -s ' \n' ' ')" = "1 a 2 b " ] || { echo "FAIL: defect 2: header lost"; exit 1; }
+printf '# comment\n# comment\n# comment\n# comment\n# comment\n# comment\nid;name\n1;a\n2;b\n3;c\n' >"$TMP/comments.csv"
+[ "$("$BIN" count "$TMP/comments.csv" 2>/dev/null)" = 3 ] || { echo "FAIL: defect 3: comment block"; exit 1; }
+printf '1,2,3\n' >"$TMP/one.csv"
+[ "$("$BIN" count "$TMP/one.csv" 2>&1)" = 1 ] || { echo "FAIL: defect 9: one line of numbers"; exit 1; }
 # Two files concatenated: the second copy of the header (line 13) is left out, and said so.
 [ "$("$BIN" count "$TMP/corpus/tables_repeated_header.csv" 2>"$TMP/err")" = 35 ] || { echo "FAIL: repeated header"; exit 1; }
 grep -q "tables_repeated_header.csv: left out: line 13 (repeats the header)" "$TMP/err" ||

@@ -252,6 +252,7 @@ static int open_detected(simdsv_options *opt, PyObject *ints, input *in)
     simdsv_error e;
     memset(&e, 0, sizeof e);
     simdsv_status st;
+    simdsv_sniff *s = NULL;
     Py_BEGIN_ALLOW_THREADS
     st = in->view.obj ? simdsv_input_open_memory(&in->source, in->view.buf, (size_t)in->view.len, opt, &e)
                       : simdsv_input_open_path(&in->source, PyBytes_AS_STRING(in->path), opt, &e);
@@ -261,13 +262,23 @@ static int open_detected(simdsv_options *opt, PyObject *ints, input *in)
         p.opt = opt;
         p.given = (unsigned)given;
         p.dialect_only = records != 0;
-        st = simdsv_input_detect(in->source, &p, opt, NULL, &e);
+        st = simdsv_input_detect(in->source, &p, opt, &s, &e);
     }
     Py_END_ALLOW_THREADS
     if (st != SIMDSV_OK) {
         raise_input_error(&e, st, in);
         return -1;
     }
+    /* As the command does: input that is not text is refused, with what
+     * detection found, rather than read into nonsense or a UTF-8 error. */
+    if (s && s->binary) {
+        snprintf(e.message, sizeof e.message, "not a delimited text file (%s); sniff=False reads it anyway",
+                 s->decisions[SIMDSV_SNIFF_ENCODING].reason);
+        simdsv_sniff_free(s);
+        ext_raise_error(&e, SIMDSV_ERR_INVALID_ARGUMENT, in->name);
+        return -1;
+    }
+    simdsv_sniff_free(s);
     return 0;
 }
 
