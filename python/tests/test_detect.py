@@ -114,9 +114,6 @@ def test_truncated_gzip_says_so() -> None:
         simdsv.read_csv(data[: len(data) // 2])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21 dialect detection (main b6e85d0): the middle and end samples of a "
-                   "file of long quoted fields start inside quotes, so '\"' 'rejects 4435 sampled rows' and the file "
-                   "is read with no quote (48800 rows); the CLI does the same")
 def test_quoted_line_breaks_detected(tmp_path: pathlib.Path) -> None:
     from test_dask import quoted_newline_file
 
