@@ -235,3 +235,36 @@ def test_file_objects_are_detected_as_paths_are() -> None:
             .to_pydict()
         assert simdsv.count(io.BytesIO(data)) == 3
         assert simdsv.records(io.BytesIO(data)).header == ["Name", "Age", "Embarked", "Fare"]
+
+
+def test_pandas_and_polars_parameters_map_onto_the_options(tmp_path) -> None:
+    """Build 1: each pandas / polars name means its simdsv option."""
+    import csv
+    import gzip
+
+    rows = b"n;x;d\n1;1.234,5;31/12/2024\n2;2,5;01/02/2025\n"
+    t = simdsv.read_csv(rows, sep=";", decimal=",", thousands=".", date_format="%d/%m/%Y", sniff=False)
+    assert t.to_arrow().to_pydict() == {"n": [1, 2], "x": [1234.5, 2.5],
+                                        "d": [datetime.date(2024, 12, 31), datetime.date(2025, 2, 1)]}
+    t = simdsv.read_csv(b"a,b\n#note\n1,x\n", comment="#", sniff=False)
+    assert t.to_arrow().to_pydict() == {"a": [1], "b": ["x"]}
+    t = simdsv.read_csv(b"a,b\n1,'x,y'\n", quotechar="'", sniff=False)
+    assert t.to_arrow().column("b").to_pylist() == ["x,y"]
+    t = simdsv.read_csv(b'a,b\n1,"x\n', quoting=csv.QUOTE_NONE, sniff=False)
+    assert t.to_arrow().column("b").to_pylist() == ['"x']
+    t = simdsv.read_csv(b'a\n"x\\"y"\n', escapechar="\\", sniff=False)
+    assert t.to_arrow().column("a").to_pylist() == ['x"y']
+    assert simdsv.read_csv(b"junk\na\n1\n", skiprows=1).column_names == ["a"]
+    assert simdsv.read_csv(b"a,b\n1,2,3\n", truncate_ragged_lines=True).to_arrow().to_pydict() == {"a": [1], "b": [2]}
+    assert simdsv.read_csv(b"a\n1\n2\n", n_rows=1, infer_schema_length=None).num_rows == 1
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(gzip.compress(TITANIC))
+    assert simdsv.read_csv(path, compression="infer").num_rows == 3
+    assert simdsv.read_csv(path, compression="gzip", memory_map=False).num_rows == 3
+    latin = "nom\n\u00e9t\u00e9\n".encode("latin-1")
+    assert simdsv.read_csv(latin, encoding="latin-1").to_arrow().column("nom").to_pylist() == ["\u00e9t\u00e9"]
+    t = simdsv.read_csv(TITANIC, parse_dates=["Name"], on_error="null")
+    assert t.types["Name"] == "timestamp" and t.to_arrow().column("Name").null_count == 3
+    assert simdsv.read_csv(TITANIC, low_memory=False, engine="pyarrow").num_rows == 3
+    with pytest.raises(TypeError, match="'index_col'"):
+        simdsv.read_csv(TITANIC, index_col=0)
