@@ -268,3 +268,18 @@ def test_pandas_and_polars_parameters_map_onto_the_options(tmp_path) -> None:
     assert simdsv.read_csv(TITANIC, low_memory=False, engine="pyarrow").num_rows == 3
     with pytest.raises(TypeError, match="'index_col'"):
         simdsv.read_csv(TITANIC, index_col=0)
+
+
+def test_naive_timestamps_stay_naive() -> None:
+    """Text without an offset is a wall-clock timestamp (Arrow timestamp[us] without a zone, as DuckDB, Polars and
+    pyarrow read it); a column with offsets holds UTC instants."""
+    naive = simdsv.read_csv(b"t\n2024-01-02 03:04:05\n2024-01-03T00:00:00\n", sep=",").to_arrow().column("t")
+    assert naive.type == pa.timestamp("us")
+    assert naive.to_pylist() == [datetime.datetime(2024, 1, 2, 3, 4, 5), datetime.datetime(2024, 1, 3)]
+    df = simdsv.read_csv(b"t\n2024-01-02 03:04:05\n", sep=",").to_pandas()
+    assert str(df["t"].dtype) == "datetime64[us]" and (df["t"] < pd.Timestamp("2025-01-01")).all()
+    zoned = simdsv.read_csv(b"t\n2024-01-02T03:04:05+01:00\n2024-01-02 03:04:05Z\n", sep=",").to_arrow().column("t")
+    assert zoned.type == pa.timestamp("us", "UTC")
+    assert [v.isoformat() for v in zoned.to_pylist()] == ["2024-01-02T02:04:05+00:00", "2024-01-02T03:04:05+00:00"]
+    streamed = simdsv.open_csv(b"t\n2024-01-02 03:04:05\n", sep=",").read_all().column("t")
+    assert streamed.type == pa.timestamp("us")

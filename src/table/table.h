@@ -20,6 +20,8 @@ typedef struct column {
     simdsv_type type;
     int user_type;
     simdsv_type min_type;   /* inferred columns: the inference starts from it (simdsv_options_set_column_min_type) */
+    int utc;               /* a timestamp column: 1 when the inference sample's values had zone offsets (Arrow
+                              zone "UTC"), 0 for naive wall-clock timestamps */
     char reason[224];
     size_t source;         /* field index in the record */
     spec_list nulls;     /* extra null tokens of this column */
