@@ -866,7 +866,8 @@ typedef struct simdsv_sniff_table {
  * the table (files concatenated), found among the sample's first 1000 rows
  * when the header is text over typed columns.  simdsv_sniff_apply cannot
  * leave it out (no reader option cuts one line): a reader that should skip
- * it reads the input without [byte_start, byte_end), as the CLI does. */
+ * it reads the input without [byte_start, byte_end), as simdsv_input_detect
+ * has a simdsv_input do (simdsv_sniff_kept_ranges). */
 typedef struct simdsv_sniff_line {
     uint64_t line;       /* 1-based physical line of the input */
     uint64_t byte_start; /* input offsets of the line, its line end included */

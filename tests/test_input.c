@@ -66,6 +66,8 @@ typedef struct buf {
 
 static void put(buf *b, const void *s, size_t n)
 {
+    if (!n)
+        return; /* (an empty field: memcpy wants a buffer even for no byte) */
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 64;
         b->p = realloc(b->p, b->cap);
@@ -195,7 +197,7 @@ static void write_file(const buf *b)
     CHECK(f != NULL);
     if (!f)
         return;
-    CHECK(fwrite(b->p, 1, b->n, f) == b->n);
+    CHECK(!b->n || fwrite(b->p, 1, b->n, f) == b->n); /* (fwrite wants a buffer even for no byte) */
     fclose(f);
 }
 

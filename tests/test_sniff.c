@@ -261,6 +261,20 @@ static void test_layout_evidence(void)
     s = sniff("Source: a, b\n\nid,x,y\n1,2,3\n4,5,6\n7,8,9\n10,11,12\n");
     CHECK(s->skip_lines == 2);
     simdsv_sniff_free(s);
+    /* A one-word line right above rows of data is a header the delimiter
+     * cut otherwise (times at ':'), not a preamble; with a blank line after
+     * notes, a table without a header still has its preamble. */
+    s = sniff("t\n01:07:13\n02:14:26\n03:21:39\n04:28:52\n05:35:05\n");
+    CHECK(s->skip_lines == 0 && s->end_offset == 0);
+    simdsv_sniff_free(s);
+    s = sniff("some text\ndescription\n\nJohn,Doe,120 st.,Riverside,NJ,08075\nJack,Mc,220 Av.,Phila,PA,09119\n"
+              "Ann,Lee,1 Rd.,Riverside,NJ,08075\nBob,Ray,2 Rd.,SomeTown,SD,91234\n");
+    CHECK(s->skip_lines == 3 && s->end_offset == 0 && s->header == 0);
+    simdsv_sniff_free(s);
+    /* Rows wider than the table after a blank line are no footer. */
+    s = sniff("a\nb\nc\nd\n\n1,2,3\n4,5,6\n");
+    CHECK(s->end_offset == 0 && s->footer_lines == 0);
+    simdsv_sniff_free(s);
     /* ... and a run of the table's shape after it: not two rows. */
     s = sniff("# publisher City\n# updated 12/31/2010\nGID,Street,Species\n1,ADDISON,Celtis\n2,EMERSON,Liquidambar\n");
     CHECK(s->skip_lines == 0 || s->comment == '#');

@@ -44,24 +44,53 @@ def pyarrow_read(path, simdsv_schema, *, header, delimiter=",", quote='"'):
     return table
 
 
+def unique_names(names):
+    """simdsv's rule for a typed read's names: '' -> column_N, a repeat -> the first free _2, _3, ..."""
+    given, taken, out = set(n for n in names if n), set(), []
+    for i, name in enumerate(names):
+        generated = not name
+        base = f"column_{i + 1}" if generated else name
+        if base in taken or (generated and base in given):
+            k = 2
+            while f"{base}_{k}" in given or f"{base}_{k}" in taken:
+                k += 1
+            base = f"{base}_{k}"
+        taken.add(base)
+        out.append(base)
+    return out
+
+
+def test_unique_names_rule() -> None:
+    assert unique_names(["a", "b", "a", "", "a_2", "a"]) == ["a", "b", "a_3", "column_4", "a_2", "a_4"]
+    t = simdsv.read_csv(b"a,b,a,,a_2,a\n1,2,3,4,5,6\n")
+    assert t.column_names == unique_names(["a", "b", "a", "", "a_2", "a"])
+
+
 def pyarrow_read_as(path, simdsv_schema, *, header, delimiter=",", quote='"'):
     parse = pacsv.ParseOptions(delimiter=delimiter, quote_char=quote if quote else False, newlines_in_values=True)
     read = pacsv.ReadOptions(autogenerate_column_names=not header, block_size=1 << 26)
+    data = pathlib.Path(path).read_bytes()
+    if data and data[-1:] not in (b"\n", b"\r"):
+        data += b"\n"  # pyarrow cannot infer the columns of one line without a line end
+    # The header's names as the file has them (simdsv makes them unique): each
+    # name's type is ours when its columns agree on one, else pyarrow's, cast below.
+    file_names = pacsv.open_csv(io.BytesIO(data), read_options=read, parse_options=parse).schema.names if header else []
+    by_name = {}
+    for name, f in zip(file_names, simdsv_schema):
+        by_name.setdefault(name, set()).add(f.type)
     convert = pacsv.ConvertOptions(
-        column_types={f.name if header else f"f{i}": f.type for i, f in enumerate(simdsv_schema)},
+        column_types={name: next(iter(types)) for name, types in by_name.items() if len(types) == 1}
+        if header else {f"f{i}": f.type for i, f in enumerate(simdsv_schema)},
         null_values=[""],
         strings_can_be_null=True,
         quoted_strings_can_be_null=False,
         true_values=["true", "True", "TRUE"],
         false_values=["false", "False", "FALSE"],
     )
-    data = pathlib.Path(path).read_bytes()
-    if data and data[-1:] not in (b"\n", b"\r"):
-        data += b"\n"  # pyarrow cannot infer the columns of one line without a line end
     table = pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
-    if not header:
-        table = table.rename_columns([f.name for f in simdsv_schema])
-    return table
+    if header:
+        assert unique_names(table.schema.names) == simdsv_schema.names
+    return table.rename_columns([f.name for f in simdsv_schema])
 
 
 def assert_same(ours: pa.Table, theirs: pa.Table) -> None:

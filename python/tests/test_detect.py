@@ -79,6 +79,21 @@ def test_given_wins() -> None:
     assert t.to_arrow().to_pylist() == [{"nom": "José", "n": 1}, {"nom": "Ann", "n": 2}]
 
 
+def test_concatenated_files_leave_out_the_repeated_header(tmp_path: pathlib.Path) -> None:
+    # Two files concatenated: the second header is the one line left out (issue 21's rule),
+    # from a buffer, a path and gzip alike, and the columns keep their types.
+    data = b"id,city,temp\n1,a,1.5\n2,b,2.5\n3,c,3.5\nid,city,temp\n4,d,4.5\n5,e,5.5\n"
+    path = tmp_path / "cat.csv.gz"
+    path.write_bytes(gzip.compress(data))
+    for source in (data, str(path)):
+        t = simdsv.read_csv(source)
+        assert t.to_arrow().column(0).to_pylist() == [1, 2, 3, 4, 5]
+        assert t.to_arrow().column(2).to_pylist() == [1.5, 2.5, 3.5, 4.5, 5.5]
+        assert simdsv.count(source) == 5
+    # Detection off: every line is a row.
+    assert simdsv.read_csv(data, sniff=False).num_rows == 6
+
+
 def test_utf16_is_detected() -> None:
     data = "name,age\nJosé,30\nAnn,25\n".encode("utf-16")
     t = simdsv.read_csv(data)
@@ -108,6 +123,54 @@ def test_compressed_as_plain(tmp_path: pathlib.Path, codec: str) -> None:
         simdsv.read_csv(p, compression="lzma")
 
 
+def test_long_quoted_values_keep_their_quote(tmp_path: pathlib.Path) -> None:
+    # A regular file is sampled at its start, middle and end; in a file of
+    # long quoted values with line breaks the middle and the end start inside
+    # quotes.  The quote was rejected there and 48,800 rows read instead of 800.
+    value = "\n".join("line %d, with a comma" % j for j in range(61))
+    data = "id,text,n\n" + "".join('%d,"%s %d",%d\n' % (i, value, i, 2 * i) for i in range(800))
+    p = tmp_path / "long_quoted.csv"
+    p.write_text(data)
+    assert p.stat().st_size > 1 << 20  # past the 256 KiB start and both 64 KiB samples
+    t = simdsv.read_csv(p).to_arrow()
+    assert t.num_rows == 800
+    assert t.column("text")[799].as_py() == value + " 799"
+    assert t.column("n").to_pylist() == [2 * i for i in range(800)]
+    assert simdsv.count(p) == 800
+    assert sum(b.num_rows for b in simdsv.open_csv(p, batch_rows=100)) == 800
+
+
+def _utf16_cases(tmp_path: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.Path]]:
+    """(UTF-16 file, the same text in UTF-8): the messy set's file, and one
+    past the reader's first buffer whose third column is empty in its first
+    rows (a type seen only later)."""
+    cases = []
+    messy = MESSY / "encodings_utf16.csv"
+    if messy.exists():
+        as_utf8 = tmp_path / "messy_utf8.csv"
+        as_utf8.write_text(messy.read_bytes().decode("utf-16"), encoding="utf-8", newline="")
+        cases.append((messy, as_utf8))
+    text = "name,age,score\n" + "".join(
+        "Jos\u00e9 %d,%d,%s\n" % (i, i % 90, "" if i < 50 else "%.2f" % (i / 8)) for i in range(120000)
+    )
+    utf16, utf8 = tmp_path / "gen_utf16.csv", tmp_path / "gen_utf8.csv"
+    utf16.write_bytes(text.encode("utf-16"))
+    utf8.write_text(text, encoding="utf-8")
+    cases.append((utf16, utf8))
+    return cases
+
+
+def test_utf16_streams_as_read_csv(tmp_path: pathlib.Path) -> None:
+    # open_csv (the streaming typed reader) said "value does not fit column of
+    # type null" on UTF-16 input that read_csv read right.
+    for utf16, utf8 in _utf16_cases(tmp_path):
+        expected = simdsv.read_csv(utf8).to_arrow()
+        assert simdsv.read_csv(utf16).to_arrow().equals(expected), utf16.name
+        for batch_rows in (7, 65536):
+            batches = list(simdsv.open_csv(utf16, batch_rows=batch_rows))
+            assert pa.Table.from_batches(batches).equals(expected), (utf16.name, batch_rows)
+
+
 def test_truncated_gzip_says_so() -> None:
     data = gzip.compress(b"a,b\n" + b"1,2\n" * 100000)
     with pytest.raises(simdsv.Error, match="the gzip data is truncated"):
@@ -115,6 +178,9 @@ def test_truncated_gzip_says_so() -> None:
 
 
 def test_quoted_line_breaks_detected(tmp_path: pathlib.Path) -> None:
+    """Long quoted fields with line breaks: the middle and end samples start
+    inside quotes, which must not count against '"' (read without a quote,
+    this file gave 48,800 rows)."""
     from test_dask import quoted_newline_file
 
     path = tmp_path / "quoted.csv"

@@ -378,19 +378,54 @@ simdsv_status simdsv__sniff_choose_dialect(sniff_run *R)
     return SIMDSV_OK;
 }
 
-/* Every row of the sample's regions in kept (bit i: region i) parsed with d
- * (each region to its end: the rows R->rs keeps stop at START_ROWS and
- * PART_ROWS), counted in *counts (no field typed); the input ending inside
- * quotes counts as a bad row.  False when out of memory. */
-static int count_whole_sample(const sniff_run *R, const unsigned kept, const dialect *d, score *counts)
+/* The data rows of rs from row r0 that d's quoting breaks. */
+static size_t bad_rows_from(const rows *rs, size_t r0)
+{
+    size_t bad = 0;
+    for (size_t i = r0; i < rs->nr; i++)
+        bad += rs->r[i].kind == ROW_DATA && rs->r[i].bad;
+    return bad;
+}
+
+/* Every row of the whole sample parsed with d (each region to its end: the
+ * rows R->rs keeps stop at START_ROWS and PART_ROWS), counted in *counts
+ * (no field typed); the input ending inside quotes counts as a bad row.
+ * The middle and the end start at a line start that may be inside a quoted
+ * field: where the rows parsed from outside quotes break, they are parsed
+ * from inside a quoted field too, and the parity that breaks fewer rows
+ * counts (a file of quoted values with line breaks is no broken quoting).
+ * False when out of memory. */
+static int count_whole_sample(const sniff_run *R, const dialect *d, score *counts)
 {
     rows all = {.alloc = &R->s->alloc};
-    for (size_t i = 0; i < R->conv.ng && !all.nomem; i++)
-        if ((kept >> i) & 1)
-            simdsv__sniff_parse_region(&R->conv.g[i], (int)i, d, SIZE_MAX, &all);
+    size_t bad_tails = 0; /* rests of rows before a region's start that break the quoting */
+    for (size_t i = 0; i < R->conv.ng && !all.nomem; i++) {
+        const region *g = &R->conv.g[i];
+        const size_t r0 = all.nr, f0 = all.nf;
+        const int unterminated0 = all.unterminated;
+        simdsv__sniff_parse_region(g, (int)i, d, SIZE_MAX, &all);
+        if (g->is_start || d->quote < 0)
+            continue;
+        const size_t outside_bad = bad_rows_from(&all, r0) + (size_t)(all.unterminated && !unterminated0);
+        if (!outside_bad)
+            continue;
+        all.nr = r0;
+        all.nf = f0;
+        all.unterminated = unterminated0;
+        const size_t tail_bad = simdsv__sniff_parse_region_inside_quotes(g, (int)i, d, SIZE_MAX, &all);
+        const size_t inside_bad = tail_bad + bad_rows_from(&all, r0) + (size_t)(all.unterminated && !unterminated0);
+        if (inside_bad < outside_bad) {
+            bad_tails += tail_bad;
+            continue;
+        }
+        all.nr = r0;
+        all.nf = f0;
+        all.unterminated = unterminated0;
+        simdsv__sniff_parse_region(g, (int)i, d, SIZE_MAX, &all);
+    }
     const int ok = !all.nomem;
     simdsv__sniff_score_rows(R->gs, &all, 0, 1, HUGE_VAL, counts); /* beat +inf: counts only */
-    counts->bad_rows += (size_t)all.unterminated;
+    counts->bad_rows += (size_t)all.unterminated + bad_tails;
     simdsv__sniff_free_rows(&all);
     return ok;
 }
@@ -413,19 +448,13 @@ static simdsv_status recheck_quote(sniff_run *R)
     R->bad_rows = 0;
     if (d->quote < 0 || is_given(R, SIMDSV_SNIFF_QUOTE))
         return SIMDSV_OK;
-    /* The regions whose rows the parse kept: a middle or end region that
-     * starts inside a quoted field (a text of many lines) and parses with
-     * neither quote parity was left out, and is no evidence here either. */
-    unsigned kept = 0;
-    for (size_t r = 0; r < R->rs.nr; r++)
-        kept |= 1u << R->rs.r[r].region;
     int breaks = 0;
     for (size_t i = 0; i < R->conv.ng && !breaks; i++)
-        breaks = ((kept >> i) & 1) && simdsv__sniff_quoting_breaks(&R->conv.g[i], d);
+        breaks = simdsv__sniff_quoting_breaks(&R->conv.g[i], d);
     if (!breaks)
         return SIMDSV_OK;
     score quoted;
-    if (!count_whole_sample(R, kept, d, &quoted))
+    if (!count_whole_sample(R, d, &quoted))
         return SIMDSV_ERR_NOMEM;
     R->bad_rows = quoted.bad_rows;
     if (!quoted.bad_rows)
@@ -433,7 +462,7 @@ static simdsv_status recheck_quote(sniff_run *R)
     dialect plain = *d;
     plain.quote = plain.escape = -1;
     score unquoted;
-    if (!count_whole_sample(R, kept, &plain, &unquoted))
+    if (!count_whole_sample(R, &plain, &unquoted))
         return SIMDSV_ERR_NOMEM;
     /* mode_rows / rows compared without a division */
     if (!unquoted.rows || unquoted.k < 2 ||

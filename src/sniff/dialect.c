@@ -213,45 +213,98 @@ static int opens_field(const dialect *d, const uint8_t *p, size_t i)
     return !i || p[i - 1] == '\n' || p[i - 1] == '\r' || (i >= d->dlen && !memcmp(p + i - d->dlen, d->delim, d->dlen));
 }
 
-int simdsv__sniff_quoting_breaks(const region *g, const dialect *d)
+/* Where the quoted field open at p[i] closes: its first quote that is
+ * neither doubled nor escaped (an odd run of escape bytes before it); n
+ * when the region ends first. */
+static size_t closing_quote(const uint8_t *p, size_t n, size_t i, const dialect *d)
+{
+    const uint8_t quote = (uint8_t)d->quote;
+    for (;;) {
+        const uint8_t *q = i < n ? memchr(p + i, quote, n - i) : NULL;
+        if (!q)
+            return n;
+        i = (size_t)(q - p);
+        size_t escapes = 0;
+        while (d->escape >= 0 && escapes < i && p[i - 1 - escapes] == (uint8_t)d->escape)
+            escapes++;
+        if (escapes & 1) {
+            i++;
+            continue;
+        }
+        if (d->escape < 0 && i + 1 < n && p[i + 1] == quote) {
+            i += 2;
+            continue;
+        }
+        return i;
+    }
+}
+
+/* Whether the byte after a closing quote at p[i] is other text than a
+ * delimiter or a line end (spaces skipped when trimming). */
+static int text_after_quote(const dialect *d, const uint8_t *p, size_t n, size_t i)
+{
+    for (i++; d->trim && i < n && p[i] == ' ';)
+        i++;
+    return i < n && p[i] != '\n' && p[i] != '\r' && !at_delim(d, p, n, i);
+}
+
+/* quoting_breaks' walk, from the region's start outside quotes or, when
+ * `inside`, inside a quoted field. */
+static int walk_breaks(const region *g, const dialect *d, int inside)
 {
     const uint8_t *p = g->p;
     const size_t n = g->n;
-    const uint8_t quote = (uint8_t)d->quote;
     for (size_t i = 0; i < n;) {
-        const uint8_t *q = memchr(p + i, quote, n - i);
-        if (!q)
-            return 0;
-        i = (size_t)(q - p);
-        if (!opens_field(d, p, i))
-            return 1; /* a quote inside an unquoted field */
-        /* The closing quote: not doubled, not escaped (an odd run of escape
-         * bytes before it). */
-        for (i++;;) {
-            q = memchr(p + i, quote, n - i);
+        if (!inside) {
+            const uint8_t *q = memchr(p + i, (uint8_t)d->quote, n - i);
             if (!q)
-                return g->complete; /* the input ends inside the quotes; a sample's end only cut them */
+                return 0;
             i = (size_t)(q - p);
-            size_t escapes = 0;
-            while (d->escape >= 0 && escapes < i && p[i - 1 - escapes] == (uint8_t)d->escape)
-                escapes++;
-            if (escapes & 1) {
-                i++;
-                continue;
-            }
-            if (d->escape < 0 && i + 1 < n && p[i + 1] == quote) {
-                i += 2;
-                continue;
-            }
-            break;
-        }
-        i++;
-        while (d->trim && i < n && p[i] == ' ')
+            if (!opens_field(d, p, i))
+                return 1; /* a quote inside an unquoted field */
             i++;
-        if (i < n && p[i] != '\n' && p[i] != '\r' && !at_delim(d, p, n, i))
-            return 1; /* text after the closing quote */
+        }
+        inside = 0;
+        i = closing_quote(p, n, i, d);
+        if (i >= n)
+            return g->complete; /* the input ends inside the quotes; a sample's end only cut them */
+        if (text_after_quote(d, p, n, i))
+            return 1;
+        i++;
     }
     return 0;
+}
+
+/* The middle and the end of a file start at a line start that may be inside
+ * a quoted field (a value with line breaks): like the threaded reader's
+ * range summaries, they are read with either quote parity at their start,
+ * and break only when both do. */
+int simdsv__sniff_quoting_breaks(const region *g, const dialect *d)
+{
+    return walk_breaks(g, d, 0) && (g->is_start || walk_breaks(g, d, 1));
+}
+
+size_t simdsv__sniff_parse_region_inside_quotes(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs)
+{
+    const size_t n = g->n < UINT32_MAX ? g->n : UINT32_MAX;
+    const size_t close = closing_quote(g->p, n, 0, d);
+    if (close >= n) {
+        rs->unterminated |= g->complete;
+        return 0;
+    }
+    size_t bad = (size_t)text_after_quote(d, g->p, n, close);
+    /* The rest of the row the field is in: its start is before the region,
+     * so it is no row of its own, but its quoting may break. */
+    const size_t r0 = rs->nr, f0 = rs->nf;
+    parse_from(g, gi, d, 1, rs, close + 1, 0, 0);
+    if (rs->nr == r0)
+        return bad; /* the region ends in it, or out of memory */
+    bad |= rs->r[r0].bad;
+    const size_t rows_start = rs->next_pos;
+    rs->nr = r0;
+    rs->nf = f0;
+    parse_from(g, gi, d, max_rows, rs, rows_start, 0, 0);
+    return bad;
 }
 
 uint64_t simdsv__sniff_count_lines(const uint8_t *p, size_t n)

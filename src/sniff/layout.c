@@ -12,11 +12,61 @@
 
 #include <string.h>
 
+/* 1 when row i is data like the rows below it with its field count: some
+ * column typed in all of them (up to 3), and no text in such a column; or,
+ * all text, a value of it recurring below in its column.  Narrow lines
+ * right before a row of data, with no blank line between, are more likely a
+ * header the delimiter cut otherwise (times cut at ':' below a one-word
+ * header) than a preamble. */
+static int types_like_below(const sniff_run *R, size_t i)
+{
+    const region *gs = R->gs;
+    const rows *rs = &R->rs;
+    const sn_row *r = &rs->r[i];
+    size_t below[3], seen = 0;
+    for (size_t j = i + 1; j < R->nstart && seen < 3; j++)
+        if (rs->r[j].kind == ROW_DATA && rs->r[j].nfields == r->nfields)
+            below[seen++] = j;
+    size_t typed = 0;
+    for (size_t f = 0; f < r->nfields; f++) {
+        simdsv_type join = SIMDSV_TYPE_NULL;
+        for (size_t b = 0; b < seen; b++) {
+            const simdsv_type bk = simdsv__sniff_kind_of(text_of(gs, rs, &rs->r[below[b]], f), R->dc_allowed);
+            if (bk != SIMDSV_TYPE_NULL)
+                join = simdsv__kind_join(join, bk);
+        }
+        if (!typed_kind(join))
+            continue;
+        typed++;
+        /* A name has a letter: "07" is text to the typed reader (a leading
+         * zero) but no header. */
+        const field_text x = text_of(gs, rs, r, f);
+        if (simdsv__sniff_kind_of(x, R->dc_allowed) == SIMDSV_TYPE_STRING)
+            for (size_t c = 0; c < x.n; c++)
+                if ((x.s[c] | 0x20) >= 'a' && (x.s[c] | 0x20) <= 'z')
+                    return 0;
+    }
+    if (typed)
+        return 1;
+    /* Text everywhere: a value that recurs below in its column is data too
+     * (a header names, it does not repeat). */
+    for (size_t f = 0; f < r->nfields; f++) {
+        const field_text x = text_of(gs, rs, r, f);
+        for (size_t b = 0; b < seen && x.n; b++) {
+            const field_text y = text_of(gs, rs, &rs->r[below[b]], f);
+            if (x.n == y.n && !memcmp(x.s, y.s, x.n))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The preamble: lines of another shape before a sustained run of the
  * table's.  The table starts at the first row with k fields that three more
  * rows with k fields follow; the rows before it are a preamble only when
- * every one has fewer fields, and either at most half as many (a title, a
- * note) or a blank line sets them apart.  Without that evidence the table
+ * every one has fewer fields, and either a blank line sets them apart, or
+ * they have at most half as many (a title, a note) and the table's first
+ * row is no row of data (types_like_below).  Without that evidence the table
  * starts at the first row of data: ragged rows and short tables are data
  * (issue 21: every line is data unless there is positive evidence). */
 static size_t table_start(const sniff_run *R)
@@ -52,7 +102,7 @@ static size_t table_start(const sniff_run *R)
             fewer &= p->nfields < k;
             narrow &= p->nfields * 2 <= k;
         }
-        return fewer && (narrow || blank_after) ? i : first_data;
+        return fewer && (blank_after || (narrow && !types_like_below(R, i))) ? i : first_data;
     }
     return first_data;
 }
@@ -221,7 +271,11 @@ static footer find_footer(sniff_run *R)
              * ("Total: 14" below ids, not "7" below "5,5"). */
             const int apart = tail > lo && rs->r[tail - 1].kind == ROW_BLANK;
             const int unlike = narrow == notes && !narrow_in_table && text_first == notes && typed_kind(first_column);
-            if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && (apart || unlike)) {
+            /* (Rows wider than the table are no notes: data, or a table of its own.) */
+            size_t wider = 0;
+            for (size_t i = tail; i < hi; i++)
+                wider += rs->r[i].kind == ROW_DATA && rs->r[i].nfields > width;
+            if (tail < hi && notes && notes <= 10 && table_rows >= 3 && !broken && !wider && (apart || unlike)) {
                 const sn_row *f = &rs->r[tail];
                 footer_offset = gs[endg].offset + (endg == 0 ? skip0 : 0) + f->off;
                 footer_lines = simdsv__sniff_count_lines(gs[endg].p + f->off, gs[endg].n - f->off);

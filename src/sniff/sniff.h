@@ -265,11 +265,19 @@ simdsv_status simdsv__sniff_columns(sniff_run *R, const table_read *tr);
  * A row cut by the end of an incomplete region is dropped. */
 void simdsv__sniff_parse_region(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs);
 
+/* Parses region g as parse_region does, but from inside a quoted field of
+ * d (d->quote >= 0), as the middle or the end of a file may start: its rows
+ * begin after the row the field's closing quote is in.  Returns 1 when the
+ * rest of that row breaks the quoting (its rows are not counted otherwise). */
+size_t simdsv__sniff_parse_region_inside_quotes(const region *g, int gi, const dialect *d, size_t max_rows, rows *rs);
+
 /* Whether d's quoting (d->quote >= 0) may break somewhere in region g: a
  * quote opening no field, text after a closing quote, the input ending
- * inside quotes.  Walks from quote to quote (memchr), so it costs little
- * where quotes are few; a quote in a comment line is answered 1 too (the
- * parse, which knows comment lines, then decides). */
+ * inside quotes; the middle and the end (!g->is_start) only when they break
+ * with both quote parities at their start.  Walks from quote to quote
+ * (memchr), so it costs little where quotes are few; a quote in a comment
+ * line is answered 1 too (the parse, which knows comment lines, then
+ * decides). */
 int simdsv__sniff_quoting_breaks(const region *g, const dialect *d);
 
 /* Physical lines in p[0..n): line ends (CRLF counts once), and a last line without one. */

@@ -19,7 +19,6 @@ typedef struct column {
     size_t name_size;
     simdsv_type type;
     int user_type;
-    simdsv_type min_type;   /* inferred columns: the inference starts from it (simdsv_options_set_column_min_type) */
     int utc;               /* a timestamp column: 1 when the inference sample's values had zone offsets (Arrow
                               zone "UTC"), 0 for naive wall-clock timestamps */
     char reason[224];
@@ -33,6 +32,7 @@ typedef struct column {
     void *offsets;          /* int32_t or int64_t entries (wide_offsets) */
     size_t offsets_cap;     /* entries */
     int wide_offsets;
+    simdsv_type min_type;   /* inferred columns: the inference starts from it (simdsv_options_set_column_min_type) */
     char *chars;
     size_t chars_len, chars_cap;
 } column;

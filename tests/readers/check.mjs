@@ -125,9 +125,27 @@ function truthOf(csv, opts, input) {
   if (lines.length) parseLine(lines[0]).forEach(([k], j) => { cols[j].name = k; });
   else if (cols.length && !opts.includes('--columns')) {
     const header = run(['convert', '--to', 'csv', '--output-delimiter', '\t', ...opts, input ? '-' : csv]);
-    csvRecord(header.stdout, '\t').forEach((k, j) => { if (cols[j]) cols[j].name = k; });
+    uniqueNames(csvRecord(header.stdout, '\t')).forEach((k, j) => { if (cols[j]) cols[j].name = k; });
   }
   return { cols, values, rows: lines.length };
+}
+
+// A typed read's names (the CSV output keeps the file's): '' is column_N, a
+// repeated name takes the first _2, _3, ... that no name of the file has.
+function uniqueNames(names) {
+  const given = new Set(names.filter((n) => n !== ''));
+  const taken = new Set();
+  return names.map((name, i) => {
+    const generated = name === '';
+    let base = generated ? `column_${i + 1}` : name;
+    if (taken.has(base) || (generated && given.has(base))) {
+      let k = 2;
+      while (given.has(`${base}_${k}`) || taken.has(`${base}_${k}`)) k++;
+      base = `${base}_${k}`;
+    }
+    taken.add(base);
+    return base;
+  });
 }
 
 // The first record of simdsv's CSV output (minimal RFC 4180 quoting).

@@ -65,6 +65,32 @@ fi
 awk 'BEGIN { print "a;b"; for (i = 0; i < 60000; i++) print i ";x" i }' >"$TMP/long_semi.csv"
 [ "$(cat "$TMP/long_semi.csv" | "$BIN" count -)" = 60000 ] || { echo "FAIL: long pipe"; exit 1; }
 [ "$(cat "$TMP/long_semi.csv" | "$BIN" select 2 - | tail -1)" = x59999 ] || { echo "FAIL: long pipe select"; exit 1; }
+# UTF-16 on the streaming typed path (convert): the same output as the UTF-8
+# text, for a file past the reader's first buffer whose third column is empty
+# in its first rows, and the messy set's file when it is there.
+awk 'BEGIN { print "name,age,score"; for (i = 0; i < 120000; i++)
+    printf "Jos\303\251 %d,%d,%s\n", i, i % 90, (i < 50 ? "" : sprintf("%.2f", i / 8)) }' >"$TMP/gen_utf8.csv"
+MESSY16=$HERE/../../../shared/datasets/messy/encodings_utf16.csv
+for f in "$TMP/gen_utf8.csv" "$MESSY16"; do
+    [ -f "$f" ] || continue
+    case $f in
+    *utf16.csv) u16=$f; u8=$TMP/messy_utf8.csv
+        python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read().decode("utf-16").encode())' "$u16" "$u8" ;;
+    *) u8=$f; u16=$TMP/gen_utf16.csv
+        python3 -c 'import sys; open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read().decode().encode("utf-16"))' "$u8" "$u16" ;;
+    esac
+    for to in json parquet; do
+        "$BIN" convert --to "$to" -o "$TMP/from16.$to" "$u16" && "$BIN" convert --to "$to" -o "$TMP/from8.$to" "$u8" &&
+            cmp -s "$TMP/from16.$to" "$TMP/from8.$to" || { echo "FAIL: UTF-16 convert --to $to $u16"; exit 1; }
+    done
+done
+# A file of long quoted values with line breaks: its middle and end samples
+# start inside quotes, and the quote is kept (it read no quoting, 48,800 rows).
+awk 'BEGIN { print "id,text,n"; for (i = 0; i < 800; i++) { printf "%d,\"", i;
+    for (j = 0; j < 61; j++) printf "%sline %d of record %d, with a comma", (j ? "\n" : ""), j, i;
+    printf "\",%d\n", 2 * i } }' >"$TMP/long_quoted.csv"
+[ "$("$BIN" count "$TMP/long_quoted.csv")" = 800 ] || { echo "FAIL: long quoted values"; exit 1; }
+[ "$(cat "$TMP/long_quoted.csv" | "$BIN" count -)" = 800 ] || { echo "FAIL: long quoted values, pipe"; exit 1; }
 # Every FILE of a command is sniffed: a ';' file then a tab file, each read right.
 [ "$("$BIN" cat rows "$TMP/corpus/delim_semicolon.csv" "$TMP/corpus/delim_tab.csv" | grep -c '^1000,Zoë A,1.00,')" = 2 ] ||
     { echo "FAIL: every FILE sniffed"; exit 1; }
