@@ -114,6 +114,7 @@ typedef struct json_column {
     size_t key_len;
     bool wide_offsets;  /* large_utf8 */
     bool user_type;     /* from --schema */
+    bool utc;           /* a timestamp column with a zone ("tsu:UTC"): written with 'Z'; naive ones without */
     const char *name;   /* for messages (the stream's) */
 } json_column;
 
@@ -263,7 +264,7 @@ static char *put_value(float_memo *memo, char *p, const json_column *col, const 
         return p;
     case SIMDSV_TYPE_TIMESTAMP:
         *p++ = '"';
-        p += cli_put_timestamp(p, ((const int64_t *)cur->values)[i]);
+        p += cli_put_timestamp(p, ((const int64_t *)cur->values)[i], col->utc);
         *p++ = '"';
         return p;
     case SIMDSV_TYPE_STRING: {
@@ -394,6 +395,7 @@ static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
         json_column *col = &run->cols[j];
         simdsv_column_info info;
         col->type = type_of_format(child->format);
+        col->utc = strncmp(child->format, "tsu:", 4) == 0 && child->format[4] != '\0';
         col->wide_offsets = child->format[0] == 'U';
         if (col->type == SIMDSV_TYPE_STRING)
             run->string_cols[run->nstring++] = j;

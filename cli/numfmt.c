@@ -146,7 +146,7 @@ size_t cli_put_date(char *out, int64_t days)
     return 10;
 }
 
-size_t cli_put_timestamp(char *out, int64_t micros)
+size_t cli_put_timestamp(char *out, int64_t micros, bool utc)
 {
     int64_t secs = micros / 1000000, frac = micros % 1000000;
     if (frac < 0) {
@@ -175,6 +175,7 @@ size_t cli_put_timestamp(char *out, int64_t micros)
     } else {
         n--; /* no fraction: drop the '.' */
     }
-    out[n++] = 'Z';
+    if (utc)
+        out[n++] = 'Z';
     return n;
 }

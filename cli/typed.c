@@ -169,6 +169,6 @@ int cli_format_date(char *out, size_t size, int64_t days)
 int cli_format_timestamp(char *out, size_t size, int64_t micros)
 {
     char text[CLI_TIMESTAMP_MAX];
-    const size_t n = cli_put_timestamp(text, micros);
+    const size_t n = cli_put_timestamp(text, micros, true); /* stats: instants shown in UTC */
     return (int)cli_format(out, size, "%.*s", (int)n, text);
 }

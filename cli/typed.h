@@ -62,7 +62,7 @@ enum { CLI_DOUBLE_MAX = 32, CLI_DATE_MAX = 32, CLI_TIMESTAMP_MAX = 48 };
 size_t cli_shortest_double(char *out, double v);
 size_t cli_put_int64(char *out, int64_t v);       /* 20 bytes at most */
 size_t cli_put_date(char *out, int64_t days);
-size_t cli_put_timestamp(char *out, int64_t micros);
+size_t cli_put_timestamp(char *out, int64_t micros, bool utc);
 /* A JSON string literal at p (quotes, backslash and control characters
  * escaped; other bytes as they are): p holds 6 * n + 2 bytes; returns the
  * end.  out_json_string writes one to the output. */

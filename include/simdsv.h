@@ -528,10 +528,12 @@ struct ArrowArrayStream {
 #endif
 
 /* Column types.  Arrow formats: bool "b", int64 "l", float64 "g", date
- * "tdD" (int32 days since 1970-01-01), timestamp "tsu:UTC" (int64
- * microseconds since 1970-01-01T00:00:00Z; values with a UTC offset are
- * normalised, values without one are taken as UTC), string "u" (or "U" when
- * a column holds 2 GiB of text or more), null "n". */
+ * "tdD" (int32 days since 1970-01-01), timestamp "tsu:" (int64
+ * microseconds since 1970-01-01T00:00:00, naive wall-clock time) or, when
+ * the inference sample's timestamps had offsets ('Z', +HH:MM), "tsu:UTC"
+ * (instants; values with an offset are normalised to UTC, values without
+ * one in such a column are taken as UTC), string "u" (or "U" when a column
+ * holds 2 GiB of text or more), null "n". */
 typedef enum simdsv_type {
     SIMDSV_TYPE_NULL = 0,
     SIMDSV_TYPE_BOOL = 1,

@@ -178,12 +178,15 @@ static void test_dates(void)
         }
     CHECK_MSG(bad == 0, "%llu dates of years 0-9999 written wrong", bad);
     char text[CLI_TIMESTAMP_MAX + 1];
-    text[cli_put_timestamp(text, 0)] = '\0';
+    text[cli_put_timestamp(text, 0, true)] = '\0';
     CHECK_STR(text, "1970-01-01T00:00:00Z");
-    text[cli_put_timestamp(text, -1)] = '\0';
+    text[cli_put_timestamp(text, -1, true)] = '\0';
     CHECK_STR(text, "1969-12-31T23:59:59.999999Z");
-    text[cli_put_timestamp(text, (days_of(2015, 1, 1) * 86400 + 12 * 60 + 5) * 1000000 + 120)] = '\0';
+    text[cli_put_timestamp(text, (days_of(2015, 1, 1) * 86400 + 12 * 60 + 5) * 1000000 + 120, true)] = '\0';
     CHECK_STR(text, "2015-01-01T00:12:05.000120Z");
+    /* A naive timestamp (no offset in the text it was read from) is written without a zone. */
+    text[cli_put_timestamp(text, (days_of(2015, 1, 1) * 86400 + 12 * 60 + 5) * 1000000, false)] = '\0';
+    CHECK_STR(text, "2015-01-01T00:12:05");
     text[cli_put_date(text, days_of(12000, 3, 1))] = '\0';
     CHECK_STR(text, "12000-03-01");
     char number[24];

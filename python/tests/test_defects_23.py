@@ -235,3 +235,51 @@ def test_file_objects_are_detected_as_paths_are() -> None:
             .to_pydict()
         assert simdsv.count(io.BytesIO(data)) == 3
         assert simdsv.records(io.BytesIO(data)).header == ["Name", "Age", "Embarked", "Fare"]
+
+
+def test_pandas_and_polars_parameters_map_onto_the_options(tmp_path) -> None:
+    """Build 1: each pandas / polars name means its simdsv option."""
+    import csv
+    import gzip
+
+    rows = b"n;x;d\n1;1.234,5;31/12/2024\n2;2,5;01/02/2025\n"
+    t = simdsv.read_csv(rows, sep=";", decimal=",", thousands=".", date_format="%d/%m/%Y", sniff=False)
+    assert t.to_arrow().to_pydict() == {"n": [1, 2], "x": [1234.5, 2.5],
+                                        "d": [datetime.date(2024, 12, 31), datetime.date(2025, 2, 1)]}
+    t = simdsv.read_csv(b"a,b\n#note\n1,x\n", comment="#", sniff=False)
+    assert t.to_arrow().to_pydict() == {"a": [1], "b": ["x"]}
+    t = simdsv.read_csv(b"a,b\n1,'x,y'\n", quotechar="'", sniff=False)
+    assert t.to_arrow().column("b").to_pylist() == ["x,y"]
+    t = simdsv.read_csv(b'a,b\n1,"x\n', quoting=csv.QUOTE_NONE, sniff=False)
+    assert t.to_arrow().column("b").to_pylist() == ['"x']
+    t = simdsv.read_csv(b'a\n"x\\"y"\n', escapechar="\\", sniff=False)
+    assert t.to_arrow().column("a").to_pylist() == ['x"y']
+    assert simdsv.read_csv(b"junk\na\n1\n", skiprows=1).column_names == ["a"]
+    assert simdsv.read_csv(b"a,b\n1,2,3\n", truncate_ragged_lines=True).to_arrow().to_pydict() == {"a": [1], "b": [2]}
+    assert simdsv.read_csv(b"a\n1\n2\n", n_rows=1, infer_schema_length=None).num_rows == 1
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(gzip.compress(TITANIC))
+    assert simdsv.read_csv(path, compression="infer").num_rows == 3
+    assert simdsv.read_csv(path, compression="gzip", memory_map=False).num_rows == 3
+    latin = "nom\n\u00e9t\u00e9\n".encode("latin-1")
+    assert simdsv.read_csv(latin, encoding="latin-1").to_arrow().column("nom").to_pylist() == ["\u00e9t\u00e9"]
+    t = simdsv.read_csv(TITANIC, parse_dates=["Name"], on_error="null")
+    assert t.types["Name"] == "timestamp" and t.to_arrow().column("Name").null_count == 3
+    assert simdsv.read_csv(TITANIC, low_memory=False, engine="pyarrow").num_rows == 3
+    with pytest.raises(TypeError, match="'index_col'"):
+        simdsv.read_csv(TITANIC, index_col=0)
+
+
+def test_naive_timestamps_stay_naive() -> None:
+    """Text without an offset is a wall-clock timestamp (Arrow timestamp[us] without a zone, as DuckDB, Polars and
+    pyarrow read it); a column with offsets holds UTC instants."""
+    naive = simdsv.read_csv(b"t\n2024-01-02 03:04:05\n2024-01-03T00:00:00\n", sep=",").to_arrow().column("t")
+    assert naive.type == pa.timestamp("us")
+    assert naive.to_pylist() == [datetime.datetime(2024, 1, 2, 3, 4, 5), datetime.datetime(2024, 1, 3)]
+    df = simdsv.read_csv(b"t\n2024-01-02 03:04:05\n", sep=",").to_pandas()
+    assert str(df["t"].dtype) == "datetime64[us]" and (df["t"] < pd.Timestamp("2025-01-01")).all()
+    zoned = simdsv.read_csv(b"t\n2024-01-02T03:04:05+01:00\n2024-01-02 03:04:05Z\n", sep=",").to_arrow().column("t")
+    assert zoned.type == pa.timestamp("us", "UTC")
+    assert [v.isoformat() for v in zoned.to_pylist()] == ["2024-01-02T02:04:05+00:00", "2024-01-02T03:04:05+00:00"]
+    streamed = simdsv.open_csv(b"t\n2024-01-02 03:04:05\n", sep=",").read_all().column("t")
+    assert streamed.type == pa.timestamp("us")

@@ -69,7 +69,7 @@ static const char *format_of(const column *c, int large)
     case SIMDSV_TYPE_INT64: return "l";
     case SIMDSV_TYPE_FLOAT64: return "g";
     case SIMDSV_TYPE_DATE: return "tdD";
-    case SIMDSV_TYPE_TIMESTAMP: return "tsu:UTC";
+    case SIMDSV_TYPE_TIMESTAMP: return c->utc ? "tsu:UTC" : "tsu:";
     case SIMDSV_TYPE_STRING: return large ? "U" : "u";
     }
     return "n";

@@ -107,7 +107,7 @@ static simdsv_status widen(typed_ctx *x, column *c, const simdsv_record *rec, ui
     simdsv_type to = simdsv__kind_join(c->type, k.type);
     if (to == c->type)
         to = SIMDSV_TYPE_STRING; /* e.g. an int64 column meeting "00501" */
-    sample_state why = {to, to == SIMDSV_TYPE_STRING ? (k.why ? k.why : "mixed kinds") : NULL, 0, {0}, row, 0, {0}, 0, false, false};
+    sample_state why = {to, to == SIMDSV_TYPE_STRING ? (k.why ? k.why : "mixed kinds") : NULL, 0, {0}, row, 0, {0}, 0, false, false, false};
     const uint64_t origin = simdsv__reader_origin(x->r);
     why.why_offset = rec->byte_offset - origin - x->data_pos;
     const size_t m = n < sizeof why.value - 1 ? n : sizeof why.value - 1;

@@ -83,6 +83,8 @@ static void note_kind(sample_state *s, field_kind k, const char *text, size_t n,
 {
     const simdsv_type joined = simdsv__kind_join(s->type, k.type);
     s->seen++;
+    if (k.type == SIMDSV_TYPE_TIMESTAMP && !s->zoned && simdsv__timestamp_has_offset(text, n))
+        s->zoned = true;
     if (k.past_2p53 && !s->past_2p53) {
         s->past_2p53 = 1;
         copy_value(s->big_value, sizeof s->big_value, text, n);
@@ -325,6 +327,7 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         }
         if (!c->user_type)
             c->type = acc[j].type;
+        c->utc = acc[j].zoned;
         if (acc[j].type == SIMDSV_TYPE_STRING && acc[j].why_apart) /* no line without reading up to it */
             snprintf(c->reason, sizeof c->reason, "string: %s in `%s` in the row at byte %llu",
                      acc[j].why ? acc[j].why : "text", acc[j].value, (unsigned long long)acc[j].why_offset);

@@ -19,6 +19,8 @@ typedef struct column {
     size_t name_size;
     simdsv_type type;
     int user_type;
+    int utc;               /* a timestamp column: 1 when the inference sample's values had zone offsets (Arrow
+                              zone "UTC"), 0 for naive wall-clock timestamps */
     char reason[224];
     size_t source;         /* field index in the record */
     spec_list nulls;     /* extra null tokens of this column */

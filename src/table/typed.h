@@ -68,6 +68,7 @@ typedef struct sample_state {
     char big_value[40];
     uint64_t big_offset;
     bool why_apart, big_apart; /* that offset is an input offset in a window read apart (no line known) */
+    bool zoned;          /* a sampled timestamp had a zone offset: the column holds UTC instants */
 } sample_state;
 
 /* The first chunk of a threaded read that starts converting while the

@@ -158,6 +158,20 @@ bool simdsv__parse_timestamp(const char *s, size_t n, int64_t *micros)
     return simdsv__scan_timestamp(s, n, micros) == SIMDSV__TIME_OK;
 }
 
+bool simdsv__timestamp_has_offset(const char *s, size_t n)
+{
+    /* "YYYY-MM-DD?HH:MM" is 16 bytes: an offset starts there or later (the
+     * date's own '-' are before it). */
+    if (n <= 16 || s[4] != '-' || s[7] != '-')
+        return false;
+    if (s[n - 1] == 'Z' || s[n - 1] == 'z')
+        return true;
+    for (size_t i = 16; i < n; i++)
+        if (s[i] == '+' || s[i] == '-')
+            return true;
+    return false;
+}
+
 /* ------------------------------------------------------- other date orders */
 
 static bool read_number(const char *s, size_t n, size_t *i, size_t max_digits, int *v, size_t *len)

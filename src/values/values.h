@@ -192,6 +192,10 @@ simdsv__time_result simdsv__scan_ordered(const char *s, size_t n, simdsv_date_or
 
 bool simdsv__parse_date(const char *s, size_t n, int32_t *days);
 bool simdsv__parse_timestamp(const char *s, size_t n, int64_t *micros);
+/* Whether an ISO timestamp's text ends with a zone offset ('Z', +HH:MM,
+ * -HHMM): its column is then read as UTC instants; without one, as naive
+ * (wall-clock) timestamps.  Only the shape after the time is looked at. */
+bool simdsv__timestamp_has_offset(const char *s, size_t n);
 
 /* Days of the month (0 for a month outside 1..12); days since 1970-01-01
  * are simdsv__civil_days (values_internal.h). */

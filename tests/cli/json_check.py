@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 
-ISO = re.compile(r"^-?\d{4,}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d{6})?Z)?$")
+ISO = re.compile(r"^-?\d{4,}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d{6})?Z?)?$")
 BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 failures = []
 

@@ -94,7 +94,7 @@ function truthValue(type, v) {
       return String(daysOf(+m[1], +m[2], +m[3]));
     }
     case 'timestamp': {
-      const m = /^(-?\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{6}))?Z$/.exec(v.s);
+      const m = /^(-?\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{6}))?Z?$/.exec(v.s);
       const secs = BigInt(daysOf(+m[1], +m[2], +m[3])) * 86400n + BigInt(+m[4] * 3600 + +m[5] * 60 + +m[6]);
       return String(secs * 1000000n + BigInt(m[7] ?? 0));
     }
@@ -179,7 +179,8 @@ function typeOf(reader, t) {
     [/^(VARCHAR|Utf8|LargeUtf8|DataType\((String|Utf8)\))$/, 'string'],
     [/^(BOOLEAN|Bool|DataType\(Bool\))$/, 'bool'],
     [/^(DATE|Date32<DAY>|DataType\(Date\))$/, 'date'],
-    [/^(TIMESTAMP WITH TIME ZONE|Timestamp<MICROSECOND, UTC>|DataType\(Datetime\(us,\s*UTC\)\))$/, 'timestamp'],
+    // UTC when the CSV's timestamps had offsets, naive (wall clock) when they had none
+    [/^(TIMESTAMP WITH TIME ZONE|TIMESTAMP|Timestamp<MICROSECOND(, UTC)?>|DataType\(Datetime\(us(,\s*(UTC)?)?\)\))$/, 'timestamp'],
     [/^(Null|DataType\(Null\))$/, 'null'],
   ];
   for (const [re, name] of table) if (re.test(s)) return name;

@@ -230,7 +230,11 @@ def cast_column(column: Any, description: str) -> Any:
     if description.startswith("time64"):
         return _time_values(column, description[7:-1])
     if description == "dictionary":
-        return pc.dictionary_encode(column).cast(pa.dictionary(pa.int32(), pa.string()))
+        # The categories sorted, as pandas and pyarrow's CSV reader order them (not in order of appearance).
+        categories = pc.array_sort_indices(pc.unique(column.drop_null()))
+        values = pc.take(pc.unique(column.drop_null()), categories).cast(pa.string())
+        indices = pc.index_in(column, value_set=values).cast(pa.int32())
+        return pa.DictionaryArray.from_arrays(indices, values)
     target = arrow_type(description)
     try:
         return pc.cast(column, target, safe=True)

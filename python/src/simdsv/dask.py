@@ -44,7 +44,7 @@ def _summarize(path: str, begin: int, end: int, ints: dict, strings: dict) -> tu
 
 
 def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict, casts: dict,
-                    dtype_backend: str | None) -> Any:
+                    dtype_backend: str | None, schema: Any) -> Any:
     try:
         table = _read_range(path, ranges[i], ints, strings)
     except _c.Error:
@@ -54,7 +54,7 @@ def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict, 
         for earlier in ranges[:i]:
             _read_range(path, earlier, ints, strings)
         raise
-    arrow = table.to_arrow()
+    arrow = _same_zones(table.to_arrow(), schema)
     if casts:
         arrow = _cast_batch(arrow, casts, path, 0)
     return arrow_to_pandas(arrow, dtype_backend)
@@ -65,7 +65,7 @@ def _read_range(path: str, rng: tuple, ints: dict, strings: dict) -> Table:
     return Table(_c.read_range(data, rng, ints, strings, path))
 
 
-def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str], dict, dict]:
+def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str], dict, dict, list[str]]:
     """The options as detected, and the names and types of every column, from a
     sample of the start, middle and end of the file.
 
@@ -81,15 +81,28 @@ def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str], 
     infer_strings = {k: v for k, v in strings.items() if k != _c.OPT_COLUMNS}
     table = Table(_c.read_table(path, infer_ints, infer_strings, True))
     types = ["string" if c[1] == "null" else c[1] for c in table._native.column_info]
-    return table.column_names, types, ints, strings
+    # Timestamps: naive, or UTC when the sample's values had offsets (a range alone would decide from its own).
+    utc = [c.name for c in table.to_arrow().schema if getattr(c.type, "tz", None)]
+    return table.column_names, types, ints, strings, utc
 
 
-def _arrow_schema(names: list[str], types: list[str]) -> Any:
+def _arrow_schema(names: list[str], types: list[str], utc: list[str]) -> Any:
     import pyarrow as pa
 
     arrow = {"bool": pa.bool_(), "int64": pa.int64(), "float64": pa.float64(), "date": pa.date32(),
-             "timestamp": pa.timestamp("us", tz="UTC"), "string": pa.string(), "null": pa.null()}
-    return pa.schema([pa.field(n, arrow[t]) for n, t in zip(names, types)])
+             "string": pa.string(), "null": pa.null()}
+    return pa.schema([pa.field(n, pa.timestamp("us", tz="UTC" if n in utc else None) if t == "timestamp" else arrow[t])
+                      for n, t in zip(names, types)])
+
+
+def _same_zones(table: Any, schema: Any) -> Any:
+    """table's timestamp columns with the zones of schema (the whole file's sample): the stored values are the
+    same either way (naive ones hold the UTC wall clock of any offset), only the zone label differs."""
+    for i, field in enumerate(schema):
+        column = table.column(i)
+        if field.type != column.type and str(column.type).startswith("timestamp"):
+            table = table.set_column(i, field.name, column.cast(field.type))
+    return table
 
 
 def _resolve(selector: Any, names: list[str]) -> int:
@@ -151,7 +164,7 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     strings.pop(_c.OPT_COLUMNS, None)
     # The options as detected and the schema, once, as a task (the file may
     # be visible to the workers only).
-    names, types, ints, strings = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
+    names, types, ints, strings, utc = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
     _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
 
     fields = _fields(options, plan, names)
@@ -166,11 +179,12 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     bounds = list(range(0, size, block)) + [size] if size else [0, 0]
     summaries = [dask.delayed(_summarize)(path, b, e, ints, strings) for b, e in zip(bounds, bounds[1:])]
     ranges = dask.delayed(_c.range_combine)(summaries)
+    schema = _arrow_schema([names[f] for f in fields], [types[f] for f in fields], utc)
     parts = [
-        dask.delayed(_read_partition)(path, ranges, i, ints, range_strings, casts, dtype_backend)
+        dask.delayed(_read_partition)(path, ranges, i, ints, range_strings, casts, dtype_backend, schema)
         for i in range(len(summaries))
     ]
-    meta = _arrow_schema([names[f] for f in fields], [types[f] for f in fields]).empty_table()
+    meta = schema.empty_table()
     if casts:
         meta = _cast_batch(meta, casts, path, 0)
     return dd.from_delayed(parts, meta=arrow_to_pandas(meta, dtype_backend), verify_meta=False)
