@@ -2,7 +2,8 @@
  * to a sink set by a program that runs the commands in-process: the fuzz
  * target) or, with -o FILE, to a temporary file in FILE's folder that is
  * renamed over FILE only when the command succeeds (a failed or interrupted
- * run leaves no file behind); a broken pipe ends the run quietly; formatted
+ * run leaves no file behind) — or written in place when FILE is a device, a
+ * FIFO or a symbolic link, which a rename would replace; a broken pipe ends the run quietly; formatted
  * output that never trusts a length it did not write; and the CSV writer
  * shared by every command that writes CSV. */
 #define _POSIX_C_SOURCE 200809L
@@ -24,6 +25,7 @@ static int out_fd = STDOUT_FILENO;
 static int out_tty = -1;        /* -1: not known yet */
 static char *temp_path;         /* the temporary file while -o is being written */
 static char *final_path;
+static bool out_in_place;       /* -o FILE opened as it is: closed at the end, never renamed */
 static out_sink_fn sink;        /* instead of standard output when set */
 static void *sink_ctx;
 
@@ -194,7 +196,7 @@ bool out_flush(void)
 
 bool out_rewind(void)
 {
-    if (!temp_path || sink)
+    if ((!temp_path && !out_in_place) || sink)
         return false;
     out_len = 0;
     return ftruncate(out_fd, 0) == 0 && lseek(out_fd, 0, SEEK_SET) == 0;
@@ -204,6 +206,21 @@ bool out_open(const char *path)
 {
     if (!path)
         return true;
+    /* A device, FIFO or symbolic link is written in place: renaming a
+     * temporary file over it would replace the node itself (run as root,
+     * `-o /dev/null` would leave a regular file where /dev/null was). */
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            cli_error("%s: cannot open the output: %s", path, strerror(errno));
+            return false;
+        }
+        out_fd = fd;
+        out_tty = -1;
+        out_in_place = true;
+        return true;
+    }
     const char *slash = strrchr(path, '/');
     const size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
     const size_t n = strlen(path);
@@ -246,6 +263,16 @@ int out_finish(int status)
         if (status == EXIT_OK || !temp_path)
             out_flush();
         out_len = 0;
+    }
+    if (out_in_place) {
+        if (close(out_fd) != 0 && status == EXIT_OK) {
+            cli_error("cannot write the output: %s", strerror(errno));
+            status = EXIT_DATA;
+        }
+        out_in_place = false;
+        out_fd = STDOUT_FILENO;
+        out_tty = -1;
+        return status;
     }
     if (!temp_path)
         return status;

@@ -438,6 +438,20 @@ fi
 (cd "$DATA" && "$S" head -o "$out" -n 1 fruit.csv)
 [ "$(cat "$out")" = "id,word
 1,apple" ] && ok || bad "-o did not replace the file on success"
+# A symbolic link or a FIFO is written in place, never replaced by a renamed
+# temporary file (as root, `-o /dev/null` once left a regular file there).
+rm -f "$TMP/target.csv" "$TMP/link.csv"
+ln -s "$TMP/target.csv" "$TMP/link.csv"
+(cd "$DATA" && "$S" head -o "$TMP/link.csv" -n 1 fruit.csv)
+if [ -L "$TMP/link.csv" ] && [ "$(cat "$TMP/target.csv")" = "id,word
+1,apple" ]; then ok; else bad "-o through a symbolic link replaced the link or missed its target"; fi
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/fifo.out" &
+(cd "$DATA" && "$S" head -o "$TMP/fifo" -n 1 fruit.csv)
+wait
+if [ -p "$TMP/fifo" ] && [ "$(cat "$TMP/fifo.out")" = "id,word
+1,apple" ]; then ok; else bad "-o to a FIFO replaced it or lost the output"; fi
+rm -f "$TMP/fifo" "$TMP/fifo.out" "$TMP/target.csv" "$TMP/link.csv"
 # The output file may be the input file.
 cp "$DATA/fruit.csv" "$TMP/self.csv"
 "$S" select -o "$TMP/self.csv" word "$TMP/self.csv" && [ "$(head -n 2 "$TMP/self.csv")" = "word
