@@ -12,6 +12,19 @@
 
 #include <string.h>
 
+/* The kind of field f joined over the rows `below` (nulls left out). */
+static simdsv_type kind_below(const sniff_run *R, const size_t *below, size_t seen, size_t f)
+{
+    simdsv_type join = SIMDSV_TYPE_NULL;
+    for (size_t b = 0; b < seen; b++) {
+        const simdsv_type k =
+            simdsv__sniff_kind_of(text_of(R->gs, &R->rs, &R->rs.r[below[b]], f), R->dc_allowed);
+        if (k != SIMDSV_TYPE_NULL)
+            join = simdsv__kind_join(join, k);
+    }
+    return join;
+}
+
 /* 1 when row i is data like the rows below it with its field count: some
  * column typed in all of them (up to 3), and no text in such a column; or,
  * all text, a value of it recurring below in its column.  Narrow lines
@@ -29,13 +42,7 @@ static int types_like_below(const sniff_run *R, size_t i)
             below[seen++] = j;
     size_t typed = 0;
     for (size_t f = 0; f < r->nfields; f++) {
-        simdsv_type join = SIMDSV_TYPE_NULL;
-        for (size_t b = 0; b < seen; b++) {
-            const simdsv_type bk = simdsv__sniff_kind_of(text_of(gs, rs, &rs->r[below[b]], f), R->dc_allowed);
-            if (bk != SIMDSV_TYPE_NULL)
-                join = simdsv__kind_join(join, bk);
-        }
-        if (!typed_kind(join))
+        if (!typed_kind(kind_below(R, below, seen, f)))
             continue;
         typed++;
         /* A name has a letter: "07" is text to the typed reader (a leading
@@ -141,13 +148,7 @@ static int starts_table(const sniff_run *R, size_t i)
         return 0;
     size_t typed_below = 0;
     for (size_t f = 0; f < r->nfields; f++) {
-        simdsv_type join = SIMDSV_TYPE_NULL;
-        for (size_t b = 0; b < seen; b++) {
-            const simdsv_type bk = simdsv__sniff_kind_of(text_of(gs, rs, &rs->r[below[b]], f), R->dc_allowed);
-            if (bk != SIMDSV_TYPE_NULL)
-                join = simdsv__kind_join(join, bk);
-        }
-        if (!typed_kind(join))
+        if (!typed_kind(kind_below(R, below, seen, f)))
             continue;
         typed_below++;
         if (simdsv__sniff_kind_of(text_of(gs, rs, r, f), R->dc_allowed) != SIMDSV_TYPE_STRING)
