@@ -13,6 +13,7 @@
 #include "simdsv.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,7 +368,23 @@ static void test_path(void)
     snprintf(path, sizeof path, "%s/missing/out.arrow", dir);
     s = make_stream(&ok);
     CHECK(simdsv_write_path(&s, path, NULL, &err) == SIMDSV_ERR_IO && err.os_errno == ENOENT);
+    /* A symbolic link is written through, and stays a link (a temporary
+     * file renamed over it would replace it: /dev/null, as root, too). */
+    char link_path[128];
     snprintf(path, sizeof path, "%s/out.parquet", dir);
+    snprintf(link_path, sizeof link_path, "%s/link.parquet", dir);
+    unlink(path);
+    CHECK(symlink(path, link_path) == 0);
+    s = make_stream(&ok);
+    CHECK(simdsv_write_path(&s, link_path, NULL, &err) == SIMDSV_OK);
+    struct stat st;
+    CHECK(lstat(link_path, &st) == 0 && S_ISLNK(st.st_mode));
+    f = fopen(path, "rb");
+    CHECK(f && fread(magic, 1, 4, f) == 4 && memcmp(magic, "PAR1", 4) == 0);
+    if (f)
+        fclose(f);
+    CHECK(count_entries(dir) == 2);
+    unlink(link_path);
     unlink(path);
     rmdir(dir);
 }

@@ -327,6 +327,21 @@ simdsv_status simdsv_write_path(struct ArrowArrayStream *stream, const char *pat
 {
     if (!path || !*path)
         return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "no output path");
+    /* A device, FIFO or symbolic link is written in place: a temporary file
+     * renamed over it would replace the node or the link itself (as root,
+     * /dev/null would become a regular file). */
+    struct stat st_path;
+    if (lstat(path, &st_path) == 0 && !S_ISREG(st_path.st_mode)) {
+        const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            const int e = errno;
+            return simdsv__write_fail(err, SIMDSV_ERR_IO, e, "%s: cannot open the output: %s", path, strerror(e));
+        }
+        simdsv_status st = simdsv_write_fd(stream, fd, opt, err);
+        if (close(fd) != 0 && st == SIMDSV_OK)
+            st = simdsv__write_fail(err, SIMDSV_ERR_IO, errno, "%s: %s", path, strerror(errno));
+        return st;
+    }
     /* PATH.simdsv-XXXXXX next to path, so that rename() stays on one file system. */
     const size_t n = strlen(path);
     char *temp = malloc(n + 16);
