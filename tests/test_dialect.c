@@ -257,7 +257,8 @@ static void test_nul_bytes(void)
     CHECK_STR(s->decisions[SIMDSV_SNIFF_ENCODING].reason, "not text: a PNG image");
     simdsv_sniff_free(s);
     /* A text that starts like a signature's first bytes is text. */
-    s = sniff_n("PAR1,PAR2\n1,2\n3,4\n", 20);
+    static const char par_text[] = "PAR1,PAR2\n1,2\n3,4\n";
+    s = sniff_n(par_text, sizeof par_text - 1);
     CHECK_EQ_INT(s->binary, 0);
     CHECK_EQ_U64(s->column_count, 2);
     simdsv_sniff_free(s);
