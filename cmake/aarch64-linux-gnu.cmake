@@ -7,10 +7,10 @@ set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-# The host's zlib/libzstd are not aarch64 libraries: the cross-built CLI reads
-# plain input only.
-set(SIMDSV_CLI_ZLIB OFF CACHE BOOL "" FORCE)
-set(SIMDSV_CLI_ZSTD OFF CACHE BOOL "" FORCE)
+# The host's zlib/libzstd are not aarch64 libraries: the cross-built library
+# reads plain input only (and its tests make no compressed input).
+set(SIMDSV_INPUT_GZIP OFF CACHE BOOL "" FORCE)
+set(SIMDSV_INPUT_ZSTD OFF CACHE BOOL "" FORCE)
 # Nor are its compression libraries: the cross-built writers have no codecs.
 set(SIMDSV_WRITE_SNAPPY OFF CACHE BOOL "" FORCE)
 set(SIMDSV_WRITE_ZLIB OFF CACHE BOOL "" FORCE)
