@@ -82,6 +82,8 @@ simdsv_status simdsv__options_copy_specs(struct simdsv_options *dst, const struc
 void simdsv__options_free_specs(struct simdsv_options *opt);
 
 void simdsv__options_defaults(struct simdsv_options *opt);
+/* The allocator of opt, or the default one when opt is NULL. */
+simdsv_allocator simdsv__options_allocator(const simdsv_options *opt);
 
 void *simdsv__alloc(const simdsv_allocator *a, size_t size);
 void *simdsv__realloc(const simdsv_allocator *a, void *ptr, size_t old_size, size_t new_size);

@@ -553,3 +553,12 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     }
     return SIMDSV_ERR_UNKNOWN_OPTION;
 }
+
+simdsv_allocator simdsv__options_allocator(const simdsv_options *opt)
+{
+    if (opt)
+        return opt->alloc;
+    struct simdsv_options d;
+    simdsv__options_defaults(&d);
+    return d.alloc;
+}

@@ -120,14 +120,7 @@ static simdsv_status run(sniff_impl *s, const sniff_input *in, const simdsv_snif
 
 static simdsv_status make(const simdsv_sniff_params *params, sniff_impl **out)
 {
-    simdsv_allocator a;
-    if (params && params->opt) {
-        a = params->opt->alloc;
-    } else {
-        struct simdsv_options d;
-        simdsv__options_defaults(&d);
-        a = d.alloc;
-    }
+    const simdsv_allocator a = simdsv__options_allocator(params ? params->opt : NULL);
     sniff_impl *s = simdsv__alloc(&a, sizeof *s);
     if (!s)
         return SIMDSV_ERR_NOMEM;

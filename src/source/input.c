@@ -502,14 +502,7 @@ static simdsv_status start(simdsv_input *in, simdsv_compression asked, simdsv_er
 
 static simdsv_input *make(const simdsv_options *opt)
 {
-    simdsv_allocator a;
-    if (opt) {
-        a = opt->alloc;
-    } else {
-        struct simdsv_options d;
-        simdsv__options_defaults(&d);
-        a = d.alloc;
-    }
+    const simdsv_allocator a = simdsv__options_allocator(opt);
     simdsv_input *in = simdsv__alloc(&a, sizeof *in);
     if (!in)
         return NULL;
