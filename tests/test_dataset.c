@@ -88,12 +88,14 @@ static void put(text *t, const char *s, size_t n)
 static void putf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void putf(text *t, const char *fmt, ...)
 {
-    char buf[128];
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     const int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    put(t, buf, (size_t)n);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        FAIL_MSG("%s", "putf: a text longer than its buffer");
+    put(t, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 /* The table as text: "name:type|..." then one line per row, "-" for a null,
@@ -549,6 +551,169 @@ static void test_callbacks(void)
     CHECK_EQ_INT(again.released, 1);
 }
 
+/* --------------------------------------------------------------- stream */
+
+/* Row i of an Arrow array of the typed reader's formats, as render_rows
+ * writes a table's. */
+static void render_value(text *t, const char *format, const struct ArrowArray *a, int64_t i)
+{
+    const int64_t k = a->offset + i;
+    const uint8_t *valid = a->n_buffers ? a->buffers[0] : NULL;
+    if (format[0] == 'n' || (valid && !((valid[k / 8] >> (k % 8)) & 1))) {
+        put(t, "-", 1);
+        return;
+    }
+    const void *values = a->buffers[1];
+    if (strcmp(format, "b") == 0)
+        putf(t, "%s", (((const uint8_t *)values)[k / 8] >> (k % 8)) & 1 ? "true" : "false");
+    else if (strcmp(format, "l") == 0 || strncmp(format, "tsu:", 4) == 0)
+        putf(t, "%lld", (long long)((const int64_t *)values)[k]);
+    else if (strcmp(format, "g") == 0)
+        putf(t, "%.17g", ((const double *)values)[k]);
+    else if (strcmp(format, "tdD") == 0)
+        putf(t, "d%d", (int)((const int32_t *)values)[k]);
+    else if (strcmp(format, "u") == 0) {
+        const int32_t *offsets = values;
+        put(t, "'", 1);
+        put(t, (const char *)a->buffers[2] + offsets[k], (size_t)(offsets[k + 1] - offsets[k]));
+        put(t, "'", 1);
+    } else {
+        putf(t, "?%s", format);
+    }
+}
+
+static const char *type_of_format(const char *format)
+{
+    static const char *const pairs[][2] = {{"n", "null"}, {"b", "bool"},       {"l", "int64"}, {"g", "float64"},
+                                           {"tdD", "date"}, {"tsu:", "timestamp"}, {"tsu:UTC", "timestamp"},
+                                           {"u", "string"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (strcmp(format, pairs[i][0]) == 0)
+            return pairs[i][1];
+    return format;
+}
+
+/* The dataset streamed, rendered as render() renders its table; or the
+ * error as read_paths gives it.  batches counts the batches. */
+static char *stream_text(simdsv_dataset *ds, size_t *batches)
+{
+    struct ArrowArrayStream st;
+    text t = {NULL, 0, 0};
+    put(&t, "", 0);
+    *batches = 0;
+    if (simdsv_dataset_stream(ds, &st) != SIMDSV_OK) {
+        putf(&t, "error (file %ld): ", simdsv_dataset_error_file(ds));
+        put(&t, simdsv_dataset_error(ds)->message, strlen(simdsv_dataset_error(ds)->message));
+        return t.s;
+    }
+    struct ArrowSchema schema;
+    CHECK_EQ_INT(st.get_schema(&st, &schema), 0);
+    for (int64_t j = 0; j < schema.n_children; j++)
+        putf(&t, "%s%s:%s", j ? "|" : "", schema.children[j]->name, type_of_format(schema.children[j]->format));
+    put(&t, "\n", 1);
+    for (;;) {
+        struct ArrowArray batch;
+        const int err = st.get_next(&st, &batch);
+        if (err) {
+            free(t.s);
+            t.s = NULL;
+            t.len = t.cap = 0;
+            putf(&t, "error %d (file %ld, line %llu, byte %llu): %s", err, simdsv_dataset_error_file(ds),
+                 (unsigned long long)simdsv_dataset_error(ds)->line,
+                 (unsigned long long)simdsv_dataset_error(ds)->byte_offset, st.get_last_error(&st));
+            break;
+        }
+        if (!batch.release)
+            break;
+        ++*batches;
+        CHECK_EQ_INT(batch.n_children, schema.n_children);
+        for (int64_t i = 0; i < batch.length; i++) {
+            for (int64_t j = 0; j < batch.n_children; j++) {
+                if (j)
+                    put(&t, "|", 1);
+                CHECK_EQ_INT(batch.children[j]->length, batch.length);
+                render_value(&t, schema.children[j]->format, batch.children[j], i);
+            }
+            put(&t, "\n", 1);
+        }
+        batch.release(&batch);
+    }
+    schema.release(&schema);
+    st.release(&st);
+    return t.s;
+}
+
+/* The stream gives the read's table, batch by batch, for buffers and for
+ * files (hive folders and the file name column included). */
+static void test_stream_equals_read(void)
+{
+    const char *names[] = {"a.csv", "b.csv", "c.csv"};
+    const char *data[] = {"a,b\n1,x\n", "b,c\ny,2020-01-01\n", "c,a\n2021-01-01,2.5\n"};
+    simdsv_options *opt = options(1, 1);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_BATCH_ROWS, 2), SIMDSV_OK);
+    for (int files = 0; files < 2; files++) {
+        simdsv_dataset *ds = NULL;
+        CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+        if (files) {
+            char path[1024];
+            path_of(path, sizeof path, "h");
+            CHECK_STATUS(simdsv_dataset_add_path(ds, path), SIMDSV_OK);
+            CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_FILENAME_COLUMN, "f"), SIMDSV_OK);
+        } else {
+            for (size_t i = 0; i < 3; i++)
+                CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+        }
+        simdsv_table *t = NULL;
+        CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_OK);
+        char *expected = render(t);
+        simdsv_table_free(t);
+        size_t batches;
+        char *got = stream_text(ds, &batches);
+        CHECK_STR(got, expected);
+        CHECK_EQ_U64(batches, 3); /* 2 rows a batch at most, one input at a time: 1+1+1 and 2+1+1 rows */
+        free(got);
+        free(expected);
+        simdsv_dataset_free(ds);
+    }
+    simdsv_options_free(opt);
+}
+
+/* A value past every sample that does not fit the joined type: the stream
+ * stops with the input's line and byte; widened, the next stream reads it. */
+static void test_stream_misfit(void)
+{
+    text big = {NULL, 0, 0};
+    put(&big, "x\n", 2);
+    for (int r = 0; r < 1000; r++)
+        putf(&big, r == 300 ? "%d.5\n" : "%d\n", r);
+    const char *names[] = {"a.csv", "big.csv"};
+    const char *data[] = {"x\n7\n", big.s};
+    simdsv_options *opt = options(0, 1);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_INFER_ROWS, 10), SIMDSV_OK);
+    simdsv_dataset *ds = NULL;
+    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+    for (size_t i = 0; i < 2; i++)
+        CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+    size_t batches;
+    char *got = stream_text(ds, &batches);
+    CHECK_STR(got, "error 22 (file 1, line 302, byte 1092): big.csv: line 302, column 1 (byte 1092): value does not fit column `x` of type int64, inferred from the start of the stream");
+    free(got);
+    CHECK_STATUS(simdsv_dataset_widen_misfit(ds), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_widen_misfit(ds), SIMDSV_ERR_INVALID_ARGUMENT); /* once */
+    got = stream_text(ds, &batches);
+    simdsv_table *t = NULL;
+    CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_OK);
+    char *expected = render(t);
+    CHECK(strncmp(expected, "x:float64\n7\n0\n1\n", strlen("x:float64\n7\n0\n1\n")) == 0);
+    CHECK_STR(got, expected);
+    simdsv_table_free(t);
+    free(expected);
+    free(got);
+    simdsv_dataset_free(ds);
+    simdsv_options_free(opt);
+    free(big.s);
+}
+
 /* ---------------------------------------------- threads and one by one */
 
 /* Files of several shapes and sizes (one above the typed reader's
@@ -616,6 +781,8 @@ int main(void)
     test_hive();
     test_compressed();
     test_callbacks();
+    test_stream_equals_read();
+    test_stream_misfit();
     test_threads_equal_one_by_one();
     remove_tree(root);
     return check_summary();

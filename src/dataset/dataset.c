@@ -48,9 +48,7 @@ static simdsv_options *copy_options(const simdsv_options *src)
     return o;
 }
 
-/* A message that names files may be longer than the error holds: it is
- * cut at a character boundary. */
-static void set_error(simdsv_error *err, simdsv_status code, const char *message)
+void simdsv__dataset_set_error(simdsv_error *err, simdsv_status code, const char *message)
 {
     memset(err, 0, sizeof *err);
     err->code = code;
@@ -73,7 +71,7 @@ void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err
 static simdsv_status fail_with(simdsv_dataset *ds, long file, simdsv_status code, const char *message)
 {
     simdsv_error e;
-    set_error(&e, code, message);
+    simdsv__dataset_set_error(&e, code, message);
     simdsv__dataset_fail(ds, file, &e);
     return code;
 }
@@ -236,7 +234,7 @@ static simdsv_status hold(simdsv_dataset *ds, ds_input *in, simdsv_error *err)
             size_t cap = in->held_cap;
             const size_t need = len + 65536;
             if (simdsv__grow(&ds->alloc, &p, &cap, need, 1) != SIMDSV_OK) {
-                set_error(err, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
+                simdsv__dataset_set_error(err, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
                 return SIMDSV_ERR_NOMEM;
             }
             in->held = p;
@@ -246,7 +244,7 @@ static simdsv_status hold(simdsv_dataset *ds, ds_input *in, simdsv_error *err)
         const size_t room = in->held_cap - len;
         const long long n = in->source.read(in->source.ctx, in->held + len, room, &os_errno);
         if (n < 0 || n > (long long)room) {
-            set_error(err, SIMDSV_ERR_IO, n < 0 ? "the read callback failed" : "the read callback returned too much");
+            simdsv__dataset_set_error(err, SIMDSV_ERR_IO, n < 0 ? "the read callback failed" : "the read callback returned too much");
             err->os_errno = n < 0 ? os_errno : 0;
             return SIMDSV_ERR_IO;
         }
@@ -272,7 +270,7 @@ simdsv_status simdsv__dataset_open(simdsv_dataset *ds, size_t i, simdsv_options 
     } else if (in->kind == INPUT_CALLBACK && in->source.rewind) {
         int os_errno = 0;
         if (in->source.rewind(in->source.ctx, &os_errno) != 0) {
-            set_error(err, SIMDSV_ERR_IO, "the input could not be read again from its start");
+            simdsv__dataset_set_error(err, SIMDSV_ERR_IO, "the input could not be read again from its start");
             err->os_errno = os_errno;
             return SIMDSV_ERR_IO;
         }
@@ -288,9 +286,9 @@ simdsv_status simdsv__dataset_open(simdsv_dataset *ds, size_t i, simdsv_options 
         st = simdsv_input_detect(*inp, &p, o, NULL, err);
     }
     if (st == SIMDSV_OK && (st = simdsv_reader_new(r, o)) != SIMDSV_OK)
-        set_error(err, st, simdsv_status_message(st));
+        simdsv__dataset_set_error(err, st, simdsv_status_message(st));
     if (st == SIMDSV_OK && (st = simdsv_input_open_reader(*inp, *r)) != SIMDSV_OK)
-        set_error(err, st, simdsv_status_message(st));
+        simdsv__dataset_set_error(err, st, simdsv_status_message(st));
     if (st != SIMDSV_OK) {
         simdsv_reader_free(*r);
         simdsv_input_free(*inp);
@@ -891,7 +889,7 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
  * joins their schemas into s; a read reads again the inputs whose columns
  * came out narrower than the join until none does (a sample's join is the
  * schema as it is). */
-static simdsv_status read_joined(simdsv_dataset *ds, int infer, simdsv_table **tables, ds_schema *s)
+simdsv_status simdsv__dataset_join(simdsv_dataset *ds, int infer, simdsv_table **tables, ds_schema *s)
 {
     const simdsv_allocator *a = &ds->alloc;
     const size_t n = ds->ninputs;
@@ -933,13 +931,11 @@ static simdsv_status read_joined(simdsv_dataset *ds, int infer, simdsv_table **t
     return st;
 }
 
-static simdsv_status start(simdsv_dataset *ds, simdsv_table **out)
+simdsv_status simdsv__dataset_start(simdsv_dataset *ds)
 {
-    if (!ds || !out)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    *out = NULL;
     ds->error_file = -1;
     memset(&ds->error, 0, sizeof ds->error);
+    ds->misfit = 0;
     if (ds->streaming)
         return fail_with(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, "a stream of this dataset is still open");
     return SIMDSV_OK;
@@ -947,7 +943,10 @@ static simdsv_status start(simdsv_dataset *ds, simdsv_table **out)
 
 static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table **out)
 {
-    simdsv_status st = start(ds, out);
+    if (!ds || !out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    simdsv_status st = simdsv__dataset_start(ds);
     if (st != SIMDSV_OK)
         return st;
     const simdsv_allocator *a = &ds->alloc;
@@ -960,7 +959,7 @@ static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table *
     memset(&s, 0, sizeof s);
     ds_hive h;
     memset(&h, 0, sizeof h);
-    st = read_joined(ds, infer, tables, &s);
+    st = simdsv__dataset_join(ds, infer, tables, &s);
     if (st == SIMDSV_OK)
         st = simdsv__hive_find(ds, &s, &h);
     if (st == SIMDSV_OK)

@@ -69,12 +69,22 @@ simdsv_status simdsv__dataset_options(simdsv_dataset *ds, int threads, simdsv_op
  * says why not. */
 simdsv_status simdsv__dataset_open(simdsv_dataset *ds, size_t i, simdsv_options *o, simdsv_input **in,
                                    simdsv_reader **r, simdsv_error *err);
+/* err set to code and message; a message that names files may be longer
+ * than the error holds: it is cut at a character boundary. */
+void simdsv__dataset_set_error(simdsv_error *err, simdsv_status code, const char *message);
 /* Sets the dataset's error: err's, about input `file` (-1: none). */
 void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err);
 /* The reader's error for input i, with the input's decoder message when it
  * has one. */
 void simdsv__dataset_reader_error(const simdsv_reader *r, const simdsv_input *in, simdsv_error *err);
 
+/* Starts a read or a stream: the last error forgotten; INVALID_ARGUMENT
+ * while a stream is open. */
+simdsv_status simdsv__dataset_start(simdsv_dataset *ds);
+/* Reads (infer = 0) or samples (infer = 1) every input into tables and
+ * joins their schemas into s (see dataset.c); the dataset's error on
+ * failure. */
+simdsv_status simdsv__dataset_join(simdsv_dataset *ds, int infer, simdsv_table **tables, ds_schema *s);
 /* Joins the inputs' tables (NULL or no columns: left out) into s, input by
  * input in order; a conflict sets the dataset's error. */
 simdsv_status simdsv__schema_join(simdsv_dataset *ds, simdsv_table **tables, ds_schema *s);
