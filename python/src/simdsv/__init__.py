@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator
 
-from . import _detect, _options, _types
+from . import _detect, _options, _remote, _types
 from . import _simdsv as _c
 
 Error = _c.Error
@@ -215,7 +215,15 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
 def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False,
              records: bool = False) -> tuple[Any, Any]:
     """(the C layer's source, the Plan) of a call: keywords normalized, detection asked for (or done, for a file
-    object read as it goes), usecols resolved with the header."""
+    object read as it goes), usecols resolved with the header.  A URL is read by byte ranges as a file object."""
+    storage_options = kwargs.pop("storage_options", None)
+    if _remote.is_url(source):
+        source = _remote.open_single(source, storage_options)
+        stream = True  # read as it comes, never fetched whole first
+    elif storage_options is not None:
+        raise ValueError("storage_options apply to URLs (s3://, https://, ...), not to a local path or a buffer")
+    elif isinstance(source, str):
+        source = _remote.local_path(source)
     given = _options.normalize(function, kwargs, keys + _detect.KEYS)
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build(function, **given)
@@ -271,7 +279,9 @@ def _read(src: Any, plan: Any, schema_only: bool) -> Any:
 def read_csv(source: Any, **kwargs: Any) -> Table:
     """Reads a whole CSV file into typed columns.
 
-    source: a path, bytes-like object or binary file object (read whole).
+    source: a path, bytes-like object or binary file object (read whole),
+      or an fsspec URL (s3://, https://, memory://, ...; storage_options=
+      as fsspec takes them), read by byte ranges as it is parsed.
     Keywords (simdsv's names; pandas' and polars' beside them, see
     docs/PYTHON.md):
       columns: names or 0-based positions to keep, in output order (a str is

@@ -160,7 +160,12 @@ static int input_get(PyObject *src, input *in)
         in->file_is_text = mode && PyUnicode_Check(mode) && !strchr(PyUnicode_AsUTF8(mode), 'b');
         Py_XDECREF(mode);
         PyErr_Clear();
-        in->name = "<file>";
+        PyObject *name = PyObject_GetAttrString(src, "name");
+        if (name && PyUnicode_Check(name))
+            in->file_name = PyUnicode_AsUTF8String(name);
+        Py_XDECREF(name);
+        PyErr_Clear();
+        in->name = in->file_name ? PyBytes_AS_STRING(in->file_name) : "<file>";
         return 0;
     }
     if (PyObject_CheckBuffer(src) && !PyBytes_Check(src)) {
@@ -200,6 +205,7 @@ void ext_input_release(input *in)
     Py_CLEAR(in->path);
     Py_CLEAR(in->file);
     Py_CLEAR(in->file_error);
+    Py_CLEAR(in->file_name);
     if (in->view.obj)
         PyBuffer_Release(&in->view);
 }
