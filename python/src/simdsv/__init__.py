@@ -21,6 +21,7 @@ beside simdsv's own (docs/PYTHON.md has the table).  Errors raise
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterator
 
 from . import _detect, _options, _types
@@ -219,6 +220,11 @@ def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build(function, **given)
     _detect.apply(plan, given, records=records, **input_keys)
+    if _c.OPT_MMAP not in plan.ints and isinstance(source, (str, os.PathLike)):
+        # A file named by its path is mapped (as C's bench_read and polars map it): read() fills a fresh buffer as
+        # large as the file, whose first touch cost more than the typed read itself (docs/BENCHMARKS.md, Python
+        # against the C reader).  The price, documented: a file truncated while it is read raises SIGBUS.
+        plan.ints[_c.OPT_MMAP] = 1
     src = _options.source(source, stream)
     if hasattr(src, "read"):
         src = _detect.file_source(src, plan)
@@ -291,7 +297,8 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       short_rows="pad" ("truncate", "error"), long_rows="error"
       ("truncate"), decimal_comma / decimal=",", thousands, date_format /
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
-      as timestamps), true_values, false_values, use_mmap / memory_map.
+      as timestamps), true_values, false_values, use_mmap / memory_map
+      (default True for a path: mapped; False: read with read()).
       low_memory and engine are accepted and have no effect.
       sniff=True: the encoding, dialect and layout of every setting not given
         are detected as the simdsv command does (sniff=False: the defaults);
