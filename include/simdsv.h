@@ -1102,7 +1102,9 @@ SIMDSV_API int simdsv_input_fd(const simdsv_input *in, uint64_t *size);
 
 /* Parquet and Arrow IPC out of an Arrow C stream of "+s" record batches:
  * simdsv_table_stream()'s, or any producer's whose columns have the formats
- * the typed reader exports (b l g tdD tsu:TZ u U n).  These functions live
+ * the typed reader exports (b l g tdD tsu:TZ u U vu n; string views are
+ * written as Parquet strings and as Arrow IPC utf8, at most 2 GiB of text a
+ * batch).  These functions live
  * in the separate library simdsv_write (libsimdsv_write, pkg-config
  * simdsv-write), which links the compression libraries the build found; the
  * core library stays dependency-free.

@@ -6,7 +6,8 @@
  * decoded ones into the column's side blocks; the input outlives the reader
  * and the table (the arrays keep it: ASan sees a use after free
  * otherwise); and every read, on one and several threads, equals the utf8
- * read value for value.  Runs once per kernel (SIMDSV_KERNEL).
+ * read value for value; the writers (Parquet, Arrow IPC) give the same
+ * bytes for views as for utf8.  Runs once per kernel (SIMDSV_KERNEL).
  */
 #define _POSIX_C_SOURCE 200809L /* getpid, setenv */
 #include "simdsv.h"
@@ -329,6 +330,107 @@ static void test_against_utf8(size_t target, uint32_t seed)
     free(csv);
 }
 
+/* ------------------------------------------------------------------ writers */
+
+/* A stream of one batch (the array moved in), for the writers. */
+typedef struct one_batch {
+    struct ArrowSchema *schema;
+    struct ArrowArray *array;
+    int given;
+} one_batch;
+
+static int one_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
+{
+    const one_batch *b = s->private_data;
+    /* a shallow copy whose release does nothing: the test releases the original */
+    *out = *b->schema;
+    out->release = NULL;
+    return 0;
+}
+
+static int one_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+{
+    one_batch *b = s->private_data;
+    if (b->given++) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    *out = *b->array;
+    b->array->release = NULL; /* moved */
+    return 0;
+}
+
+static const char *one_error(struct ArrowArrayStream *s)
+{
+    (void)s;
+    return NULL;
+}
+
+static void one_release(struct ArrowArrayStream *s)
+{
+    s->release = NULL; /* the batch is the test's */
+}
+
+typedef struct bytes_out {
+    unsigned char *data;
+    size_t len;
+} bytes_out;
+
+static long long collect(void *ctx, const void *buf, size_t size, int *os_errno)
+{
+    (void)os_errno;
+    bytes_out *o = ctx;
+    unsigned char *p = realloc(o->data, o->len + size);
+    if (!p)
+        return -1;
+    memcpy(p + o->len, buf, size);
+    o->data = p;
+    o->len += size;
+    return (long long)size;
+}
+
+/* The file the writer makes of csv read with the given strings layout. */
+static bytes_out written(const char *csv, size_t len, simdsv_strings strings, simdsv_format format)
+{
+    bytes_out out = {NULL, 0};
+    struct ArrowSchema schema;
+    struct ArrowArray array;
+    if (!CHECK(read_arrow(csv, len, FROM_FILE, strings, 1, &schema, &array)))
+        return out;
+    one_batch b = {&schema, &array, 0};
+    struct ArrowArrayStream stream = {one_schema, one_next, one_error, one_release, &b};
+    simdsv_write_options opt;
+    simdsv_write_options_init(&opt);
+    opt.format = format;
+    opt.threads = 1;
+    simdsv_error err;
+    if (CHECK_STATUS(simdsv_write_callback(&stream, collect, &out, &opt, &err), SIMDSV_OK) == 0)
+        FAIL_MSG("%s", err.message);
+    if (array.release)
+        array.release(&array);
+    schema.release(&schema);
+    return out;
+}
+
+static void test_writers(void)
+{
+    size_t len;
+    char *csv = mixed_csv(200000, 3, &len);
+    static const simdsv_format formats[] = {SIMDSV_FORMAT_PARQUET, SIMDSV_FORMAT_ARROW_FILE,
+                                            SIMDSV_FORMAT_ARROW_STREAM};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        h_context("writer format %d", (int)formats[f]);
+        bytes_out utf8 = written(csv, len, SIMDSV_STRINGS_UTF8, formats[f]);
+        bytes_out views = written(csv, len, SIMDSV_STRINGS_VIEW, formats[f]);
+        CHECK(utf8.len > 1000);
+        CHECK_MEM(views.data, views.len, utf8.data, utf8.len);
+        free(utf8.data);
+        free(views.data);
+    }
+    h_context(NULL);
+    free(csv);
+}
+
 static void test_option(void)
 {
     simdsv_options *o = simdsv_options_new(NULL);
@@ -353,6 +455,7 @@ int main(void)
     test_column_view();
     test_against_utf8(3000, 1);
     test_against_utf8((size_t)3 << 20, 2);
+    test_writers();
     unlink(temp_path());
     return check_summary();
 }
