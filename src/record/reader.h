@@ -32,6 +32,7 @@ struct simdsv_reader {
     uint8_t *buf;
     size_t len, cap;
     bool owns_buf;
+    simdsv__shared_input *shared; /* buf belongs to this block, shared with string views (shared.c) */
     bool eof;             /* nothing more will be appended to buf */
     uint64_t buf_origin;
     bool started;         /* BOM and skipped lines handled */
