@@ -122,6 +122,8 @@ class RemoteFile:
         try:
             data = self.fs.cat_file(self.path, start=start, end=end)
         except Exception as e:  # noqa: BLE001 - every failure becomes an OSError naming the object
+            if not isinstance(e, FileNotFoundError):
+                self.check_unchanged()  # a range past a new, shorter end fails: say why
             reraise(e, self.name, self.secrets)
         if len(data) != end - start:
             raise OSError(f"{self.name}: the object changed while it was read (bytes {start}..{end} of "
