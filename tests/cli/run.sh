@@ -260,6 +260,11 @@ t freq_limit frequency --limit 1 --select dept,salary staff.csv
 t freq_all frequency --limit 0 --select 2 staff.csv
 t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
 t freq_empty frequency empty.csv
+t freq_quoting frequency quoting.csv
+# 300 values of 1 to 7 rows each, some longer than a slot holds: the table
+# grows, the first --limit are picked apart from the rest, ties in byte order
+t freq_many frequency --limit 4 freq_many.csv
+t freq_many_all frequency --limit 0 --select value freq_many.csv
 t freq_help frequency --help
 
 # ------------------------------------------------------------------- table
