@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* sched_yield */
 #include "typed.h"
+#include "concat.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -201,25 +202,6 @@ static void run_convert_listed(void *jobs, size_t i)
     run_convert(((worker_job **)jobs)[i]);
 }
 
-/* Appends n bits of src to dst at bit `at` (dst's bits below `at` kept). */
-static void bitmap_append(uint8_t *dst, uint64_t at, const uint8_t *src, uint64_t n)
-{
-    if (n == 0)
-        return;
-    const unsigned shift = (unsigned)(at % 8);
-    uint8_t *d = dst + at / 8;
-    const size_t bytes = (size_t)((n + 7) / 8);
-    if (shift == 0) {
-        memcpy(d, src, bytes);
-        return;
-    }
-    d[0] = (uint8_t)((d[0] & ((1u << shift) - 1)) | (unsigned)(src[0] << shift));
-    for (size_t i = 1; i < bytes; i++)
-        d[i] = (uint8_t)((src[i - 1] >> (8 - shift)) | (unsigned)(src[i] << shift));
-    if ((shift + n + 7) / 8 > bytes)
-        d[bytes] = (uint8_t)(src[bytes - 1] >> (8 - shift));
-}
-
 /* Columns of fixed-width values, written in place by the chunks: numbers,
  * dates, timestamps and string views. */
 static int in_place(const column *c)
@@ -385,9 +367,9 @@ static void append_bitmaps(void *arg, size_t thread)
         uint64_t at = b->jobs[0]->own.cols[j].length;
         for (size_t i = 1; i < b->n; i++) {
             const column *own = &b->jobs[i]->own.cols[j];
-            bitmap_append(c->validity, at, own->validity, own->length);
+            simdsv__bitmap_append(c->validity, at, own->validity, own->length);
             if (c->type == SIMDSV_TYPE_BOOL)
-                bitmap_append(c->values, at, own->values, own->length);
+                simdsv__bitmap_append(c->values, at, own->values, own->length);
             at += own->length;
         }
     }

@@ -21,9 +21,10 @@ beside simdsv's own (docs/PYTHON.md has the table).  Errors raise
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterator
 
-from . import _detect, _options, _types
+from . import _detect, _options, _remote, _types
 from . import _simdsv as _c
 
 Error = _c.Error
@@ -214,11 +215,24 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
 def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False,
              records: bool = False) -> tuple[Any, Any]:
     """(the C layer's source, the Plan) of a call: keywords normalized, detection asked for (or done, for a file
-    object read as it goes), usecols resolved with the header."""
+    object read as it goes), usecols resolved with the header.  A URL is read by byte ranges as a file object."""
+    storage_options = kwargs.pop("storage_options", None)
+    if _remote.is_url(source):
+        source = _remote.open_single(source, storage_options)
+        stream = True  # read as it comes, never fetched whole first
+    elif storage_options is not None:
+        raise ValueError("storage_options apply to URLs (s3://, https://, ...), not to a local path or a buffer")
+    elif isinstance(source, str):
+        source = _remote.local_path(source)
     given = _options.normalize(function, kwargs, keys + _detect.KEYS)
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build(function, **given)
     _detect.apply(plan, given, records=records, **input_keys)
+    if _c.OPT_MMAP not in plan.ints and isinstance(source, (str, os.PathLike)):
+        # A file named by its path is mapped (as C's bench_read and polars map it): read() fills a fresh buffer as
+        # large as the file, whose first touch cost more than the typed read itself (docs/BENCHMARKS.md, Python
+        # against the C reader).  The price, documented: a file truncated while it is read raises SIGBUS.
+        plan.ints[_c.OPT_MMAP] = 1
     src = _options.source(source, stream)
     if hasattr(src, "read"):
         src = _detect.file_source(src, plan)
@@ -265,7 +279,9 @@ def _read(src: Any, plan: Any, schema_only: bool) -> Any:
 def read_csv(source: Any, **kwargs: Any) -> Table:
     """Reads a whole CSV file into typed columns.
 
-    source: a path, bytes-like object or binary file object (read whole).
+    source: a path, bytes-like object or binary file object (read whole),
+      or an fsspec URL (s3://, https://, memory://, ...; storage_options=
+      as fsspec takes them), read by byte ranges as it is parsed.
     Keywords (simdsv's names; pandas' and polars' beside them, see
     docs/PYTHON.md):
       columns: names or 0-based positions to keep, in output order (a str is
@@ -291,7 +307,8 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       short_rows="pad" ("truncate", "error"), long_rows="error"
       ("truncate"), decimal_comma / decimal=",", thousands, date_format /
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
-      as timestamps), true_values, false_values, use_mmap / memory_map.
+      as timestamps), true_values, false_values, use_mmap / memory_map
+      (default True for a path: mapped; False: read with read()).
       low_memory and engine are accepted and have no effect.
       sniff=True: the encoding, dialect and layout of every setting not given
         are detected as the simdsv command does (sniff=False: the defaults);
