@@ -62,6 +62,11 @@ typedef struct cli_common {
     const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
     cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */
     bool refused;         /* that FILE is not text (a binary file): said, and cli_open opens no reader */
+    /* Several FILEs, a folder or a glob (CLI_DATASET): one table, file after file. */
+    simdsv_dataset *ds;   /* the files as one dataset, or NULL: one FILE read as before */
+    bool dataset_options; /* --union-by-name, --filename-column or --hive was given */
+    char **expanded;      /* the FILEs that globs and folders named (owned; files points to them) */
+    size_t nexpanded;
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -77,7 +82,8 @@ enum {
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
     CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
     CLI_RECORDS = 16u,   /* reads records, never typed values: detection leaves the value formats out */
-    CLI_UTF8_LOSSY = 32u /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
+    CLI_UTF8_LOSSY = 32u, /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
+    CLI_DATASET = 64u     /* FILE...: several FILEs (or a glob, a folder) read as one table (c->ds) */
 };
 
 typedef struct cli_spec {
@@ -150,6 +156,9 @@ simdsv_reader *cli_open_regular(cli_common *c, bool map);
 /* Writes s to stderr with control characters as \xHH: for messages that
  * quote the file's text (a terminal would obey an ESC sequence). */
 void cli_put_text(const char *s);
+/* Prints the dataset's error: FILE:LINE:COL: error: ... for one file's
+ * data, "simdsv: FILE: ..." or "simdsv: ..." otherwise; returns EXIT_DATA. */
+int cli_dataset_failure(const cli_common *c);
 /* Prints FILE:LINE:COL: error: ... for the reader's last error. */
 void cli_report(const cli_common *c, const simdsv_reader *r);
 /* The same for an error kept apart from its reader (a reader of one range of
