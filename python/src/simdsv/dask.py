@@ -199,7 +199,7 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
 
     if _remote.is_url(path):
         secrets = _remote.Secrets([path], storage_options)
-        files = _remote.expand(path, storage_options, secrets)
+        files, _ = _remote.expand(path, storage_options, secrets)
         if len(files) != 1:
             raise ValueError(f"{secrets.redact(path)}: names {len(files)} objects; one was expected")
         source: Source = files[0]
