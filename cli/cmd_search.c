@@ -196,7 +196,7 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
         if (status)
             return status;
     }
-    const bool plain = batch_plain(b, &s->csv);
+    const bool plain = batch_plain(b, &s->csv), raw = batch_raw(b, &s->csv);
     const uint32_t span_end = b->bounds[b->first[b->count] - 1] - 1;
     if (!s->tuned && a->raw_prefilter) {
         /* Anchor the literal on its bytes that are rare in this input. */
@@ -208,7 +208,7 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     if (!a->raw_prefilter || a->invert) {
         for (size_t k = 0; k < b->count && !failed; k++)
             if (record_matches(s, tb, b, k, plain, &failed) != a->invert && !failed &&
-                !write_batch_csv(tb, b, k, k + 1, plain, s->csv.out_delimiter, &s->views))
+                !write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views))
                 return -1;
         return failed ? -1 : 0;
     }
@@ -223,7 +223,7 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
         if (k == b->count)
             break;
         if (record_matches(s, tb, b, k, plain, &failed) &&
-            !write_batch_csv(tb, b, k, k + 1, plain, s->csv.out_delimiter, &s->views))
+            !write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views))
             return -1;
         if (failed)
             return -1;
