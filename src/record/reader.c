@@ -13,7 +13,7 @@
  * buffer plus the longest record.
  */
 #include "reader.h"
-#include "count_parallel.h"
+#include "chunks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -700,6 +700,7 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec)
         }
         if (r->nfields > 0 || r->field_start < r->len) {
             r->ss.after_term = 1; /* the unterminated last record is taken: none pending */
+            r->ended_by_input_end = true;
             if ((st = push_field(r, r->field_start, r->len)) != SIMDSV_OK)
                 return st;
             return simdsv__finish_record(r, rec, r->len, r->len, true);
@@ -762,9 +763,9 @@ static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
      * (as simdsv_reader_next does) rather than fail on it again. */
     if (r->skipping && (st = skip_oversized(r)) != SIMDSV_OK)
         return st;
-    /* Several threads when the options, the source and the size allow and
-     * the input is regular (count_parallel.c); otherwise, or at the first
-     * thing out of the ordinary, the serial count below, from here. */
+    /* Several threads when the source and the size allow and the chunk
+     * planner (chunks.c) proves its cuts; otherwise, or at the first thing
+     * out of the ordinary, the serial count below, from here. */
     if (simdsv__count_parallel(r, count))
         return SIMDSV_OK;
     /* Records already indexed go through the normal path; then the kernel
@@ -806,6 +807,7 @@ static simdsv_status count_records(simdsv_reader *r, uint64_t *count)
             continue;
         }
         if (!r->ss.after_term) { /* a last record without a line end */
+            r->ended_by_input_end = true;
             ++*count;
             r->records_emitted++;
             r->physical_records++;

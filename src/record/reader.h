@@ -65,6 +65,8 @@ struct simdsv_reader {
     bool fields_overflow; /* the record has more fields than SIMDSV_OPT_MAX_FIELDS */
     const size_t *slow_starts; /* slow path: 4 entries per field, [3] = raw start position */
     bool counting;        /* inside simdsv_reader_count: quoting is all that is checked */
+    bool ended_by_input_end; /* a record or comment line was ended by the end of the input (not by a line
+                                end): a chunk cut there by the planner (chunks.c) was cut inside it */
     bool skipping;        /* a stream record over the size limit is being skipped */
     size_t bom_len;       /* 3 if the input started with a UTF-8 BOM */
     size_t record_bytes;  /* size of the last completed record */
