@@ -47,8 +47,14 @@ $(PY_VENV)/.installed: python/requirements-test.txt
 	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
 	@touch $@
 
+# The real servers of the remote-storage tests (versitygw for S3, nginx for HTTP): built or installed once,
+# cached; the tests start and stop them (python/tests/remote_servers.py).
+.PHONY: remote-servers
+remote-servers:
+	@tests/remote/install.sh
+
 .PHONY: python-test
-python-test: $(PY_VENV)/.installed
+python-test: $(PY_VENV)/.installed remote-servers
 	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check --no-build-isolation ./python
 	@cd python/tests && ../../$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider -p no:logging .
 
@@ -86,6 +92,19 @@ test-memory: build
 
 bench: build
 	@BUILD=$(BUILD) bench/run.sh
+
+# simdsv side by side with the current peers of ../shared/peers (issue 22):
+# every job of the issue's table, interleaved rounds, medians, ratios, one
+# markdown report in bench/results/ (bench/bench_peers.py).  The full run
+# takes the three 200 MB shapes (made in bench/data/ when missing; point
+# BENCH_PEERS_ARGS="--data DIR" at a folder that has them) and about half an
+# hour; bench-peers-quick runs every job once on 1 MB files.
+BENCH_PEERS_ARGS ?=
+.PHONY: bench-peers bench-peers-quick
+bench-peers bench-peers-quick: build $(PY_VENV)/.installed
+	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check --no-build-isolation ./python
+	@python3 bench/bench_peers.py --build $(BUILD) --python $(PY_VENV)/bin/python \
+	  $(if $(filter bench-peers-quick,$@),--quick) $(BENCH_PEERS_ARGS)
 
 clean:
 	rm -rf build build-asan build-aarch64 build-tsan build-fuzz build-py

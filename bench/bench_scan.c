@@ -3,12 +3,14 @@
  * cache, single thread unless --threads says otherwise.  The file is read
  * into memory first, so the numbers are the parser's, not the disk's.
  *
- *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|batch|batch-raw|all]
+ *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|all]
  *              [--threads LIST]
  *
  * count:   simdsv_reader_count (records, quote-aware, strict checks)
  * count-file: the same on the file opened by path (read(), or pread() per
  *          thread when counting in parallel), so from the page cache
+ * count-map: the same on the file opened by path and mapped
+ *          (SIMDSV_OPT_MMAP=1): the page cache without a copy
  * index:   the kernel alone producing every field/record boundary
  * iterate: simdsv_reader_next over every record, touching each field's
  *          pointer and length
@@ -104,11 +106,10 @@ static uint64_t op_count(const unsigned char *data, size_t size, simdsv_kernel k
     return n;
 }
 
-static uint64_t op_count_file(const unsigned char *data, size_t size, simdsv_kernel kernel)
+static uint64_t count_path(simdsv_kernel kernel, int mapped)
 {
-    (void)data;
-    (void)size;
     simdsv_options *opt = bench_options(kernel);
+    simdsv_options_set(opt, SIMDSV_OPT_MMAP, mapped);
     simdsv_reader *r = NULL;
     uint64_t n = 0;
     if (simdsv_reader_new(&r, opt) != SIMDSV_OK || simdsv_reader_open_path(r, path) != SIMDSV_OK) {
@@ -120,6 +121,20 @@ static uint64_t op_count_file(const unsigned char *data, size_t size, simdsv_ker
     simdsv_reader_free(r);
     simdsv_options_free(opt);
     return n;
+}
+
+static uint64_t op_count_file(const unsigned char *data, size_t size, simdsv_kernel kernel)
+{
+    (void)data;
+    (void)size;
+    return count_path(kernel, 0);
+}
+
+static uint64_t op_count_map(const unsigned char *data, size_t size, simdsv_kernel kernel)
+{
+    (void)data;
+    (void)size;
+    return count_path(kernel, 1);
 }
 
 static uint64_t op_index(const unsigned char *data, size_t size, simdsv_kernel kernel)
@@ -213,7 +228,7 @@ static uint64_t op_batch_raw(const unsigned char *data, size_t size, simdsv_kern
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|index|iterate|batch|batch-raw|all]"
+        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|all]"
                         " [--threads LIST]\n");
         return 2;
     }
@@ -256,7 +271,8 @@ int main(int argc, char **argv)
         const char *name;
         uint64_t (*fn)(const unsigned char *, size_t, simdsv_kernel);
         int threaded;
-    } table[] = {{"count", op_count, 1}, {"count-file", op_count_file, 1}, {"index", op_index, 0},
+    } table[] = {{"count", op_count, 1}, {"count-file", op_count_file, 1},
+                 {"count-map", op_count_map, 1}, {"index", op_index, 0},
                  {"iterate", op_iterate, 0}, {"batch", op_batch, 0}, {"batch-raw", op_batch_raw, 0}};
     if (repeat < 1 || repeat > 100)
         repeat = 5;

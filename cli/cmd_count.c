@@ -3,9 +3,6 @@
 #include "cli.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 static const char help[] =
     "usage: simdsv count [OPTIONS] FILE...\n"
@@ -27,30 +24,6 @@ static arg_result count_arg(void *ctx, int argc, char **argv, int *i)
                                                                                                          : ARG_BAD;
 }
 
-/* A large uncompressed regular file is given to the library by its path
- * rather than through the decoding callback, so that it can count on several
- * threads (each reading its part with pread()).  Returns that reader, or NULL
- * to keep the callback reader.  The progress line then moves once, at the end. */
-static simdsv_reader *open_direct(cli_common *c)
-{
-    uint64_t size = 0;
-    const int64_t threads = cli_opt(c, SIMDSV_OPT_THREADS);
-    if (threads == 1 || (threads == 0 && sysconf(_SC_NPROCESSORS_ONLN) < 2) || strcmp(c->file, "-") == 0 ||
-        input_seekable_fd(c->in, &size) < 0)
-        return NULL;
-    /* Below two chunks of the library's minimum the count stays serial
-     * anyway (SIMDSV_TEST_COUNT_CHUNK: the tests' smaller minimum). */
-    const char *test_chunk = getenv("SIMDSV_TEST_COUNT_CHUNK");
-    if (size < ((uint64_t)8 << 20) && !(test_chunk && *test_chunk))
-        return NULL;
-    simdsv_reader *r = cli_new_reader(c->opt);
-    if (r && simdsv_reader_open_path(r, c->file) != SIMDSV_OK) {
-        simdsv_reader_free(r);
-        r = NULL;
-    }
-    return r;
-}
-
 int cmd_count(int argc, char **argv)
 {
     cli_common c;
@@ -70,7 +43,11 @@ int cmd_count(int argc, char **argv)
             status = EXIT_DATA;
             continue;
         }
-        simdsv_reader *direct = open_direct(&c);
+        /* An uncompressed regular file is counted where it lies, mapped:
+         * the page cache without a copy into the reader's buffer, and on
+         * threads each counts its part of the mapping (cli_open_regular
+         * turns a file that shrinks meanwhile into an error, not a crash). */
+        simdsv_reader *direct = cli_open_regular(&c, true);
         if (direct) {
             simdsv_reader_free(r);
             r = direct;

@@ -115,6 +115,7 @@ typedef struct stats_run {
     int64_t user_on_error;
     size_t ncols;
     simdsv_type *types;
+    bool string_views;    /* string columns come as views ("vu") */
     bool *user;        /* the type came from --schema */
     char **names;
     worker *workers;
@@ -154,6 +155,8 @@ static bool learn_schema(stats_run *run, struct ArrowArrayStream *stream)
     if (stream->get_schema(stream, &schema) != 0)
         return false;
     run->ncols = (size_t)schema.n_children;
+    for (size_t j = 0; j < run->ncols; j++) /* every string column has the layout --strings asks for */
+        run->string_views |= strcmp(schema.children[j]->format, "vu") == 0;
     schema.release(&schema);
     const size_t n = run->ncols ? run->ncols : 1;
     run->types = calloc(n, sizeof *run->types);
@@ -180,8 +183,10 @@ static bool init_columns(stats_run *run)
         wk->cols = calloc(run->ncols ? run->ncols : 1, sizeof *wk->cols);
         if (!wk->cols)
             return false;
-        for (size_t j = 0; j < run->ncols; j++)
+        for (size_t j = 0; j < run->ncols; j++) {
             stats_init(&wk->cols[j], run->types[j], run->args->exact, (uint64_t)w * 1000003u + j);
+            wk->cols[j].views = run->string_views;
+        }
     }
     return true;
 }

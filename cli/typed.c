@@ -66,7 +66,9 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
                    {"--short-rows", "pad", "error", "expected 'pad' or 'error'", SIMDSV_OPT_SHORT_ROWS,
                     SIMDSV_RAGGED_PAD, SIMDSV_RAGGED_ERROR},
                    {"--long-rows", "error", "truncate", "expected 'error' or 'truncate'", SIMDSV_OPT_LONG_ROWS,
-                    SIMDSV_RAGGED_ERROR, SIMDSV_RAGGED_TRUNCATE}};
+                    SIMDSV_RAGGED_ERROR, SIMDSV_RAGGED_TRUNCATE},
+                   {"--strings", "utf8", "view", "expected 'utf8' or 'view'", SIMDSV_OPT_STRINGS,
+                    SIMDSV_STRINGS_UTF8, SIMDSV_STRINGS_VIEW}};
     for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++) {
         if ((v = cli_option_value(choices[k].name, argc, argv, i, &missing)) || missing) {
             if (missing)

@@ -208,10 +208,53 @@ typedef enum simdsv_option {
                                        "1.234,56" (with SIMDSV_OPT_DECIMAL_COMMA) the float64 1234.56:
                                        groups of exactly three digits after a first group of one to
                                        three; a number without the separator reads as before */
-    SIMDSV_OPT_COMPRESSION = 29     /* simdsv_compression of a simdsv_input (readers opened otherwise
+    SIMDSV_OPT_COMPRESSION = 29,    /* simdsv_compression of a simdsv_input (readers opened otherwise
                                        ignore it): AUTO (default) tells gzip and zstd by their first
                                        bytes; NONE reads the bytes as they are; GZIP / ZSTD insist */
+    /* Datasets (simdsv_dataset; readers ignore them): */
+    SIMDSV_OPT_UNION_BY_NAME = 30,  /* 1: the files' columns are matched by name (a column a file lacks
+                                       is null there); 0 (default): by position, and every file must
+                                       have the first file's columns, in its order */
+    SIMDSV_OPT_HIVE = 31,           /* simdsv_hive: `key=value` folders of the paths as columns */
+    SIMDSV_OPT_STRINGS = 32         /* simdsv_strings: how the typed reader lays out string columns
+                                       in Arrow; default UTF8 */
 } simdsv_option;
+
+/* Hive partitioning (SIMDSV_OPT_HIVE): a folder of a dataset file's path
+ * named `key=value` (year=2024/month=05/part.csv) gives every row of the
+ * file a column `key` holding `value`, typed as the typed reader infers a
+ * field ("" and __HIVE_DEFAULT_PARTITION__ are null).  The columns follow
+ * the files' own, in path order. */
+typedef enum simdsv_hive {
+    SIMDSV_HIVE_AUTO = 0, /* default: on when every path has the same keys in the same order (at least one) */
+    SIMDSV_HIVE_ON = 1,   /* on; a path without those keys is an error naming it */
+    SIMDSV_HIVE_OFF = 2
+} simdsv_hive;
+
+/* String columns of the typed reader (SIMDSV_OPT_STRINGS).
+ *
+ * UTF8: Arrow utf8 ("u"; "U" past 2 GiB of text): offsets and a copy of
+ * every string's bytes.
+ *
+ * VIEW: Arrow string_view ("vu", the Utf8View layout of the Arrow columnar
+ * format): one 16-byte view per row; a string of at most 12 bytes lives in
+ * its view, a longer one is a length, its first four bytes, a buffer index
+ * and an offset.  simdsv_table_read points the views of longer strings into
+ * the input's own bytes when the field needs no decoding (no doubled quote
+ * or escape, valid UTF-8): a file read with read() or mapped
+ * (SIMDSV_OPT_MMAP), a stream or a converted input, whose held buffer the
+ * exported arrays then share with the reader (the last of them to be
+ * released frees it, or unmaps the file).  Decoded strings, strings of a
+ * caller's buffer (simdsv_reader_open_memory: the library cannot keep it
+ * alive) and every string of simdsv_table_stream (its buffer moves on) are
+ * copied into buffers of the column's own.  A dataset (simdsv_dataset)
+ * reads utf8 whatever this says: its inputs' columns are concatenated.  Polars, DuckDB and pyarrow read
+ * views; the writers (Parquet, Arrow IPC) take them too.  A mapped file must
+ * not shrink while any array from it is alive (SIGBUS, as for the reader). */
+typedef enum simdsv_strings {
+    SIMDSV_STRINGS_UTF8 = 0,
+    SIMDSV_STRINGS_VIEW = 1
+} simdsv_strings;
 
 /* Compressed input (SIMDSV_OPT_COMPRESSION, simdsv_input).  The decoders are
  * the system's zlib and libzstd, loaded with dlopen() the first time a
@@ -597,10 +640,13 @@ typedef enum simdsv_string_option {
                                        than one byte every record is read by the scalar record parser,
                                        not the SIMD kernels (see docs/SNIFF.md for its speed).
                                        SIMDSV_OPT_DELIMITER sets a one-byte delimiter (NUL included) */
-    SIMDSV_OPT_COMMENT_STRING = 108 /* the comment marker as 1 to 4 bytes ("#", "//"; "" = none): a
+    SIMDSV_OPT_COMMENT_STRING = 108, /* the comment marker as 1 to 4 bytes ("#", "//"; "" = none): a
                                        record starting with all of them is skipped to the line end
                                        (a line starting with one '/' is data under "//").  The same
                                        setting as SIMDSV_OPT_COMMENT and SIMDSV_OPT_COMMENT_CHAR */
+    SIMDSV_OPT_FILENAME_COLUMN = 109 /* datasets: the name of a last string column holding each row's
+                                       file (its path as listed by simdsv_dataset_file); "" (default)
+                                       = none.  At most 255 bytes of UTF-8 */
 } simdsv_string_option;
 
 /* NULL (or "") resets to the default.  SIMDSV_ERR_INVALID_ARGUMENT for a
@@ -699,8 +745,11 @@ SIMDSV_API const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_
  * double[length]; date int32_t[length] (days since 1970-01-01); string the
  * offsets: offset_width bytes each (4: int32_t, 8: int64_t), length + 1 of
  * them, row i's text being bytes[offsets[i] .. offsets[i + 1]) (UTF-8, not
- * NUL-terminated); NULL for a null column or no rows.  The functions after
- * this one read a row without minding the widths. */
+ * NUL-terminated); NULL for a null column or no rows.  A string column
+ * read as views (SIMDSV_STRINGS_VIEW) has offsets NULL and views instead:
+ * length Arrow string views of 16 bytes, whose buffer indexes name
+ * view_buffers' entries.  The functions after this one read a row without
+ * minding the widths or the layout. */
 typedef struct simdsv_column_view {
     simdsv_type type;
     uint64_t length;
@@ -710,6 +759,8 @@ typedef struct simdsv_column_view {
     const void *offsets;  /* strings */
     size_t offset_width;  /* 4 or 8 (strings), else 0 */
     const char *bytes;    /* strings */
+    const void *views;    /* strings read as views, else NULL */
+    const char *const *view_buffers;
 } simdsv_column_view;
 
 /* Fills *view for column index.  SIMDSV_ERR_INVALID_ARGUMENT for a bad index. */
@@ -741,6 +792,11 @@ static inline int32_t simdsv_view_date(const simdsv_column_view *v, uint64_t i)
 static inline const char *simdsv_view_string(const simdsv_column_view *v, uint64_t i, size_t *size)
 {
     int64_t from, to;
+    if (v->views) { /* length, then the bytes inline, or prefix, buffer index and offset */
+        const int32_t *view = (const int32_t *)v->views + 4 * i;
+        *size = (size_t)view[0];
+        return view[0] <= 12 ? (const char *)(view + 1) : v->view_buffers[view[2]] + view[3];
+    }
     if (v->offset_width == 8) {
         from = ((const int64_t *)v->offsets)[i];
         to = ((const int64_t *)v->offsets)[i + 1];
@@ -1062,11 +1118,131 @@ SIMDSV_API void simdsv_input_observe(simdsv_input *in, void (*on_read)(void *ctx
  * *size), or -1.  Owned by the input. */
 SIMDSV_API int simdsv_input_fd(const simdsv_input *in, uint64_t *size);
 
+/* ----------------------------------------------------------------- datasets */
+
+/* Many inputs read as one table: files named by paths, globs and folders,
+ * buffers and callbacks, in a fixed order, with one schema.
+ *
+ *     simdsv_dataset *ds = NULL;
+ *     simdsv_table *t = NULL;
+ *     simdsv_options_set(opt, SIMDSV_OPT_UNION_BY_NAME, 1);
+ *     if (simdsv_dataset_new(&ds, opt, NULL) == SIMDSV_OK &&
+ *         simdsv_dataset_add_path(ds, "logs/2024-??.csv.gz") == SIMDSV_OK &&
+ *         simdsv_dataset_read(ds, &t) == SIMDSV_OK)
+ *         ...  // the rows of every file, file after file
+ *     else
+ *         report(simdsv_dataset_file(ds, simdsv_dataset_error_file(ds)), simdsv_dataset_error(ds));
+ *     simdsv_table_free(t);
+ *     simdsv_dataset_free(ds);
+ *
+ * Each input is read as simdsv_input reads one (compression, encoding,
+ * dialect, header detected on its own, settings given in `detect` taken
+ * from the options instead), with the typed options.  The result equals
+ * reading the inputs one after another and concatenating the rows, with:
+ *   - one schema.  By position (default), every input has the first one's
+ *     columns; by name (SIMDSV_OPT_UNION_BY_NAME), the columns are the union
+ *     of the inputs' in order of first appearance, null in an input that
+ *     lacks them.  A column's type is the join of its types in the inputs,
+ *     the type a late value widens it to inside one input (int64 and
+ *     float64 give float64, date and timestamp give timestamp, anything
+ *     else string): an input whose column is narrower is read again with
+ *     that type as its least (simdsv_options_set_column_min_type), so its
+ *     text is converted once, exactly.  Inputs that cannot be matched
+ *     (another column count, or name, by position) are an error naming
+ *     both inputs and the column.
+ *   - hive partition columns (SIMDSV_OPT_HIVE), then the file name column
+ *     (SIMDSV_OPT_FILENAME_COLUMN), after the inputs' columns.
+ * An empty input (no bytes) adds no column and no row; a header-only one
+ * adds its columns (null-typed unless typed elsewhere) and no row.
+ *
+ * Errors name the input: simdsv_dataset_error gives the error with its
+ * line, column and byte offset within that input, simdsv_dataset_error_file
+ * its index.  Threads (SIMDSV_OPT_THREADS): several inputs are read side by
+ * side, one per thread, when there are at least as many inputs as threads;
+ * otherwise one after another, each on every thread (byte ranges of one
+ * file).  The result does not depend on the thread count. */
+typedef struct simdsv_dataset simdsv_dataset;
+
+/* Bits of simdsv_sniff_params.given: every setting given, nothing detected. */
+#define SIMDSV_SNIFF_GIVEN_ALL ((1u << SIMDSV_SNIFF_SETTING_COUNT) - 1u)
+
+/* A dataset with these options (copied; NULL: defaults) and detection
+ * parameters (copied; NULL: everything detected; params->opt is ignored,
+ * the settings given are taken from opt; SIMDSV_SNIFF_GIVEN_ALL detects
+ * nothing but the compression). */
+SIMDSV_API simdsv_status simdsv_dataset_new(simdsv_dataset **out, const simdsv_options *opt,
+                                            const simdsv_sniff_params *detect);
+SIMDSV_API void simdsv_dataset_free(simdsv_dataset *ds); /* NULL is fine */
+
+/* Adds the files a path names, in byte order of their paths: a file; a
+ * folder: every file under it, recursively; a glob: `*` (any characters
+ * but '/'), `?` (one), `[abc]`, `[a-z]`, `[!a]` in any part, and `**` as a
+ * whole part (any number of folders, none included).  Names starting with
+ * '.' or '_' (hidden files, _SUCCESS markers) are skipped in folders and
+ * matched by a glob only when its part starts so.  A glob that matches no
+ * file, or a path that does not exist, is SIMDSV_ERR_IO (the error names
+ * it).  Paths are listed now; the files are opened when read. */
+SIMDSV_API simdsv_status simdsv_dataset_add_path(simdsv_dataset *ds, const char *path);
+/* A buffer, kept alive and unchanged by the caller until the dataset is
+ * freed, named `name` in errors and the file name column (copied). */
+SIMDSV_API simdsv_status simdsv_dataset_add_memory(simdsv_dataset *ds, const char *name, const void *data,
+                                                   size_t size);
+/* An input read through callbacks (a remote object the caller streams).
+ * read gives its next bytes (simdsv_read_fn); rewind (may be NULL) goes
+ * back to byte 0 (return 0, or -1 with *os_errno on failure): with it the
+ * dataset reads the input as often as it needs (a stream: its sample, then
+ * its rows), without it the input is read once into memory and held until
+ * the dataset is freed.  release (may be NULL) is called with ctx once,
+ * when the dataset is freed.  size is the input's size, or -1 if unknown. */
+typedef struct simdsv_dataset_source {
+    simdsv_read_fn read;
+    int (*rewind)(void *ctx, int *os_errno);
+    void (*release)(void *ctx);
+    void *ctx;
+    int64_t size;
+} simdsv_dataset_source;
+SIMDSV_API simdsv_status simdsv_dataset_add_callback(simdsv_dataset *ds, const char *name,
+                                                     const simdsv_dataset_source *source);
+
+/* The inputs, in order; file(i) is the path (as found by the glob or the
+ * folder walk) or the name given; NULL for a bad index.  Valid until the
+ * dataset is freed. */
+SIMDSV_API size_t simdsv_dataset_files(const simdsv_dataset *ds);
+SIMDSV_API const char *simdsv_dataset_file(const simdsv_dataset *ds, size_t index);
+
+/* Reads every input into one table (simdsv_table_free frees it). */
+SIMDSV_API simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out);
+/* Only the schema: each input's as simdsv_table_infer samples it, joined. */
+SIMDSV_API simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out);
+/* The inputs as one Arrow C stream of record batches, in bounded memory:
+ * one input's stream at a time (simdsv_table_stream), whatever their
+ * number.  The schema is fixed first from each input's stream sample (its
+ * first 8 MiB), joined as above; each input is then streamed with its
+ * columns starting from those types.  A later value that does not fit is
+ * an error naming the input, line and byte (get_next returns EINVAL);
+ * simdsv_dataset_widen_misfit then makes the next stream start that column
+ * from the type a whole read gives it.  The dataset must outlive the
+ * stream; errors are the dataset's (simdsv_dataset_error).  One stream or
+ * read at a time. */
+SIMDSV_API simdsv_status simdsv_dataset_stream(simdsv_dataset *ds, struct ArrowArrayStream *out);
+/* After a stream failed on a late misfit: the column (by name) starts
+ * from the widened type in every later read or stream of the dataset.
+ * SIMDSV_ERR_INVALID_ARGUMENT when the last error was no such misfit. */
+SIMDSV_API simdsv_status simdsv_dataset_widen_misfit(simdsv_dataset *ds);
+
+/* The last error (code SIMDSV_OK if none): positions are those of the
+ * input named by simdsv_dataset_error_file (-1 when the error is about no
+ * one input: memory, a glob).  Never NULL. */
+SIMDSV_API const simdsv_error *simdsv_dataset_error(const simdsv_dataset *ds);
+SIMDSV_API long simdsv_dataset_error_file(const simdsv_dataset *ds);
+
 /* ------------------------------------------------------------------ writers */
 
 /* Parquet and Arrow IPC out of an Arrow C stream of "+s" record batches:
  * simdsv_table_stream()'s, or any producer's whose columns have the formats
- * the typed reader exports (b l g tdD tsu:TZ u U n).  These functions live
+ * the typed reader exports (b l g tdD tsu:TZ u U vu n; string views are
+ * written as Parquet strings and as Arrow IPC utf8, at most 2 GiB of text a
+ * batch).  These functions live
  * in the separate library simdsv_write (libsimdsv_write, pkg-config
  * simdsv-write), which links the compression libraries the build found; the
  * core library stays dependency-free.

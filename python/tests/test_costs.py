@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+
+import pytest
+
+import simdsv
 
 
 def test_to_arrow_leaves_pandas_unimported() -> None:
@@ -18,3 +23,26 @@ def test_to_arrow_leaves_pandas_unimported() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="the maps are read from Linux's /proc")
+def test_a_path_is_mapped_unless_use_mmap_false(tmp_path) -> None:
+    # read() into a fresh buffer as large as the file cost more than the typed read itself (issue #23: Python at
+    # 5x the C reader, which maps): a path is mapped while its reader is open, and unmapped after.
+    path = tmp_path / "mapped.csv"
+    path.write_bytes(b"a,b\n" + b"1,x\n" * 1000)
+
+    def mapped() -> bool:
+        with open("/proc/self/maps") as maps:
+            return str(path) in maps.read()
+
+    for source in (str(path), path):
+        with simdsv.open_csv(source) as stream:
+            assert mapped()
+            assert stream.read_all().num_rows == 1000
+    assert not mapped()
+    with simdsv.open_csv(path, use_mmap=False) as stream:
+        assert not mapped()
+        assert stream.read_all().num_rows == 1000
+    with simdsv.open_csv(path, memory_map=False):
+        assert not mapped()

@@ -283,3 +283,25 @@ def test_naive_timestamps_stay_naive() -> None:
     assert [v.isoformat() for v in zoned.to_pylist()] == ["2024-01-02T02:04:05+00:00", "2024-01-02T03:04:05+00:00"]
     streamed = simdsv.open_csv(b"t\n2024-01-02 03:04:05\n", sep=",").read_all().column("t")
     assert streamed.type == pa.timestamp("us")
+
+
+def test_comment_marker_of_several_bytes() -> None:
+    """comment= takes the marker whole, as the CLI's --comment does: under "//" a line starting with one '/' is data
+    (it took one character only, so "//" was refused and "/" dropped "/usr,2")."""
+    data = b"id,path\n// note\n1,a\n/usr,2\n// more\n3,4\n"
+    expected = {"id": ["1", "/usr", "3"], "path": ["a", "2", "4"]}
+    assert simdsv.read_csv(data, comment="//", sniff=False).to_arrow().to_pydict() == expected
+    assert simdsv.read_csv(data, comment_prefix="//", sniff=False).to_arrow().to_pydict() == expected
+    assert simdsv.open_csv(io.BytesIO(data), comment="//", sniff=False).read_all().to_pydict() == expected
+    assert simdsv.count(data, comment="//", sniff=False) == 3
+    assert list(simdsv.records(data, comment="//", sniff=False)) == [["1", "a"], ["/usr", "2"], ["3", "4"]]
+    # one '/' drops every line starting with it
+    assert simdsv.read_csv(data, comment="/", sniff=False).to_arrow().to_pydict() == {"id": [1, 3], "path": ["a", "4"]}
+    # a non-ASCII marker is its UTF-8 bytes
+    assert simdsv.read_csv("a\n\u00a7 x\n1\n".encode(), comment="\u00a7", sniff=False).to_arrow().to_pydict() == \
+        {"a": [1]}
+    for bad in ("", "#####", 5):
+        with pytest.raises(ValueError, match="comment must be a str of 1 to 4 bytes"):
+            simdsv.read_csv(data, comment=bad)
+    with pytest.raises(ValueError, match="comment marker"):
+        simdsv.read_csv(data, comment="\n")

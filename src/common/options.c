@@ -147,6 +147,10 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->date_order = SIMDSV_DATE_ISO;
     opt->encoding[0] = '\0';
     opt->compression = SIMDSV_COMPRESSION_AUTO;
+    opt->union_by_name = false;
+    opt->hive = SIMDSV_HIVE_AUTO;
+    opt->filename_column[0] = '\0';
+    opt->strings = SIMDSV_STRINGS_UTF8;
     memset(opt->specs, 0, sizeof opt->specs);
     opt->error[0] = '\0';
 }
@@ -213,6 +217,23 @@ static simdsv_status set_encoding(simdsv_options *opt, const char *value)
     return SIMDSV_OK;
 }
 
+/* The file name column's name: any UTF-8 text up to 255 bytes ("" or NULL:
+ * no such column); a column name, so no parsing. */
+static simdsv_status set_filename_column(simdsv_options *opt, const char *value)
+{
+    opt->error[0] = '\0';
+    const size_t n = value ? strlen(value) : 0;
+    if (n >= sizeof opt->filename_column || !simdsv_utf8_valid(value, n, NULL)) {
+        snprintf(opt->error, sizeof opt->error, "a file name column's name is UTF-8 text of at most %zu bytes",
+                 sizeof opt->filename_column - 1);
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    }
+    if (n)
+        memcpy(opt->filename_column, value, n);
+    opt->filename_column[n] = '\0';
+    return SIMDSV_OK;
+}
+
 /* comment_text: the marker NUL-terminated ("" for none). */
 static void set_comment_text(simdsv_options *opt)
 {
@@ -245,6 +266,8 @@ const char *simdsv_options_get_string(const simdsv_options *opt, simdsv_string_o
         return opt->delimiter_text;
     if (opt && id == SIMDSV_OPT_COMMENT_STRING)
         return opt->comment_text;
+    if (opt && id == SIMDSV_OPT_FILENAME_COLUMN)
+        return opt->filename_column;
     return opt && id == SIMDSV_OPT_ENCODING ? opt->encoding : "";
 }
 
@@ -256,6 +279,8 @@ simdsv_status simdsv_options_set_string(simdsv_options *opt, simdsv_string_optio
         return set_delimiter_string(opt, value);
     if (opt && id == SIMDSV_OPT_COMMENT_STRING)
         return set_comment_string(opt, value);
+    if (opt && id == SIMDSV_OPT_FILENAME_COLUMN)
+        return set_filename_column(opt, value);
     if (!opt || id < SIMDSV_OPT_NULL_VALUES || id >= SIMDSV_OPT_NULL_VALUES + SIMDSV__STRING_OPTIONS)
         return opt ? SIMDSV_ERR_UNKNOWN_OPTION : SIMDSV_ERR_INVALID_ARGUMENT;
     spec_list parsed;
@@ -390,6 +415,16 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->compression = (simdsv_compression)value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_UNION_BY_NAME:
+        if (value != 0 && value != 1)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->union_by_name = value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_HIVE:
+        if (value < SIMDSV_HIVE_AUTO || value > SIMDSV_HIVE_OFF)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->hive = (simdsv_hive)value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_QUOTE:
     case SIMDSV_OPT_ESCAPE:
         if (!is_byte_or_none(value))
@@ -460,6 +495,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
         if (value != 0 && value != 1)
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->typed_quotes = value;
+        return SIMDSV_OK;
+    case SIMDSV_OPT_STRINGS:
+        if (value != SIMDSV_STRINGS_UTF8 && value != SIMDSV_STRINGS_VIEW)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->strings = (simdsv_strings)value;
         return SIMDSV_OK;
     case SIMDSV_OPT_BATCH_ROWS:
         if (value < 1 || value > INT32_MAX)
@@ -546,6 +586,9 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_TRIM_SPACES: *value = opt->trim_spaces; return SIMDSV_OK;
     case SIMDSV_OPT_THOUSANDS: *value = opt->thousands; return SIMDSV_OK;
     case SIMDSV_OPT_COMPRESSION: *value = opt->compression; return SIMDSV_OK;
+    case SIMDSV_OPT_UNION_BY_NAME: *value = opt->union_by_name; return SIMDSV_OK;
+    case SIMDSV_OPT_HIVE: *value = opt->hive; return SIMDSV_OK;
+    case SIMDSV_OPT_STRINGS: *value = opt->strings; return SIMDSV_OK;
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;

@@ -139,11 +139,12 @@ simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, si
 
 uint64_t simdsv__line_peek(const simdsv_reader *r, size_t pos)
 {
-    const size_t ck = (size_t)(r->line_offset - r->buf_origin);
+    uint64_t lines, after_cr;
+    simdsv__lines_at_origin(r, &lines, &after_cr);
+    const size_t ck = r->line_offset > r->buf_origin ? (size_t)(r->line_offset - r->buf_origin) : 0;
     if (pos < ck)
-        return r->line_count + 1;
-    uint64_t after_cr = r->line_after_cr;
-    return r->line_count + r->kernel->count_lines(r->buf + ck, pos - ck, &after_cr) + 1;
+        return lines + 1;
+    return lines + r->kernel->count_lines(r->buf + ck, pos - ck, &after_cr) + 1;
 }
 
 simdsv_status simdsv__reader_error_at(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field,

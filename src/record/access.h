@@ -64,6 +64,19 @@ simdsv_status simdsv__file_read_at(const simdsv__file_view *f, uint64_t at, void
  * through the reader's buffer as a stream. */
 bool simdsv__reader_in_memory(const simdsv_reader *r);
 
+/* The held input as a reference-counted block (shared.c), so that what
+ * points into it outlives the reader: the whole input read to its end (a
+ * file read with read(), a stream, a converted input: the reader's own
+ * buffer; or a mapped file).  Returns a new reference (release it with
+ * simdsv__shared_input_release) and the buffer's first byte and held size
+ * in *base, *size; NULL when the bytes cannot be shared (a caller's buffer,
+ * or an input not held to its end) or out of memory. */
+typedef struct simdsv__shared_input simdsv__shared_input;
+simdsv__shared_input *simdsv__reader_share_input(simdsv_reader *r, const uint8_t **base, size_t *size);
+void simdsv__shared_input_retain(simdsv__shared_input *s);
+/* NULL is fine; the last release frees the buffer or unmaps the file. */
+void simdsv__shared_input_release(simdsv__shared_input *s);
+
 /* Marks every held byte consumed: after a typed read the reader has nothing
  * more to give (simdsv_reader_next returns SIMDSV_END). */
 void simdsv__reader_consume_all(simdsv_reader *r);

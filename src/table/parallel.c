@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* sched_yield */
 #include "typed.h"
+#include "concat.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -201,34 +202,17 @@ static void run_convert_listed(void *jobs, size_t i)
     run_convert(((worker_job **)jobs)[i]);
 }
 
-/* Appends n bits of src to dst at bit `at` (dst's bits below `at` kept). */
-static void bitmap_append(uint8_t *dst, uint64_t at, const uint8_t *src, uint64_t n)
+/* Columns of fixed-width values, written in place by the chunks: numbers,
+ * dates, timestamps and string views. */
+static int in_place(const column *c)
 {
-    if (n == 0)
-        return;
-    const unsigned shift = (unsigned)(at % 8);
-    uint8_t *d = dst + at / 8;
-    const size_t bytes = (size_t)((n + 7) / 8);
-    if (shift == 0) {
-        memcpy(d, src, bytes);
-        return;
-    }
-    d[0] = (uint8_t)((d[0] & ((1u << shift) - 1)) | (unsigned)(src[0] << shift));
-    for (size_t i = 1; i < bytes; i++)
-        d[i] = (uint8_t)((src[i - 1] >> (8 - shift)) | (unsigned)(src[i] << shift));
-    if ((shift + n + 7) / 8 > bytes)
-        d[bytes] = (uint8_t)(src[bytes - 1] >> (8 - shift));
+    return c->type == SIMDSV_TYPE_INT64 || c->type == SIMDSV_TYPE_FLOAT64 || c->type == SIMDSV_TYPE_DATE ||
+           c->type == SIMDSV_TYPE_TIMESTAMP || simdsv__column_views(c);
 }
 
-static int in_place(simdsv_type type)
+static size_t value_bytes(const column *c)
 {
-    return type == SIMDSV_TYPE_INT64 || type == SIMDSV_TYPE_FLOAT64 || type == SIMDSV_TYPE_DATE ||
-           type == SIMDSV_TYPE_TIMESTAMP;
-}
-
-static size_t value_bytes(simdsv_type type)
-{
-    return type == SIMDSV_TYPE_DATE ? 4 : 8;
+    return c->type == SIMDSV_TYPE_DATE ? 4 : simdsv__column_views(c) ? 16 : 8;
 }
 
 /* Chunk w's fixed-width values: the table's buffers from its first row on,
@@ -237,11 +221,11 @@ static void place_chunk(simdsv_table *t, worker_job *w, uint64_t rows)
 {
     for (size_t j = 0; j < t->ncols; j++) {
         const column *c = &t->cols[j];
-        if (!in_place(c->type))
+        if (!in_place(c))
             continue;
         column *own = &w->own.cols[j];
-        own->values = c->values + value_bytes(c->type) * w->row_base;
-        own->values_cap = value_bytes(c->type) * (size_t)rows;
+        own->values = c->values + value_bytes(c) * w->row_base;
+        own->values_cap = value_bytes(c) * (size_t)rows;
     }
 }
 
@@ -249,7 +233,7 @@ static void place_chunk(simdsv_table *t, worker_job *w, uint64_t rows)
 static simdsv_status reserve_values(simdsv_table *t, uint64_t rows)
 {
     for (size_t j = 0; j < t->ncols; j++) {
-        if (!in_place(t->cols[j].type))
+        if (!in_place(&t->cols[j]))
             continue;
         const simdsv_status st = simdsv__column_reserve(&t->alloc, &t->cols[j], rows);
         if (st != SIMDSV_OK)
@@ -272,7 +256,7 @@ static simdsv_status place_values(simdsv_table *t, worker_job **jobs, size_t n, 
 static void unplace_values(simdsv_table *t, worker_job **jobs, size_t n)
 {
     for (size_t j = 0; j < t->ncols; j++)
-        for (size_t i = 0; i < n && in_place(t->cols[j].type); i++) {
+        for (size_t i = 0; i < n && in_place(&t->cols[j]); i++) {
             jobs[i]->own.cols[j].values = NULL;
             jobs[i]->own.cols[j].values_cap = 0;
         }
@@ -308,6 +292,48 @@ static void copy_strings_listed(void *arg, size_t t)
     }
 }
 
+/* View column j's side blocks of every chunk, in chunk order, become the
+ * table's; the views of a chunk whose blocks are not the first name them
+ * by their new buffer indexes (its views are in the table's buffer
+ * already, in place). */
+static simdsv_status merge_views(simdsv_table *t, worker_job **jobs, size_t n, size_t j)
+{
+    const simdsv_allocator *a = &t->alloc;
+    column *c = &t->cols[j];
+    const uint32_t windows = c->vin->windows;
+    size_t before = 0;
+    for (size_t i = 0; i < n; i++) {
+        column *own = &jobs[i]->own.cols[j];
+        c->input_refs |= own->input_refs;
+        const size_t local = own->nblocks + (own->chars_len ? 1 : 0);
+        if (before && local) { /* local side index windows + b is now windows + before + b */
+            unsigned char *view = c->values + 16 * jobs[i]->row_base;
+            for (uint64_t r = 0; r < own->length; r++, view += 16) {
+                uint32_t length, index;
+                memcpy(&length, view, 4);
+                memcpy(&index, view + 8, 4);
+                if (length > 12 && index >= windows) {
+                    index += (uint32_t)before;
+                    memcpy(view + 8, &index, 4);
+                }
+            }
+        }
+        if (!simdsv__column_close_side(a, own))
+            return SIMDSV_ERR_NOMEM;
+        for (size_t b = 0; b < own->nblocks; b++) {
+            void *p = c->blocks;
+            if (simdsv__grow(a, &p, &c->blocks_cap, c->nblocks + 1, sizeof *c->blocks) != SIMDSV_OK)
+                return SIMDSV_ERR_NOMEM;
+            c->blocks = p;
+            c->blocks[c->nblocks++] = own->blocks[b];
+            own->blocks[b].data = NULL; /* moved */
+            own->blocks[b].cap = 0;
+        }
+        before += local;
+    }
+    return SIMDSV_OK;
+}
+
 /* Takes chunk 0's bitmap (*from, its bits already where the table's go)
  * as the table's, grown to `bytes`: the later chunks' bits are appended to
  * it by append_bitmaps. */
@@ -341,9 +367,9 @@ static void append_bitmaps(void *arg, size_t thread)
         uint64_t at = b->jobs[0]->own.cols[j].length;
         for (size_t i = 1; i < b->n; i++) {
             const column *own = &b->jobs[i]->own.cols[j];
-            bitmap_append(c->validity, at, own->validity, own->length);
+            simdsv__bitmap_append(c->validity, at, own->validity, own->length);
             if (c->type == SIMDSV_TYPE_BOOL)
-                bitmap_append(c->values, at, own->values, own->length);
+                simdsv__bitmap_append(c->values, at, own->values, own->length);
             at += own->length;
         }
     }
@@ -369,6 +395,11 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         for (size_t i = 0; i < n; i++) {
             c->length += jobs[i]->own.cols[j].length;
             c->null_count += jobs[i]->own.cols[j].null_count;
+        }
+        if (simdsv__column_views(c)) {
+            if (merge_views(t, jobs, n, j) != SIMDSV_OK)
+                return SIMDSV_ERR_NOMEM;
+            continue;
         }
         if (c->type != SIMDSV_TYPE_STRING)
             continue;
@@ -408,7 +439,7 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
     if (!simdsv__run_threads(a, appends.threads, append_bitmaps, &appends))
         return SIMDSV_ERR_NOMEM;
     for (size_t j = 0; j < t->ncols; j++) {
-        if (t->cols[j].type != SIMDSV_TYPE_STRING)
+        if (t->cols[j].type != SIMDSV_TYPE_STRING || simdsv__column_views(&t->cols[j]))
             continue;
         string_copy copies = {jobs, n, j};
         if (!simdsv__run_threads(a, n, copy_strings_listed, &copies))

@@ -583,6 +583,18 @@ awk 'BEGIN { pad = sprintf("%60s", ""); gsub(/ /, "w", pad);
     print "n,s"; for (i = 1; i <= 150000; i++) print i "," pad i % 5; print "x,last" }' >"$TMP/late.csv"
 RUN_DIR=$TMP run stats_late_misfit /dev/null stats --exact --format csv --threads 2 late.csv
 RUN_DIR=$TMP run stats_late_misfit_table /dev/null stats --exact --threads 1 late.csv
+# --strings view (string columns as Arrow string views, issue #22): every
+# typed command prints and writes what the utf8 layout gives, on short,
+# long (late.csv: 61 bytes), quoted, escaped, UTF-8, empty and null strings.
+for f in cities.csv notes.csv typed.csv esc.csv "$TMP/late.csv"; do
+    for cmd in "convert --to jsonl" "stats --exact --format csv"; do
+        same_output "$cmd --strings view $f" "$S $cmd $f" "$S $cmd --strings view $f"
+    done
+    for fmt in parquet arrow arrows; do
+        same_output "convert --to $fmt --strings view $f" "$S convert --to $fmt -o $TMP/u.$fmt $f && cat $TMP/u.$fmt" \
+            "$S convert --to $fmt --strings view -o $TMP/v.$fmt $f && cat $TMP/v.$fmt"
+    done
+done
 same_output "stats: stdin" "$S stats --exact --format csv $TMP/late.csv" "$S stats --exact --format csv - <$TMP/late.csv"
 # The JSON parses (Python's json), with the numbers it says.
 if command -v python3 >/dev/null 2>&1; then

@@ -10,8 +10,10 @@
 Tables implement the Arrow PyCapsule interface (``__arrow_c_stream__``,
 ``__arrow_c_schema__``, ``__arrow_c_array__``): consumers take the buffers
 simdsv filled, without a copy.  ``open_csv`` streams record batches in
-bounded memory, ``records`` iterates rows as lists of str, ``count`` counts
-rows, and ``simdsv.dask.read_csv`` reads one file on many Dask workers.
+bounded memory, ``scan_csv`` is a polars.LazyFrame over that stream (the
+query's columns, row limit and predicate pushed down), ``records`` iterates
+rows as lists of str, ``count`` counts rows, and ``simdsv.dask.read_csv``
+reads one file on many Dask workers.
 The pandas and polars keyword names (``sep``, ``usecols``, ``dtype``,
 ``na_values``, ``nrows``, ``separator``, ``n_rows``, ...) are accepted
 beside simdsv's own (docs/PYTHON.md has the table).  Errors raise
@@ -21,15 +23,17 @@ beside simdsv's own (docs/PYTHON.md has the table).  Errors raise
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterator
 
-from . import _detect, _options, _types
+from . import _detect, _options, _remote, _types
 from . import _simdsv as _c
 
 Error = _c.Error
 __version__ = _c.version
 
-__all__ = ["Error", "Table", "CsvStream", "read_csv", "infer_schema", "open_csv", "records", "count", "__version__"]
+__all__ = ["Error", "Table", "CsvStream", "read_csv", "infer_schema", "open_csv", "scan_csv", "records", "count",
+           "__version__"]
 
 _READ_KEYS = _options.DIALECT_KEYS + _options.TYPED_KEYS
 
@@ -211,14 +215,32 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
     return table.to_pandas(**kwargs)
 
 
+def _map_path(plan: Any, source: Any) -> None:
+    """A file named by its path is mapped unless use_mmap says otherwise (as C's bench_read and polars map it):
+    read() fills a fresh buffer as large as the file, whose first touch cost more than the typed read itself
+    (docs/BENCHMARKS.md, Python against the C reader).  The price, documented: a file truncated while it is read
+    raises SIGBUS."""
+    if _c.OPT_MMAP not in plan.ints and isinstance(source, (str, os.PathLike)):
+        plan.ints[_c.OPT_MMAP] = 1
+
+
 def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False,
              records: bool = False) -> tuple[Any, Any]:
     """(the C layer's source, the Plan) of a call: keywords normalized, detection asked for (or done, for a file
-    object read as it goes), usecols resolved with the header."""
+    object read as it goes), usecols resolved with the header.  A URL is read by byte ranges as a file object."""
+    storage_options = kwargs.pop("storage_options", None)
+    if _remote.is_url(source):
+        source = _remote.open_single(source, storage_options)
+        stream = True  # read as it comes, never fetched whole first
+    elif storage_options is not None:
+        raise ValueError("storage_options apply to URLs (s3://, https://, ...), not to a local path or a buffer")
+    elif isinstance(source, str):
+        source = _remote.local_path(source)
     given = _options.normalize(function, kwargs, keys + _detect.KEYS)
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build(function, **given)
     _detect.apply(plan, given, records=records, **input_keys)
+    _map_path(plan, source)
     src = _options.source(source, stream)
     if hasattr(src, "read"):
         src = _detect.file_source(src, plan)
@@ -265,7 +287,9 @@ def _read(src: Any, plan: Any, schema_only: bool) -> Any:
 def read_csv(source: Any, **kwargs: Any) -> Table:
     """Reads a whole CSV file into typed columns.
 
-    source: a path, bytes-like object or binary file object (read whole).
+    source: a path, bytes-like object or binary file object (read whole),
+      or an fsspec URL (s3://, https://, memory://, ...; storage_options=
+      as fsspec takes them), read by byte ranges as it is parsed.
     Keywords (simdsv's names; pandas' and polars' beside them, see
     docs/PYTHON.md):
       columns: names or 0-based positions to keep, in output order (a str is
@@ -291,7 +315,8 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       short_rows="pad" ("truncate", "error"), long_rows="error"
       ("truncate"), decimal_comma / decimal=",", thousands, date_format /
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
-      as timestamps), true_values, false_values, use_mmap / memory_map.
+      as timestamps), true_values, false_values, use_mmap / memory_map
+      (default True for a path: mapped; False: read with read()).
       low_memory and engine are accepted and have no effect.
       sniff=True: the encoding, dialect and layout of every setting not given
         are detected as the simdsv command does (sniff=False: the defaults);
@@ -417,3 +442,7 @@ def count(source: Any, **kwargs: Any) -> int:
     """The number of data records (quote-aware; on several threads for large files)."""
     src, plan = _prepare("count", source, kwargs, _options.DIALECT_KEYS, stream=True, records=True)
     return _options.call(_c.count, src, plan.ints, plan.strings)
+
+
+# Last: _scan uses the names above (and simdsv.dask's schema helpers, which import them too).
+from ._scan import scan_csv  # noqa: E402

@@ -50,6 +50,7 @@ typedef struct input {
     PyObject *file;  /* a file object read as the reader goes (a callback source), or NULL */
     int file_is_text;       /* its read() returns str */
     PyObject *file_error;   /* the exception its read() raised, until raised by the caller */
+    PyObject *file_name;    /* bytes: the file object's str `name` (a path, a URL), named in errors; or NULL */
     const char *name;
     simdsv_input *source;
 } input;

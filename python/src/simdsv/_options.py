@@ -204,13 +204,12 @@ def build(function: str = "read_csv", **kwargs: Any) -> Plan:
         if key in kwargs:
             ints[opt] = _byte(key, kwargs[key])
     if kwargs.get("comment") is not None:
+        # The marker whole ("#", "//", "--", "§"): a record starting with all of its bytes is a comment, so a line
+        # starting with one '/' stays data under "//" (the library's SIMDSV_OPT_COMMENT_STRING).
         mark = kwargs["comment"]
-        if not isinstance(mark, str) or len(mark) != 1:
-            raise ValueError(f"comment must be one character or None, got {mark!r}")
-        if ord(mark) < 0x80:
-            ints[_c.OPT_COMMENT] = ord(mark)
-        else:
-            ints[_c.OPT_COMMENT_CHAR] = ord(mark)
+        if not isinstance(mark, str) or not 1 <= len(mark.encode("utf-8")) <= 4:
+            raise ValueError(f"comment must be a str of 1 to 4 bytes (\"#\", \"//\") or None, got {mark!r}")
+        strings[_c.OPT_COMMENT_STRING] = mark
     names = kwargs.get("names")
     if names is not None:
         names = _strings("names", names)
@@ -373,7 +372,7 @@ def _schema(kwargs: dict[str, Any], plan: Plan) -> None:
 _OPTION_NAMES = {getattr(_c, f"OPT_{n.upper()}"): n for n in (
     "delimiter", "quote", "escape", "comment", "header", "skip_lines", "lenient", "utf8", "mmap", "threads",
     "infer_rows", "row_limit", "on_error", "short_rows", "long_rows", "decimal_comma", "batch_rows", "thousands",
-    "date_order", "comment_char")}
+    "date_order")}
 
 
 def call(fn: Callable[..., Any], *args: Any) -> Any:

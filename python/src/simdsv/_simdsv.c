@@ -160,7 +160,12 @@ static int input_get(PyObject *src, input *in)
         in->file_is_text = mode && PyUnicode_Check(mode) && !strchr(PyUnicode_AsUTF8(mode), 'b');
         Py_XDECREF(mode);
         PyErr_Clear();
-        in->name = "<file>";
+        PyObject *name = PyObject_GetAttrString(src, "name");
+        if (name && PyUnicode_Check(name))
+            in->file_name = PyUnicode_AsUTF8String(name);
+        Py_XDECREF(name);
+        PyErr_Clear();
+        in->name = in->file_name ? PyBytes_AS_STRING(in->file_name) : "<file>";
         return 0;
     }
     if (PyObject_CheckBuffer(src) && !PyBytes_Check(src)) {
@@ -200,6 +205,7 @@ void ext_input_release(input *in)
     Py_CLEAR(in->path);
     Py_CLEAR(in->file);
     Py_CLEAR(in->file_error);
+    Py_CLEAR(in->file_name);
     if (in->view.obj)
         PyBuffer_Release(&in->view);
 }
@@ -462,6 +468,7 @@ PyMODINIT_FUNC PyInit__simdsv(void)
         {"SNIFF_PADDING", SIMDSV_SNIFF_PADDING}, {"SNIFF_DECIMAL", SIMDSV_SNIFF_DECIMAL},
         {"SNIFF_DATES", SIMDSV_SNIFF_DATES},
         {"OPT_DELIMITER_STRING", SIMDSV_OPT_DELIMITER_STRING}, {"OPT_COMMENT_CHAR", SIMDSV_OPT_COMMENT_CHAR},
+        {"OPT_COMMENT_STRING", SIMDSV_OPT_COMMENT_STRING},
         {"OPT_THOUSANDS", SIMDSV_OPT_THOUSANDS}, {"OPT_DATE_ORDER", SIMDSV_OPT_DATE_ORDER},
         {"OPT_END_OFFSET", SIMDSV_OPT_END_OFFSET}, {"DATE_ISO", SIMDSV_DATE_ISO},           {"DATE_DMY", SIMDSV_DATE_DMY},
         {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD}};
