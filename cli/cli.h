@@ -298,6 +298,9 @@ static inline bool sb_put(strbuf *sb, const void *data, size_t size)
 bool sb_csv_record(strbuf *sb, text_buffer *tb, const simdsv_record *rec, int delimiter);
 /* true when a CSV field must be quoted (see out_csv_field). */
 bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone);
+/* true when s[0..n) holds '"' and each one is one of a pair ("" as a quoted
+ * field writes a quote). */
+bool csv_quotes_doubled(const char *s, size_t n);
 
 /* ------------------------------------------------------------ field text */
 
@@ -313,6 +316,8 @@ struct text_buffer {
 void text_init(text_buffer *tb, const cli_common *c);
 void text_reset(text_buffer *tb); /* call once per record */
 bool text_field(text_buffer *tb, const simdsv_record *rec, size_t i, const char **data, size_t *size);
+/* The same for one field view (a field of a batch: simdsv_batch_field). */
+bool text_of(text_buffer *tb, const simdsv_field *f, const char **data, size_t *size);
 void text_free(text_buffer *tb);
 /* A record written as CSV (delimiter c->out_delimiter), LF-terminated.
  * Missing fields (index >= field_count) are written empty. */
@@ -377,8 +382,46 @@ csv_plain csv_plain_of(const cli_common *c);
  * minimal CSV with out_delimiter (no field quoted, decoded or with invalid
  * UTF-8, no quote byte, the same delimiter). */
 bool batch_plain(const simdsv_batch *b, const csv_plain *p);
-/* Records [from, to) of a batch as CSV lines (plain: batch_plain said so). */
-bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool plain,
+/* true when each field of the batch can be written by batch_field_csv: the
+ * output delimiter is the input's, and either quoting is RFC 4180's with '"'
+ * (strict: an unquoted field holds no quote byte, a quoted one holds only
+ * doubled ones) or the batch is plain. */
+bool batch_raw(const simdsv_batch *b, const csv_plain *p);
+/* Field e of a batch (an index into its bounds) that batch_raw allowed, as
+ * the bytes of its minimal CSV (out_csv_field's rules; alone: the only field
+ * of the output record): its raw bytes, quotes included, when its content
+ * needs the quotes (a doubled quote is what the writer would write again),
+ * else its content.  false when the field must be decoded and quoted
+ * (escapes, invalid UTF-8 replaced, an unquoted lone empty field). */
+static inline bool batch_field_csv(const simdsv_batch *b, size_t e, int delimiter, bool alone, const char **p,
+                                   size_t *n)
+{
+    const char *raw = b->data + b->bounds[e];
+    const size_t size = b->bounds[e + 1] - 1 - b->bounds[e];
+    const unsigned flags = b->flags_any ? b->flags[e] : 0u;
+    *p = raw;
+    *n = size;
+    if (flags == 0)
+        return size != 0 || !alone;
+    if (flags == SIMDSV_FIELD_QUOTED) {
+        /* A quote inside: the general path decoded the field already
+         * (trimmed spaces); the writer must double it. */
+        if (memchr(raw + 1, '"', size - 2))
+            return false;
+        if (!csv_needs_quotes(raw + 1, size - 2, delimiter, alone)) {
+            *p = raw + 1;
+            *n = size - 2;
+        }
+        return true;
+    }
+    /* The general path may hand out a quoted field already decoded (trimmed
+     * spaces): the raw bytes are taken only when every quote in them is
+     * doubled, which is what the writer would write. */
+    return flags == (SIMDSV_FIELD_QUOTED | SIMDSV_FIELD_NEEDS_UNESCAPE) && b->escape < 0 &&
+           csv_quotes_doubled(raw + 1, size - 2);
+}
+/* Records [from, to) of a batch as CSV lines (raw: batch_raw said so). */
+bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool raw,
                      int out_delimiter, field_views *v);
 
 /* -------------------------------------------------------- column selectors */

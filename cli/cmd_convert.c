@@ -124,8 +124,7 @@ typedef struct csv_run {
 static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 {
     csv_run *s = ctx;
-    const bool plain = batch_plain(b, &s->csv);
-    return write_batch_csv(tb, b, 0, b->count, plain, s->csv.out_delimiter, &s->views) ? 0 : -1;
+    return write_batch_csv(tb, b, 0, b->count, batch_raw(b, &s->csv), s->csv.out_delimiter, &s->views) ? 0 : -1;
 }
 
 int cmd_convert(int argc, char **argv)

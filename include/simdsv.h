@@ -247,7 +247,8 @@ typedef enum simdsv_hive {
  * released frees it, or unmaps the file).  Decoded strings, strings of a
  * caller's buffer (simdsv_reader_open_memory: the library cannot keep it
  * alive) and every string of simdsv_table_stream (its buffer moves on) are
- * copied into buffers of the column's own.  Polars, DuckDB and pyarrow read
+ * copied into buffers of the column's own.  A dataset (simdsv_dataset)
+ * reads utf8 whatever this says: its inputs' columns are concatenated.  Polars, DuckDB and pyarrow read
  * views; the writers (Parquet, Arrow IPC) take them too.  A mapped file must
  * not shrink while any array from it is alive (SIGBUS, as for the reader). */
 typedef enum simdsv_strings {

@@ -41,6 +41,9 @@ static simdsv_options *copy_options(const simdsv_options *src)
     if (!o)
         return NULL;
     *o = *src;
+    /* The inputs' tables are concatenated column by column (concat.c), with
+     * utf8 strings: views would point into each input's own buffer. */
+    o->strings = SIMDSV_STRINGS_UTF8;
     if (simdsv__options_copy_specs(o, src) != SIMDSV_OK) {
         simdsv__free(&src->alloc, o, sizeof *o);
         return NULL;

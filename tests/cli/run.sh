@@ -146,6 +146,11 @@ t convert_csv convert --to csv cities.csv
 t convert_csv_tab convert --to csv --output-delimiter '\t' cities.csv
 t convert_json_semicolon convert --to json --delimiter ';' bom_semicolon.csv
 t convert_csv_tsv convert --to csv --delimiter '\t' tab.tsv
+# quoting.csv: quoted fields that need their quotes, that do not, with doubled
+# quotes, empty, with CR and LF, long; written from their raw bytes or content
+t convert_csv_quoting convert --to csv quoting.csv
+# --trim-spaces: the general path hands out quoted fields already decoded
+t convert_csv_quoting_trim convert --to csv --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t convert_crlf convert --to csv crlf.csv
 t convert_no_to convert cities.csv
 t convert_broken convert --quote '"' --to csv broken.csv
@@ -202,6 +207,7 @@ t slice_1_3 slice --start 1 --end 3 fruit.csv
 t slice_start slice --start 10 fruit.csv
 t slice_end slice --end 2 notes.csv
 t slice_empty slice --start 5 --end 5 fruit.csv
+t slice_quoting slice --start 1 --end 6 quoting.csv
 t slice_bad slice --start 5 --end 2 fruit.csv
 t slice_help slice --help
 
@@ -228,6 +234,9 @@ t select_single_empty select 3 ragged.csv
 t select_outdelim select --output-delimiter ';' when,what notes.csv
 t select_crlf select 2 crlf.csv
 t select_bom select --delimiter ';' note,id bom_semicolon.csv
+t select_quoting select 3,1,2 quoting.csv
+t select_quoting_alone select 2 quoting.csv
+t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
 t select_missing_sel select
 t select_help select --help
@@ -247,6 +256,7 @@ t search_newline search 'one
 line' notes.csv
 t search_delim search 'x,y' notes.csv
 t search_none search zzz fruit.csv
+t search_quoting search -c text i quoting.csv
 t search_dash search -- -01-0 notes.csv
 t search_unicode search 東 cities.csv
 t search_outdelim search --output-delimiter '|' -c what o notes.csv
@@ -261,6 +271,11 @@ t freq_limit frequency --limit 1 --select dept,salary staff.csv
 t freq_all frequency --limit 0 --select 2 staff.csv
 t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
 t freq_empty frequency empty.csv
+t freq_quoting frequency quoting.csv
+# 300 values of 1 to 7 rows each, some longer than a slot holds: the table
+# grows, the first --limit are picked apart from the rest, ties in byte order
+t freq_many frequency --limit 4 freq_many.csv
+t freq_many_all frequency --limit 0 --select value freq_many.csv
 t freq_help frequency --help
 
 # ------------------------------------------------------------------- table
