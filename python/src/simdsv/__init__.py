@@ -194,7 +194,8 @@ def _nullable_dtypes() -> dict:
                      pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(), pa.uint16(): pd.UInt16Dtype(),
                      pa.uint32(): pd.UInt32Dtype(), pa.uint64(): pd.UInt64Dtype(), pa.bool_(): pd.BooleanDtype(),
                      pa.float32(): pd.Float32Dtype(), pa.float64(): pd.Float64Dtype(),
-                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype()}
+                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype(),
+                     pa.string_view(): pd.StringDtype()}
     return _NULLABLE
 
 
@@ -309,6 +310,10 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
       as timestamps), true_values, false_values, use_mmap / memory_map
       (default True for a path: mapped; False: read with read()).
+      string_view: string columns as Arrow string views (pyarrow
+        string_view) whose long strings point into the input's own bytes,
+        kept alive by the table; False: Arrow utf8, every string copied
+        (default: see docs/PYTHON.md).
       low_memory and engine are accepted and have no effect.
       sniff=True: the encoding, dialect and layout of every setting not given
         are detected as the simdsv command does (sniff=False: the defaults);
