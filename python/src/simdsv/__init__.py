@@ -207,6 +207,13 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
         raise ValueError(f"dtype_backend must be None, 'numpy', 'numpy_nullable' or 'pyarrow', got {dtype_backend!r}")
     if dtype_backend == "pyarrow":
         kwargs.setdefault("types_mapper", pd.ArrowDtype)
+        # string views (string_view=True) as utf8: pandas' ArrowDtype methods run pyarrow compute functions, which
+        # in pyarrow 26 mostly lack string_view kernels (filter, take, compare, sort)
+        import pyarrow as pa
+
+        if any(pa.types.is_string_view(t) for t in table.schema.types):
+            table = table.cast(pa.schema([f.with_type(pa.string()) if pa.types.is_string_view(f.type) else f
+                                          for f in table.schema]))
     elif dtype_backend == "numpy_nullable":
         kwargs.setdefault("types_mapper", _nullable_dtypes().get)
     kwargs.setdefault("date_as_object", False)  # dates as datetime64, as pandas' own parsers give them
