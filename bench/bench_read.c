@@ -3,7 +3,8 @@
  * `read1` ops (bench/typed.sh runs both side by side):
  *
  *   bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1] [--peak 1]
- *              [--lenient 1] [--escape C] [--comment C] [--strings utf8|view]
+ *              [--lenient 1] [--escape C] [--comment C] [--delimiter S]
+ *              [--strings utf8|view]
  *
  * Prints one peer-style line: rows, columns, types and the seconds of
  * simdsv_table_read plus the export to Arrow (the data a consumer gets),
@@ -119,6 +120,8 @@ int main(int argc, char **argv)
             simdsv_options_set(o, SIMDSV_OPT_ESCAPE, (unsigned char)argv[i + 1][0]);
         } else if (strcmp(argv[i], "--comment") == 0) {
             simdsv_options_set(o, SIMDSV_OPT_COMMENT, (unsigned char)argv[i + 1][0]);
+        } else if (strcmp(argv[i], "--delimiter") == 0) { /* 1 to 4 bytes: "||" */
+            simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, argv[i + 1]);
         } else if (strcmp(argv[i], "--strings") == 0) {
             simdsv_options_set(o, SIMDSV_OPT_STRINGS,
                                strcmp(argv[i + 1], "view") == 0 ? SIMDSV_STRINGS_VIEW : SIMDSV_STRINGS_UTF8);

@@ -372,20 +372,6 @@ static void batch_free(json_batch *b)
     free(b->out);
 }
 
-static simdsv_type type_of_format(const char *f)
-{
-    switch (f[0]) {
-    case 'b': return SIMDSV_TYPE_BOOL;
-    case 'l': return SIMDSV_TYPE_INT64;
-    case 'g': return SIMDSV_TYPE_FLOAT64;
-    case 't': return f[1] == 'd' ? SIMDSV_TYPE_DATE : SIMDSV_TYPE_TIMESTAMP;
-    case 'u':
-    case 'U': return SIMDSV_TYPE_STRING;
-    case 'v': return f[1] == 'u' ? SIMDSV_TYPE_STRING : SIMDSV_TYPE_NULL;
-    default: return SIMDSV_TYPE_NULL;
-    }
-}
-
 /* Keys and types from the stream's schema. */
 static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
 {
@@ -404,7 +390,7 @@ static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
         const struct ArrowSchema *child = schema.children[j];
         json_column *col = &run->cols[j];
         simdsv_column_info info;
-        col->type = type_of_format(child->format);
+        col->type = cli_type_of_format(child->format);
         col->utc = strncmp(child->format, "tsu:", 4) == 0 && child->format[4] != '\0';
         col->wide_offsets = child->format[0] == 'U';
         col->views = child->format[0] == 'v';

@@ -362,7 +362,7 @@ static bool text_merge(text_stats *dst, const text_stats *src)
             return false;
         for (size_t i = 0; i < src->exact->cap; i++) {
             const value_count *e = &src->exact->slots[i];
-            if (e->len != SIZE_MAX && !value_counts_add(dst->exact, src->exact->bytes + e->offset, e->len))
+            if (e->count && !value_counts_add(dst->exact, value_count_data(src->exact, e), e->len))
                 return false;
         }
     }

@@ -45,6 +45,8 @@ simdsv_reader *cli_open_stream(cli_common *c, struct ArrowArrayStream *stream, i
 /* Reads the whole input as a typed table; prints the error and returns NULL
  * on failure (*status = the exit status). */
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
+/* The column type of an Arrow format the typed reader exports. */
+simdsv_type cli_type_of_format(const char *format);
 int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 /* Terminal columns of a string as text_display shows it (wide characters

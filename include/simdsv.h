@@ -1153,7 +1153,11 @@ SIMDSV_API int simdsv_input_fd(const simdsv_input *in, uint64_t *size);
  *   - hive partition columns (SIMDSV_OPT_HIVE), then the file name column
  *     (SIMDSV_OPT_FILENAME_COLUMN), after the inputs' columns.
  * An empty input (no bytes) adds no column and no row; a header-only one
- * adds its columns (null-typed unless typed elsewhere) and no row.
+ * adds its columns (null-typed unless typed elsewhere) and no row.  String
+ * columns are utf8 whatever SIMDSV_OPT_STRINGS says (the inputs' strings
+ * are copied into one buffer per column anyway); SIMDSV_OPT_ROW_LIMIT and
+ * the rejects (SIMDSV_ON_ERROR_NULL: rows counted from the table's first,
+ * lines and offsets the input's) apply to each input.
  *
  * Errors name the input: simdsv_dataset_error gives the error with its
  * line, column and byte offset within that input, simdsv_dataset_error_file

@@ -551,6 +551,28 @@ static void test_callbacks(void)
     CHECK_EQ_INT(again.released, 1);
 }
 
+#ifdef TEST_HAVE_ZLIB
+/* A gzip stream through a callback (a remote .csv.gz) is told by its first bytes and decoded, as a path is
+ * (the magic was looked for in a buffer the callback input does not have). */
+static void test_callback_gzip(void)
+{
+    unsigned char gz[256];
+    chunked zipped = {NULL, gzip_of("a,b\n3,\"w\nv\"\n", gz, sizeof gz), 0, 0, 0};
+    zipped.data = (const char *)gz;
+    simdsv_dataset *ds = NULL;
+    CHECK_STATUS(simdsv_dataset_new(&ds, NULL, NULL), SIMDSV_OK);
+    const simdsv_dataset_source s = {read_chunk, rewind_chunk, NULL, &zipped, (int64_t)zipped.size};
+    CHECK_STATUS(simdsv_dataset_add_callback(ds, "s3://bucket/three.csv.gz", &s), SIMDSV_OK);
+    simdsv_table *t = NULL;
+    CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_OK);
+    char *got = render(t);
+    CHECK_STR(got, "a:int64|b:string\n3|'w\nv'\n");
+    free(got);
+    simdsv_table_free(t);
+    simdsv_dataset_free(ds);
+}
+#endif
+
 /* --------------------------------------------------------------- stream */
 
 /* Row i of an Arrow array of the typed reader's formats, as render_rows
@@ -781,6 +803,9 @@ int main(void)
     test_hive();
     test_compressed();
     test_callbacks();
+#ifdef TEST_HAVE_ZLIB
+    test_callback_gzip();
+#endif
     test_stream_equals_read();
     test_stream_misfit();
     test_threads_equal_one_by_one();

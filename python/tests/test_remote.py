@@ -231,3 +231,51 @@ def test_core_package_needs_no_fsspec_for_local_reads(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[0] == "1"
     assert "needs the fsspec package" in out.splitlines()[1]
+
+
+def test_dask_over_s3_equals_the_single_read(bucket, s3_server, tmp_path, cluster_client):
+    """2 worker processes without the file: each task reads its own ranges from the S3 server.  Every block
+    boundary falls inside a quoted field with line breaks."""
+    import pandas as pd
+
+    import simdsv.dask
+    from test_dask import BLOCK, quoted_newline_file
+
+    name, fs = bucket
+    local = tmp_path / "quoted.csv"
+    data = quoted_newline_file(local)
+    assert all(data[:b].count(b'"') % 2 == 1 for b in range(BLOCK, len(data), BLOCK))
+    fs.pipe(f"{name}/quoted.csv", data)
+    ddf = simdsv.dask.read_csv(f"s3://{name}/quoted.csv", blocksize=BLOCK, quote='"',
+                               storage_options=s3_server.storage_options)
+    assert ddf.npartitions == len(range(BLOCK, len(data), BLOCK)) + 1
+    got = ddf.compute().reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, simdsv.read_csv(str(local), quote='"').to_pandas())
+    assert len(got) == 800
+
+
+def test_dask_over_http_detects_once(http_server, tmp_path, cluster_client):
+    import pandas as pd
+
+    import simdsv.dask
+
+    rows = "".join(f"{i};{i * 0.5};2024-01-{i % 28 + 1:02d};s{i}\n" for i in range(20000))
+    data = ("n;x;day;s\n" + rows).encode()
+    (http_server.root / "semi.csv").write_bytes(data)
+    (tmp_path / "semi.csv").write_bytes(data)
+    got = simdsv.dask.read_csv(f"{http_server.url}/semi.csv", blocksize=64 << 10).compute().reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, simdsv.read_csv(str(tmp_path / "semi.csv")).to_pandas())
+    assert list(got.columns) == ["n", "x", "day", "s"]
+
+
+def test_dask_over_s3_object_that_shrinks(bucket, s3_server, cluster_client):
+    import simdsv.dask
+
+    name, fs = bucket
+    data = _quoted_rows(4000)
+    fs.pipe(f"{name}/shrinking.csv", data)
+    ddf = simdsv.dask.read_csv(f"s3://{name}/shrinking.csv", blocksize=32 << 10,
+                               storage_options=s3_server.storage_options)
+    fs.pipe(f"{name}/shrinking.csv", data[: len(data) // 3])
+    with pytest.raises(OSError, match=f"s3://{name}/shrinking.csv: the object changed while it was read"):
+        ddf.compute()

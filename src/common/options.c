@@ -147,10 +147,10 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->date_order = SIMDSV_DATE_ISO;
     opt->encoding[0] = '\0';
     opt->compression = SIMDSV_COMPRESSION_AUTO;
-    opt->strings = SIMDSV_STRINGS_UTF8;
     opt->union_by_name = false;
     opt->hive = SIMDSV_HIVE_AUTO;
     opt->filename_column[0] = '\0';
+    opt->strings = SIMDSV_STRINGS_UTF8;
     memset(opt->specs, 0, sizeof opt->specs);
     opt->error[0] = '\0';
 }
@@ -586,9 +586,9 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_TRIM_SPACES: *value = opt->trim_spaces; return SIMDSV_OK;
     case SIMDSV_OPT_THOUSANDS: *value = opt->thousands; return SIMDSV_OK;
     case SIMDSV_OPT_COMPRESSION: *value = opt->compression; return SIMDSV_OK;
-    case SIMDSV_OPT_STRINGS: *value = opt->strings; return SIMDSV_OK;
     case SIMDSV_OPT_UNION_BY_NAME: *value = opt->union_by_name; return SIMDSV_OK;
     case SIMDSV_OPT_HIVE: *value = opt->hive; return SIMDSV_OK;
+    case SIMDSV_OPT_STRINGS: *value = opt->strings; return SIMDSV_OK;
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;

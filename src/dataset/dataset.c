@@ -224,6 +224,9 @@ simdsv_status simdsv__dataset_options(simdsv_dataset *ds, int threads, simdsv_op
     if (!*out)
         return SIMDSV_ERR_NOMEM;
     (*out)->threads = threads;
+    /* Concatenated inputs' strings are copied into one buffer per column
+     * anyway: utf8, whatever SIMDSV_OPT_STRINGS says. */
+    (*out)->strings = SIMDSV_STRINGS_UTF8;
     return SIMDSV_OK;
 }
 
@@ -848,7 +851,13 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
             c->user_type = s->cols[j].user_type;
             snprintf(c->reason, sizeof c->reason, "%s", s->cols[j].reason);
         } else {
-            c->type = simdsv__extra_type(h, j - s->ncols);
+            const size_t k = j - s->ncols;
+            c->type = simdsv__extra_type(h, k);
+            if (k < h->nkeys)
+                snprintf(c->reason, sizeof c->reason, "%s: the hive partition of each file's `%.60s=` folder",
+                         simdsv_type_name(c->type), h->keys[k]);
+            else
+                snprintf(c->reason, sizeof c->reason, "string: each row's file");
         }
         for (size_t i = 0; i < n; i++) {
             const simdsv_table *ti = tables[i];
