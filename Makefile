@@ -47,8 +47,14 @@ $(PY_VENV)/.installed: python/requirements-test.txt
 	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
 	@touch $@
 
+# The real servers of the remote-storage tests (versitygw for S3, nginx for HTTP): built or installed once,
+# cached; the tests start and stop them (python/tests/remote_servers.py).
+.PHONY: remote-servers
+remote-servers:
+	@tests/remote/install.sh
+
 .PHONY: python-test
-python-test: $(PY_VENV)/.installed
+python-test: $(PY_VENV)/.installed remote-servers
 	@$(PY_VENV)/bin/pip install -q --disable-pip-version-check --no-build-isolation ./python
 	@cd python/tests && ../../$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider -p no:logging .
 

@@ -3,7 +3,8 @@
  * `read1` ops (bench/typed.sh runs both side by side):
  *
  *   bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1] [--peak 1]
- *              [--lenient 1] [--escape C] [--comment C]
+ *              [--lenient 1] [--escape C] [--comment C] [--delimiter S]
+ *              [--strings utf8|view]
  *
  * Prints one peer-style line: rows, columns, types and the seconds of
  * simdsv_table_read plus the export to Arrow (the data a consumer gets),
@@ -49,6 +50,8 @@ static uint64_t arrow_bytes(const struct ArrowSchema *s, const struct ArrowArray
             total += 4 * (n + 1) + (uint64_t)((const int32_t *)x->buffers[1])[n];
         else if (strcmp(f, "U") == 0)
             total += 8 * (n + 1) + (uint64_t)((const int64_t *)x->buffers[1])[n];
+        else if (strcmp(f, "vu") == 0) /* the views and the column's side blocks (not the shared input) */
+            total += 16 * n;
         else
             total += 8 * n;
     }
@@ -97,7 +100,7 @@ static void *sample_rss(void *arg)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1]\n");
+        fprintf(stderr, "usage: bench_read FILE [--threads N] [--columns LIST] [--mmap 0|1] [--strings utf8|view]\n");
         return 2;
     }
     simdsv_options *o = simdsv_options_new(NULL);
@@ -117,6 +120,11 @@ int main(int argc, char **argv)
             simdsv_options_set(o, SIMDSV_OPT_ESCAPE, (unsigned char)argv[i + 1][0]);
         } else if (strcmp(argv[i], "--comment") == 0) {
             simdsv_options_set(o, SIMDSV_OPT_COMMENT, (unsigned char)argv[i + 1][0]);
+        } else if (strcmp(argv[i], "--delimiter") == 0) { /* 1 to 4 bytes: "||" */
+            simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, argv[i + 1]);
+        } else if (strcmp(argv[i], "--strings") == 0) {
+            simdsv_options_set(o, SIMDSV_OPT_STRINGS,
+                               strcmp(argv[i + 1], "view") == 0 ? SIMDSV_STRINGS_VIEW : SIMDSV_STRINGS_UTF8);
         } else if (strcmp(argv[i], "--peak") == 0) {
             peak = atoi(argv[i + 1]);
         }

@@ -62,6 +62,11 @@ typedef struct cli_common {
     const char *sniffed;  /* the FILE whose dialect opt holds (cli_open detects again for another) */
     cli_input *sampled;   /* that FILE's stream, its first bytes read by detection and kept for the reader */
     bool refused;         /* that FILE is not text (a binary file): said, and cli_open opens no reader */
+    /* Several FILEs, a folder or a glob (CLI_DATASET): one table, file after file. */
+    simdsv_dataset *ds;   /* the files as one dataset, or NULL: one FILE read as before */
+    bool dataset_options; /* --union-by-name, --filename-column or --hive was given */
+    char **expanded;      /* the FILEs that globs and folders named (owned; files points to them) */
+    size_t nexpanded;
 } cli_common;
 
 /* Result of offering argv[*i] to an option parser. */
@@ -77,7 +82,8 @@ enum {
     CLI_CSV_OUT = 4u,    /* --output-delimiter C */
     CLI_NO_SNIFF = 8u,   /* the options are not completed by detection (sniff itself) */
     CLI_RECORDS = 16u,   /* reads records, never typed values: detection leaves the value formats out */
-    CLI_UTF8_LOSSY = 32u /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
+    CLI_UTF8_LOSSY = 32u, /* invalid UTF-8 is shown as U+FFFD unless --utf8 is given (a viewer: table) */
+    CLI_DATASET = 64u     /* FILE...: several FILEs (or a glob, a folder) read as one table (c->ds) */
 };
 
 typedef struct cli_spec {
@@ -150,6 +156,9 @@ simdsv_reader *cli_open_regular(cli_common *c, bool map);
 /* Writes s to stderr with control characters as \xHH: for messages that
  * quote the file's text (a terminal would obey an ESC sequence). */
 void cli_put_text(const char *s);
+/* Prints the dataset's error: FILE:LINE:COL: error: ... for one file's
+ * data, "simdsv: FILE: ..." or "simdsv: ..." otherwise; returns EXIT_DATA. */
+int cli_dataset_failure(const cli_common *c);
 /* Prints FILE:LINE:COL: error: ... for the reader's last error. */
 void cli_report(const cli_common *c, const simdsv_reader *r);
 /* The same for an error kept apart from its reader (a reader of one range of
@@ -289,6 +298,9 @@ static inline bool sb_put(strbuf *sb, const void *data, size_t size)
 bool sb_csv_record(strbuf *sb, text_buffer *tb, const simdsv_record *rec, int delimiter);
 /* true when a CSV field must be quoted (see out_csv_field). */
 bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone);
+/* true when s[0..n) holds '"' and each one is one of a pair ("" as a quoted
+ * field writes a quote). */
+bool csv_quotes_doubled(const char *s, size_t n);
 
 /* ------------------------------------------------------------ field text */
 
@@ -304,6 +316,8 @@ struct text_buffer {
 void text_init(text_buffer *tb, const cli_common *c);
 void text_reset(text_buffer *tb); /* call once per record */
 bool text_field(text_buffer *tb, const simdsv_record *rec, size_t i, const char **data, size_t *size);
+/* The same for one field view (a field of a batch: simdsv_batch_field). */
+bool text_of(text_buffer *tb, const simdsv_field *f, const char **data, size_t *size);
 void text_free(text_buffer *tb);
 /* A record written as CSV (delimiter c->out_delimiter), LF-terminated.
  * Missing fields (index >= field_count) are written empty. */
@@ -368,8 +382,46 @@ csv_plain csv_plain_of(const cli_common *c);
  * minimal CSV with out_delimiter (no field quoted, decoded or with invalid
  * UTF-8, no quote byte, the same delimiter). */
 bool batch_plain(const simdsv_batch *b, const csv_plain *p);
-/* Records [from, to) of a batch as CSV lines (plain: batch_plain said so). */
-bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool plain,
+/* true when each field of the batch can be written by batch_field_csv: the
+ * output delimiter is the input's, and either quoting is RFC 4180's with '"'
+ * (strict: an unquoted field holds no quote byte, a quoted one holds only
+ * doubled ones) or the batch is plain. */
+bool batch_raw(const simdsv_batch *b, const csv_plain *p);
+/* Field e of a batch (an index into its bounds) that batch_raw allowed, as
+ * the bytes of its minimal CSV (out_csv_field's rules; alone: the only field
+ * of the output record): its raw bytes, quotes included, when its content
+ * needs the quotes (a doubled quote is what the writer would write again),
+ * else its content.  false when the field must be decoded and quoted
+ * (escapes, invalid UTF-8 replaced, an unquoted lone empty field). */
+static inline bool batch_field_csv(const simdsv_batch *b, size_t e, int delimiter, bool alone, const char **p,
+                                   size_t *n)
+{
+    const char *raw = b->data + b->bounds[e];
+    const size_t size = b->bounds[e + 1] - 1 - b->bounds[e];
+    const unsigned flags = b->flags_any ? b->flags[e] : 0u;
+    *p = raw;
+    *n = size;
+    if (flags == 0)
+        return size != 0 || !alone;
+    if (flags == SIMDSV_FIELD_QUOTED) {
+        /* A quote inside: the general path decoded the field already
+         * (trimmed spaces); the writer must double it. */
+        if (memchr(raw + 1, '"', size - 2))
+            return false;
+        if (!csv_needs_quotes(raw + 1, size - 2, delimiter, alone)) {
+            *p = raw + 1;
+            *n = size - 2;
+        }
+        return true;
+    }
+    /* The general path may hand out a quoted field already decoded (trimmed
+     * spaces): the raw bytes are taken only when every quote in them is
+     * doubled, which is what the writer would write. */
+    return flags == (SIMDSV_FIELD_QUOTED | SIMDSV_FIELD_NEEDS_UNESCAPE) && b->escape < 0 &&
+           csv_quotes_doubled(raw + 1, size - 2);
+}
+/* Records [from, to) of a batch as CSV lines (raw: batch_raw said so). */
+bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool raw,
                      int out_delimiter, field_views *v);
 
 /* -------------------------------------------------------- column selectors */

@@ -129,7 +129,7 @@ static int cat_rows(cli_common *c)
         }
         simdsv_batch b;
         while (st == SIMDSV_OK && (st = simdsv_reader_next_batch(r, &b)) == SIMDSV_OK)
-            if (!write_batch_csv(&tb, &b, 0, b.count, batch_plain(&b, &plain), c->out_delimiter, &views))
+            if (!write_batch_csv(&tb, &b, 0, b.count, batch_raw(&b, &plain), c->out_delimiter, &views))
                 st = SIMDSV_ERR_NOMEM;
         status = cli_end_of_records(c, r, st);
         cli_close(c, r);

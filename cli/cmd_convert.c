@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: simdsv convert --to json|csv|jsonl|parquet|arrow|arrows [OPTIONS] FILE\n"
+    "usage: simdsv convert --to json|csv|jsonl|parquet|arrow|arrows [OPTIONS] FILE...\n"
     "  --to jsonl         typed JSON lines: one object per row, header names as keys,\n"
     "                     numbers as numbers, null as null, true/false, dates and\n"
     "                     timestamps as ISO 8601 strings (the typed options apply);\n"
@@ -30,7 +30,8 @@ static const char help[] =
     "--no-header it is read as an ordinary record.  Memory stays bounded whatever\n"
     "the input's size: csv goes record batch by record batch, the typed formats\n"
     "typed batch by typed batch.  Stops at the first error (exit status 1) unless\n"
-    "--lenient.\n\n" CLI_TYPED_HELP;
+    "--lenient.  Several FILEs (a folder, a glob) go to parquet, arrow or arrows as\n"
+    "one table, one file in memory at a time.\n\n" CLI_TYPED_HELP;
 
 typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL, TO_PARQUET, TO_ARROW, TO_ARROWS } target;
 
@@ -123,8 +124,7 @@ typedef struct csv_run {
 static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 {
     csv_run *s = ctx;
-    const bool plain = batch_plain(b, &s->csv);
-    return write_batch_csv(tb, b, 0, b->count, plain, s->csv.out_delimiter, &s->views) ? 0 : -1;
+    return write_batch_csv(tb, b, 0, b->count, batch_raw(b, &s->csv), s->csv.out_delimiter, &s->views) ? 0 : -1;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -132,12 +132,14 @@ int cmd_convert(int argc, char **argv)
     cli_common c;
     convert_args args = {TO_NONE, &c, {0}};
     simdsv_write_options_init(&args.write);
-    const cli_spec spec = {"convert", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, convert_arg, &args};
+    const cli_spec spec = {"convert", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_DATASET, 0, NULL, convert_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status < 0 && args.to == TO_NONE)
         args.to = target_of_path(c.output);
     if (status < 0 && args.to == TO_NONE)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl|parquet|arrow|arrows");
+    if (status < 0 && c.ds && args.to != TO_PARQUET && args.to != TO_ARROW && args.to != TO_ARROWS)
+        status = cli_usage_error("convert", "%s", "several FILEs are converted to parquet, arrow or arrows");
     if (status < 0 && args.to == TO_CSV) {
         csv_run s = {csv_plain_of(&c), {NULL, 0}};
         const cli_record_ops ops = {NULL, csv_batch, NULL, NULL};

@@ -36,7 +36,9 @@ static arg_result freq_arg(void *ctx, int argc, char **argv, int *i)
     return ARG_TAKEN;
 }
 
-static const char *sort_arena;
+/* The order of the output: most frequent first, ties in byte order of the
+ * value (a shorter value before a longer one it begins). */
+static const value_counts *sort_table;
 
 static int by_count(const void *pa, const void *pb)
 {
@@ -44,10 +46,44 @@ static int by_count(const void *pa, const void *pb)
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
     const size_t n = a->len < b->len ? a->len : b->len;
-    const int c = n ? memcmp(sort_arena + a->offset, sort_arena + b->offset, n) : 0;
+    const int c = n ? memcmp(value_count_data(sort_table, a), value_count_data(sort_table, b), n) : 0;
     if (c)
         return c;
     return (a->len > b->len) - (a->len < b->len);
+}
+
+/* Moves the `limit` values that come first in by_count's order to
+ * e[0..limit) (in no order): e[0..limit) is kept as a heap whose root comes
+ * last of them, and each later value that comes before the root replaces
+ * it.  Most values of a long tail are turned away by one comparison, where
+ * sorting them all would cost n log n. */
+static void sift_down(value_count *e, size_t limit, size_t i)
+{
+    for (;;) {
+        size_t last = i;
+        const size_t l = 2 * i + 1, r = l + 1;
+        if (l < limit && by_count(&e[l], &e[last]) > 0)
+            last = l;
+        if (r < limit && by_count(&e[r], &e[last]) > 0)
+            last = r;
+        if (last == i)
+            return;
+        const value_count t = e[i];
+        e[i] = e[last];
+        e[last] = t;
+        i = last;
+    }
+}
+
+static void keep_first(value_count *e, size_t n, size_t limit)
+{
+    for (size_t i = limit / 2; i-- > 0;)
+        sift_down(e, limit, i);
+    for (size_t i = limit; i < n; i++)
+        if (by_count(&e[i], &e[0]) < 0) {
+            e[0] = e[i];
+            sift_down(e, limit, 0);
+        }
 }
 
 typedef struct freq_run {
@@ -58,6 +94,8 @@ typedef struct freq_run {
     value_counts *tables;
     int out_delimiter;
     field_views views;
+    value_ref *refs; /* one column's values in a batch */
+    size_t refs_cap;
 } freq_run;
 
 /* The columns counted, from the header or (--no-header) the first record. */
@@ -89,27 +127,45 @@ static int freq_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
     return rec ? resolve(s, tb, rec) : 0;
 }
 
+/* A batch, column by column: the column's values (decoded when they must
+ * be) are counted as one run, which lets the table fetch their slots ahead. */
 static int freq_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 {
     freq_run *s = ctx;
-    simdsv_record rec;
-    for (size_t i = 0; i < b->count; i++) {
-        if (!batch_record(b, i, &s->views, &rec))
+    if (!s->resolved) {
+        simdsv_record rec;
+        if (!batch_record(b, 0, &s->views, &rec))
             return -1;
-        if (!s->resolved) {
-            const int status = resolve(s, tb, &rec);
-            if (status)
-                return status;
-        }
+        const int status = resolve(s, tb, &rec);
+        if (status)
+            return status;
+    }
+    if (s->refs_cap < b->count) {
+        value_ref *grown = realloc(s->refs, b->count * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->refs = grown;
+        s->refs_cap = b->count;
+    }
+    for (size_t c = 0; c < s->ncols; c++) {
+        const size_t j = s->cols[c];
         text_reset(tb);
-        for (size_t k = 0; k < s->ncols; k++) {
-            const char *data = "";
-            size_t size = 0;
-            if (s->cols[k] < rec.field_count && !text_field(tb, &rec, s->cols[k], &data, &size))
-                return -1;
-            if (!value_counts_add(&s->tables[k], data, size))
+        for (size_t k = 0; k < b->count; k++) {
+            value_ref *v = &s->refs[k];
+            if (j >= simdsv_batch_fields(b, k)) { /* a short record: the value is empty */
+                v->data = "";
+                v->size = 0;
+                continue;
+            }
+            const simdsv_field f = simdsv_batch_field(b, k, j);
+            v->data = f.data;
+            v->size = f.size;
+            if ((f.flags & (SIMDSV_FIELD_NEEDS_UNESCAPE | SIMDSV_FIELD_INVALID_UTF8)) &&
+                !text_of(tb, &f, &v->data, &v->size))
                 return -1;
         }
+        if (!value_counts_add_many(&s->tables[c], s->refs, b->count))
+            return -1;
     }
     return 0;
 }
@@ -130,13 +186,15 @@ static int freq_finish(void *ctx)
         value_counts *t = &s->tables[k];
         size_t n = 0;
         for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i].len != SIZE_MAX)
+            if (t->slots[i].count)
                 t->slots[n++] = t->slots[i];
-        sort_arena = t->bytes;
+        sort_table = t;
+        if (s->args->limit && n > s->args->limit) {
+            keep_first(t->slots, n, (size_t)s->args->limit);
+            n = (size_t)s->args->limit;
+        }
         if (n > 1)
             qsort(t->slots, n, sizeof *t->slots, by_count);
-        if (s->args->limit && n > s->args->limit)
-            n = (size_t)s->args->limit;
         char num[32];
         for (size_t i = 0; i < n; i++) {
             if (s->has_header) {
@@ -146,7 +204,7 @@ static int freq_finish(void *ctx)
                 out_write(num, (size_t)len);
             }
             out_byte((char)d);
-            out_csv_field(t->bytes ? t->bytes + t->slots[i].offset : "", t->slots[i].len, d, false);
+            out_csv_field(value_count_data(t, &t->slots[i]), t->slots[i].len, d, false);
             const int len = snprintf(num, sizeof num, "%c%llu\n", d, (unsigned long long)t->slots[i].count);
             out_write(num, (size_t)len);
         }
@@ -170,6 +228,7 @@ int cmd_frequency(int argc, char **argv)
         for (size_t k = 0; k < s.ncols; k++)
             value_counts_free(&s.tables[k]);
     free(s.tables);
+    free(s.refs);
     free(s.cols);
     names_free(&s.names);
     field_views_free(&s.views);

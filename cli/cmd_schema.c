@@ -5,16 +5,17 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: simdsv schema [OPTIONS] FILE\n"
+    "usage: simdsv schema [OPTIONS] FILE...\n"
     "Prints each column's 1-based index, name, type and why that type was chosen,\n"
     "e.g. \"string: leading zero in `00501` at line 17\".  Types come from a sample of\n"
     "the start, the middle and the end of the file (--infer-rows; all rows with\n"
-    "--infer-rows all); --schema fixes them.\n\n" CLI_TYPED_HELP;
+    "--infer-rows all); --schema fixes them.  Several FILEs: each one's sample, the\n"
+    "types joined as one table's (int64 and float64 give float64, other mixes string).\n\n" CLI_TYPED_HELP;
 
 int cmd_schema(int argc, char **argv)
 {
     cli_common c;
-    const cli_spec spec = {"schema", help, CLI_OUTPUT, 0, NULL, cli_typed_arg, &c};
+    const cli_spec spec = {"schema", help, CLI_OUTPUT | CLI_DATASET, 0, NULL, cli_typed_arg, &c};
     int status = cli_parse(&spec, argc, argv, &c);
     if (status >= 0 || !out_open(c.output)) {
         cli_common_free(&c);

@@ -1,7 +1,8 @@
 /* cmd_select.c — simdsv select: columns by name, index, range, exclusion,
- * reordered or repeated.  Records come in batches (cli_run_records); in a plain
- * batch (batch_plain) the selected fields' bytes are copied as they are,
- * other records are decoded and quoted field by field. */
+ * reordered or repeated.  Records come in batches (cli_run_records); when
+ * the dialect allows (batch_raw) each selected field's CSV is copied from its
+ * raw bytes (batch_field_csv), otherwise records are decoded and quoted field
+ * by field. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -59,35 +60,49 @@ static int select_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
     return write_record(tb, rec, s->cols, s->ncols, s->out_delimiter) ? 0 : -1;
 }
 
-/* A record larger than the output buffer, field by field. */
-static void plain_record_unbuffered(const select_run *s, const simdsv_batch *b, size_t k)
+/* Record k written field by field: it is larger than the output buffer, or
+ * a field must be decoded. */
+static bool record_unbuffered(const select_run *s, text_buffer *tb, const simdsv_batch *b, size_t k)
 {
-    const uint32_t *o = b->bounds + b->first[k];
     const size_t n = simdsv_batch_fields(b, k);
+    const bool alone = s->ncols == 1;
+    text_reset(tb);
     for (size_t i = 0; i < s->ncols; i++) {
         const size_t j = s->cols[i];
-        const size_t size = j < n ? o[j + 1] - 1 - o[j] : 0;
         if (i)
             out_byte((char)s->out_delimiter);
-        if (size == 0 && s->ncols == 1)
-            out_write("\"\"", 2);
-        else
-            out_write(b->data + o[j], size);
+        const char *p = "";
+        size_t size = 0;
+        if (j >= n) {
+            out_csv_field(p, 0, s->out_delimiter, alone);
+        } else if (batch_field_csv(b, b->first[k] + j, s->out_delimiter, alone, &p, &size)) {
+            out_write(p, size);
+        } else {
+            const simdsv_field f = simdsv_batch_field(b, k, j);
+            if (!text_of(tb, &f, &p, &size))
+                return false;
+            out_csv_field(p, size, s->out_delimiter, alone);
+        }
     }
     out_byte('\n');
+    return true;
 }
 
-/* A plain batch: the selected fields' raw bytes are their CSV.  Written in
- * an output window kept open across the records. */
-static void plain_batch(const select_run *s, const simdsv_batch *b)
+/* A batch that batch_raw allowed: each selected field's CSV is its raw bytes
+ * or its content (batch_field_csv), copied into an output window kept open
+ * across the records; a record with a field to decode is written again on
+ * its own. */
+static inline bool raw_batch_of(const select_run *s, text_buffer *tb, const simdsv_batch *b, const bool plain)
 {
     const size_t ncols = s->ncols;
     const size_t *cols = s->cols;
     const char d = (char)s->out_delimiter;
+    const bool alone = ncols == 1;
     char *end, *p = out_window(0, &end);
     for (size_t k = 0; k < b->count; k++) {
-        const uint32_t *o = b->bounds + b->first[k];
-        const size_t n = b->first[k + 1] - b->first[k] - 1;
+        const size_t e0 = b->first[k];
+        const uint32_t *o = b->bounds + e0;
+        const size_t n = b->first[k + 1] - e0 - 1;
         /* Room: without repeats the record's bytes hold the selected fields. */
         size_t need = ncols + 3 + o[n] - o[0];
         if (!s->unique)
@@ -97,25 +112,46 @@ static void plain_batch(const select_run *s, const simdsv_batch *b)
             out_window_done(p);
             p = out_window(need, &end);
             if (!p) {
-                plain_record_unbuffered(s, b, k);
+                if (!record_unbuffered(s, tb, b, k))
+                    return false;
                 p = out_window(0, &end);
                 continue;
             }
         }
-        for (size_t i = 0; i < ncols; i++) {
+        char *const record_start = p;
+        size_t i = 0;
+        for (; i < ncols; i++) {
             const size_t j = cols[i];
-            const size_t size = j < n ? o[j + 1] - 1 - o[j] : 0;
-            memcpy(p, b->data + o[j < n ? j : 0], size);
-            p += size;
-            if (size == 0 && ncols == 1) { /* a lone empty field is quoted */
-                *p++ = '"';
-                *p++ = '"';
+            if (plain) { /* no field is quoted: the raw bytes, and "" for a lone empty field */
+                const size_t size = j < n ? o[j + 1] - 1 - o[j] : 0;
+                memcpy(p, b->data + o[j < n ? j : 0], size);
+                p += size;
+                if (size == 0 && alone) {
+                    *p++ = '"';
+                    *p++ = '"';
+                }
+                *p++ = d;
+                continue;
             }
+            const char *f = b->data;
+            size_t size = 0;
+            if (j < n ? !batch_field_csv(b, e0 + j, s->out_delimiter, alone, &f, &size) : alone)
+                break; /* a field to decode, or a missing lone field (written "") */
+            memcpy(p, f, size);
+            p += size;
             *p++ = d;
+        }
+        if (i < ncols) {
+            out_window_done(record_start);
+            if (!record_unbuffered(s, tb, b, k))
+                return false;
+            p = out_window(0, &end);
+            continue;
         }
         p[-1] = '\n';
     }
     out_window_done(p);
+    return true;
 }
 
 static int select_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
@@ -126,10 +162,9 @@ static int select_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
         if (status)
             return status;
     }
-    if (batch_plain(b, &s->csv)) {
-        plain_batch(s, b);
-        return 0;
-    }
+    /* Two copies of the loop: a batch without quoted fields reads no flag. */
+    if (batch_raw(b, &s->csv))
+        return (b->flags_any ? raw_batch_of(s, tb, b, false) : raw_batch_of(s, tb, b, true)) ? 0 : -1;
     simdsv_record rec;
     for (size_t k = 0; k < b->count; k++)
         if (!batch_record(b, k, &s->views, &rec) || !write_record(tb, &rec, s->cols, s->ncols, s->out_delimiter))

@@ -56,7 +56,7 @@ static int range_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     const size_t from = start > first ? (size_t)(start - first < b->count ? start - first : b->count) : 0;
     const size_t to = end - first < b->count ? (size_t)(end - first) : b->count;
     if (from < to &&
-        !write_batch_csv(tb, b, from, to, batch_plain(b, &s->csv), s->csv.out_delimiter, &s->views))
+        !write_batch_csv(tb, b, from, to, batch_raw(b, &s->csv), s->csv.out_delimiter, &s->views))
         return -1;
     return s->index >= end ? CLI_STOP : 0;
 }

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 static const char help[] =
-    "usage: simdsv stats [OPTIONS] FILE\n"
+    "usage: simdsv stats [OPTIONS] FILE...\n"
     "Reads the rows in batches, in memory that does not grow with the file, and\n"
     "prints per column: type, count of values, nulls, distinct values, min, p25,\n"
     "median, p75, max, mean, sample standard deviation and sum of numbers (mean\n"
@@ -48,7 +48,9 @@ static const char help[] =
     "the first.  Dates print as YYYY-MM-DD, timestamps as UTC ISO 8601; strings\n"
     "compare by bytes.  Values that did not fit a --schema type (with --on-error\n"
     "null) are listed after the table (the first 20, then a count of the others).\n"
-    "A regular file is read by --threads threads, standard input by one.\n"
+    "A regular file is read by --threads threads, standard input by one.  Several\n"
+    "FILEs (a folder, a glob) are one table, read file after file on one thread; a\n"
+    "later value that does not fit widens its column and the files are read again.\n"
     "  --format table|csv|json   output format (default table); csv and json give\n"
     "                     every digit, and the error of approximate values\n"
     "  --exact            exact quartiles and distinct counts: every value is kept\n"
@@ -115,6 +117,7 @@ typedef struct stats_run {
     int64_t user_on_error;
     size_t ncols;
     simdsv_type *types;
+    bool string_views;    /* string columns come as views ("vu") */
     bool *user;        /* the type came from --schema */
     char **names;
     worker *workers;
@@ -154,6 +157,8 @@ static bool learn_schema(stats_run *run, struct ArrowArrayStream *stream)
     if (stream->get_schema(stream, &schema) != 0)
         return false;
     run->ncols = (size_t)schema.n_children;
+    for (size_t j = 0; j < run->ncols; j++) /* every string column has the layout --strings asks for */
+        run->string_views |= strcmp(schema.children[j]->format, "vu") == 0;
     schema.release(&schema);
     const size_t n = run->ncols ? run->ncols : 1;
     run->types = calloc(n, sizeof *run->types);
@@ -161,14 +166,27 @@ static bool learn_schema(stats_run *run, struct ArrowArrayStream *stream)
     run->names = calloc(n, sizeof *run->names);
     if (!run->types || !run->user || !run->names)
         return false;
-    for (size_t j = 0; j < run->ncols; j++) {
-        simdsv_column_info info;
-        if (simdsv_table_stream_column(stream, j, &info) != SIMDSV_OK || !(run->names[j] = strdup(info.name)))
-            return false;
-        run->types[j] = info.type;
-        run->user[j] = info.user_type != 0;
+    if (!run->c->ds) {
+        for (size_t j = 0; j < run->ncols; j++) {
+            simdsv_column_info info;
+            if (simdsv_table_stream_column(stream, j, &info) != SIMDSV_OK || !(run->names[j] = strdup(info.name)))
+                return false;
+            run->types[j] = info.type;
+            run->user[j] = info.user_type != 0;
+        }
+        return true;
     }
-    return true;
+    /* A dataset's stream: names and types from its schema (a value that
+     * does not fit stops it; it is read again, widened). */
+    if (stream->get_schema(stream, &schema) != 0)
+        return false;
+    bool ok = true;
+    for (size_t j = 0; ok && j < run->ncols; j++) {
+        ok = (run->names[j] = strdup(schema.children[j]->name)) != NULL;
+        run->types[j] = cli_type_of_format(schema.children[j]->format);
+    }
+    schema.release(&schema);
+    return ok;
 }
 
 /* Each worker's statistics, once the schema is known. */
@@ -180,8 +198,10 @@ static bool init_columns(stats_run *run)
         wk->cols = calloc(run->ncols ? run->ncols : 1, sizeof *wk->cols);
         if (!wk->cols)
             return false;
-        for (size_t j = 0; j < run->ncols; j++)
+        for (size_t j = 0; j < run->ncols; j++) {
             stats_init(&wk->cols[j], run->types[j], run->args->exact, (uint64_t)w * 1000003u + j);
+            wk->cols[j].views = run->string_views;
+        }
     }
     return true;
 }
@@ -608,27 +628,105 @@ static void free_run(stats_run *run)
     free(run->range_rows);
 }
 
+/* Several files: the dataset's stream on this thread, read again with a
+ * column widened each time a value does not fit its type (nothing is
+ * printed before the end). */
+static int read_dataset(stats_run *run)
+{
+    cli_common *c = run->c;
+    for (size_t reads_left = 0;;) {
+        struct ArrowArrayStream stream;
+        if (simdsv_dataset_stream(c->ds, &stream) != SIMDSV_OK)
+            return cli_dataset_failure(c);
+        run->nworkers = 1;
+        run->workers = calloc(1, sizeof *run->workers);
+        if (!run->workers || !learn_schema(run, &stream) || !init_columns(run)) {
+            stream.release(&stream);
+            cli_error("out of memory");
+            return EXIT_DATA;
+        }
+        if (!reads_left)
+            reads_left = run->ncols * SIMDSV_TYPE_COUNT + 1;
+        run->workers[0].rows = consume(run, &run->workers[0], &stream, 0);
+        if (run->workers[0].failed_range == SIZE_MAX)
+            return EXIT_OK;
+        if (run->workers[0].nomem || simdsv_dataset_error(c->ds)->code == SIMDSV_OK) {
+            cli_error("%s", run->workers[0].nomem ? "out of memory" : run->workers[0].stream_message);
+            return EXIT_DATA;
+        }
+        if (--reads_left == 0 || simdsv_dataset_widen_misfit(c->ds) != SIMDSV_OK)
+            return cli_dataset_failure(c);
+        const stats_run keep = *run;
+        free_run(run);
+        memset(run, 0, sizeof *run);
+        run->c = c;
+        run->args = keep.args;
+        run->fd = -1;
+        run->user_on_error = keep.user_on_error;
+    }
+}
+
+/* The statistics printed (or the first failure reported), and everything
+ * freed; the exit status. */
+static int finish(cli_common *c, stats_run *run, const stats_args *args, int status, simdsv_reader *r)
+{
+    if (status == EXIT_OK)
+        status = report_failure(run);
+    if (status == EXIT_OK) {
+        column_stats *cols = run->workers[0].cols;
+        uint64_t rows = run->workers[0].rows;
+        for (size_t w = 1; w < run->nworkers; w++) {
+            for (size_t j = 0; j < run->ncols; j++)
+                stats_merge(&cols[j], &run->workers[w].cols[j]);
+            rows += run->workers[w].rows;
+        }
+        const stats_report rep = {run->ncols, run->names, run->types, cols, rows};
+        const bool ok = args->format == STATS_FORMAT_TABLE ? stats_print_table(&rep)
+                                                          : stats_print_records(&rep, args->format, c->out_delimiter);
+        if (args->format == STATS_FORMAT_TABLE)
+            print_rejects(run, &rep);
+        if (!ok) {
+            out_flush();
+            cli_error("out of memory");
+            status = EXIT_DATA;
+        }
+    }
+    free_run(run);
+    cli_close(c, r);
+    status = out_finish(status);
+    cli_common_free(c);
+    return status;
+}
+
 int cmd_stats(int argc, char **argv)
 {
     cli_common c;
     stats_args args = {&c, STATS_FORMAT_TABLE, false};
-    const cli_spec spec = {"stats", help, CLI_OUTPUT | CLI_CSV_OUT, 0, NULL, stats_arg, &args};
+    const cli_spec spec = {"stats", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_DATASET, 0, NULL, stats_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
     /* Misfits of inferred types are nulls listed as rejects, never errors
      * (take_rejects applies the user's --on-error to --schema types). */
     const int64_t user_on_error = status < 0 ? cli_opt(&c, SIMDSV_OPT_ON_ERROR) : 0;
     if (status < 0)
         simdsv_options_set(c.opt, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL);
-    simdsv_reader *r = cli_begin(&c, &status);
-    if (!r)
-        return status;
-    status = EXIT_OK;
     stats_run run;
     memset(&run, 0, sizeof run);
     run.c = &c;
     run.args = &args;
     run.fd = -1;
     run.user_on_error = user_on_error;
+    if (status < 0 && c.ds) {
+        if (!out_open(c.output)) {
+            cli_common_free(&c);
+            return EXIT_DATA;
+        }
+        cli_start(&c);
+        return finish(&c, &run, &args, read_dataset(&run), NULL);
+    }
+    simdsv_reader *r = cli_begin(&c, &status);
+    if (!r)
+        return status;
+    status = EXIT_OK;
     const int threaded = open_ranges(&run, &status);
     if (threaded == 1) {
         read_ranges(&run);
@@ -644,30 +742,5 @@ int cmd_stats(int argc, char **argv)
         status = read_stream(&run, r);
         r = NULL; /* read_stream took it */
     }
-    if (status == EXIT_OK)
-        status = report_failure(&run);
-    if (status == EXIT_OK) {
-        column_stats *cols = run.workers[0].cols;
-        uint64_t rows = run.workers[0].rows;
-        for (size_t w = 1; w < run.nworkers; w++) {
-            for (size_t j = 0; j < run.ncols; j++)
-                stats_merge(&cols[j], &run.workers[w].cols[j]);
-            rows += run.workers[w].rows;
-        }
-        const stats_report rep = {run.ncols, run.names, run.types, cols, rows};
-        const bool ok = args.format == STATS_FORMAT_TABLE ? stats_print_table(&rep)
-                                                          : stats_print_records(&rep, args.format, c.out_delimiter);
-        if (args.format == STATS_FORMAT_TABLE)
-            print_rejects(&run, &rep);
-        if (!ok) {
-            out_flush();
-            cli_error("out of memory");
-            status = EXIT_DATA;
-        }
-    }
-    free_run(&run);
-    cli_close(&c, r);
-    status = out_finish(status);
-    cli_common_free(&c);
-    return status;
+    return finish(&c, &run, &args, status, r);
 }

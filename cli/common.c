@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char cli_common_help[] =
@@ -42,8 +43,19 @@ const char cli_common_help[] =
     "  --progress, --no-progress  show (or never show) a progress line on stderr; by default\n"
     "                     it appears after a second when stderr is a terminal and CI is not set\n"
     "  -h, --help         this help\n"
-    "FILE is a path or - for standard input; gzip and zstd input is decompressed.\n"
+    "FILE is a path or - for standard input; gzip and zstd input is decompressed.  A FILE\n"
+    "that is a folder names every file under it, a quoted glob (*, ?, [a-z], ** for any\n"
+    "folders) the files it matches, in byte order of their paths.\n"
     "Exit status: 0 success, 1 a data or input problem, 2 a usage problem.\n";
+
+static const char dataset_help[] =
+    "Several FILEs (a folder, a glob) are read as one table, file after file, each\n"
+    "file's dialect, header and compression detected on its own:\n"
+    "  --union-by-name    match the files' columns by name: a column a file lacks is null\n"
+    "                     there (default: by position; every file has the first one's columns)\n"
+    "  --filename-column NAME  a last column NAME holding each row's file\n"
+    "  --hive, --no-hive  key=value folders of the paths (year=2024/month=05/) as typed\n"
+    "                     columns, or not (default: when every path has the same keys)\n";
 
 static const char output_help[] =
     "Output options:\n"
@@ -464,6 +476,172 @@ simdsv_status cli_header(cli_common *c, simdsv_reader *r, simdsv_record *rec, bo
     return st;
 }
 
+/* --union-by-name, --filename-column NAME, --hive, --no-hive. */
+static arg_result dataset_arg(cli_common *c, int argc, char **argv, int *i)
+{
+    bool missing;
+    const char *v = cli_option_value("--filename-column", argc, argv, i, &missing);
+    if (missing)
+        return ARG_BAD;
+    simdsv_status st;
+    if (v)
+        st = simdsv_options_set_string(c->opt, SIMDSV_OPT_FILENAME_COLUMN, *v ? v : NULL);
+    else if (strcmp(argv[*i], "--union-by-name") == 0)
+        st = simdsv_options_set(c->opt, SIMDSV_OPT_UNION_BY_NAME, 1);
+    else if (strcmp(argv[*i], "--hive") == 0)
+        st = simdsv_options_set(c->opt, SIMDSV_OPT_HIVE, SIMDSV_HIVE_ON);
+    else if (strcmp(argv[*i], "--no-hive") == 0)
+        st = simdsv_options_set(c->opt, SIMDSV_OPT_HIVE, SIMDSV_HIVE_OFF);
+    else
+        return ARG_NOT_MINE;
+    if (st != SIMDSV_OK) {
+        c->bad_why = simdsv_options_error(c->opt);
+        return ARG_BAD;
+    }
+    c->dataset_options = true;
+    return ARG_TAKEN;
+}
+
+static bool has_glob_magic(const char *s)
+{
+    return strpbrk(s, "*?[") != NULL;
+}
+
+/* Each FILE that is a folder, or a glob that names no file as it is, is
+ * replaced by the files it names (the library's listing: sorted, each
+ * once).  *any: some FILE was.  false after a message. */
+static bool expand_files(cli_common *c, bool *any)
+{
+    *any = false;
+    size_t want = 0;
+    for (size_t k = 0; k < c->nfiles; k++) {
+        struct stat st;
+        const char *f = c->files[k];
+        const bool exists = strcmp(f, "-") == 0 || stat(f, &st) == 0;
+        if (exists && (strcmp(f, "-") == 0 || !S_ISDIR(st.st_mode)))
+            continue;
+        if (!exists && !has_glob_magic(f))
+            continue; /* opening it says why */
+        *any = true;
+        break;
+    }
+    if (!*any)
+        return true;
+    const char **files = NULL;
+    for (size_t k = 0; k < c->nfiles; k++) {
+        struct stat st;
+        const char *f = c->files[k];
+        const bool as_given = strcmp(f, "-") == 0 || (stat(f, &st) == 0 ? !S_ISDIR(st.st_mode) : !has_glob_magic(f));
+        simdsv_dataset *list = NULL;
+        size_t n = 1;
+        if (!as_given) {
+            if (simdsv_dataset_new(&list, NULL, NULL) != SIMDSV_OK) {
+                cli_error("out of memory");
+                free(files);
+                return false;
+            }
+            if (simdsv_dataset_add_path(list, f) != SIMDSV_OK) {
+                cli_error("%s", simdsv_dataset_error(list)->message);
+                simdsv_dataset_free(list);
+                free(files);
+                return false;
+            }
+            n = simdsv_dataset_files(list);
+        }
+        const char **grown = realloc(files, (want + n) * sizeof *files);
+        char **owned = as_given ? c->expanded : realloc(c->expanded, (c->nexpanded + n) * sizeof *c->expanded);
+        if (!grown || (!as_given && !owned)) {
+            cli_error("out of memory");
+            free(grown ? grown : files);
+            simdsv_dataset_free(list);
+            return false;
+        }
+        files = grown;
+        if (!as_given)
+            c->expanded = owned;
+        if (as_given)
+            files[want++] = f;
+        for (size_t i = 0; !as_given && i < n; i++) {
+            char *copy = strdup(simdsv_dataset_file(list, i));
+            if (!copy) {
+                cli_error("out of memory");
+                free(files);
+                simdsv_dataset_free(list);
+                return false;
+            }
+            c->expanded[c->nexpanded++] = copy;
+            files[want++] = copy;
+        }
+        simdsv_dataset_free(list);
+    }
+    free(c->files);
+    c->files = files;
+    c->nfiles = want;
+    return true;
+}
+
+static long long read_stdin(void *ctx, void *buf, size_t size, int *os_errno)
+{
+    (void)ctx;
+    ssize_t n;
+    do
+        n = read(STDIN_FILENO, buf, size);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        *os_errno = errno;
+    return n;
+}
+
+/* The FILEs as one dataset (c->ds), each file detected on its own with the
+ * settings given by hand.  -1 to go on, or the exit status. */
+static int open_dataset(cli_common *c)
+{
+    const simdsv_sniff_params detect = {NULL, c->no_sniff ? SIMDSV_SNIFF_GIVEN_ALL : c->given, c->header_rows,
+                                        c->table, 0, c->records_only};
+    if (c->table_all)
+        return cli_usage_error(c->command, "%s", "--table all reads one FILE");
+    if (simdsv_dataset_new(&c->ds, c->opt, &detect) != SIMDSV_OK) {
+        cli_error("out of memory");
+        return EXIT_DATA;
+    }
+    c->file = c->files[0];
+    c->display = c->file;
+    for (size_t k = 0; k < c->nfiles; k++) {
+        const simdsv_dataset_source in = {read_stdin, NULL, NULL, NULL, -1};
+        const simdsv_status st = strcmp(c->files[k], "-") == 0 ? simdsv_dataset_add_callback(c->ds, "<stdin>", &in)
+                                                              : simdsv_dataset_add_path(c->ds, c->files[k]);
+        if (st != SIMDSV_OK)
+            return cli_dataset_failure(c);
+    }
+    return -1;
+}
+
+int cli_dataset_failure(const cli_common *c)
+{
+    const simdsv_error *e = simdsv_dataset_error(c->ds);
+    const long f = simdsv_dataset_error_file(c->ds);
+    progress_erase();
+    if (f < 0) {
+        cli_error("%s", e->message[0] ? e->message : simdsv_status_message(e->code));
+        return EXIT_DATA;
+    }
+    cli_common one = *c;
+    one.display = simdsv_dataset_file(c->ds, (size_t)f);
+    one.in = NULL;
+    if (!e->line && strstr(e->message, one.display)) { /* a conflict between files: the message names them */
+        cli_error("%s", e->message);
+    } else if (e->line) {
+        cli_report_error(&one, e);
+    } else {
+        fprintf(stderr, "%s: error: ", one.display);
+        cli_put_text(e->message[0] ? e->message : simdsv_status_message(e->code));
+        if (e->os_errno)
+            fprintf(stderr, ": %s", strerror(e->os_errno));
+        fputc('\n', stderr);
+    }
+    return EXIT_DATA;
+}
+
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
 {
     const char *command = spec->command;
@@ -486,6 +664,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
         const char *arg = argv[i];
         if (!options_done && (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)) {
             fputs(spec->help, stdout);
+            if (spec->flags & CLI_DATASET)
+                fputs(dataset_help, stdout);
             if (spec->flags & (CLI_OUTPUT | CLI_CSV_OUT)) {
                 fputs(output_help, stdout);
                 if (spec->flags & CLI_CSV_OUT)
@@ -501,6 +681,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
         if (!options_done && arg[0] == '-' && arg[1] != '\0') {
             c->bad_why = NULL; /* a reason belongs to this argument only */
             arg_result res = spec->extra ? spec->extra(spec->ctx, argc, argv, &i) : ARG_NOT_MINE;
+            if (res == ARG_NOT_MINE && (spec->flags & CLI_DATASET))
+                res = dataset_arg(c, argc, argv, &i);
             if (res == ARG_NOT_MINE)
                 res = cli_common_arg(c, argc, argv, &i);
             if (res == ARG_NOT_MINE) {
@@ -542,7 +724,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
             c->positional[c->npositional++] = arg;
             continue;
         }
-        if (c->nfiles && !(spec->flags & CLI_MANY_FILES))
+        if (c->nfiles && !(spec->flags & (CLI_MANY_FILES | CLI_DATASET)))
             return cli_usage_error(command, "unexpected argument '%s' (one FILE expected)", arg);
         if (strcmp(arg, "-") == 0)
             for (size_t k = 0; k < c->nfiles; k++)
@@ -554,6 +736,13 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c)
         return cli_usage_error(command, "missing %s", spec->positional_names);
     if (!c->nfiles)
         return cli_usage_error(command, "%s", "missing FILE (use - for standard input)");
+    bool expanded = false;
+    if (!expand_files(c, &expanded))
+        return EXIT_DATA;
+    if (c->nfiles > 1 && !(spec->flags & (CLI_MANY_FILES | CLI_DATASET)))
+        return cli_usage_error(command, "unexpected argument '%s' (one FILE expected)", c->files[1]);
+    if ((spec->flags & CLI_DATASET) && (c->nfiles > 1 || expanded || c->dataset_options))
+        return open_dataset(c);
     c->file = c->files[0];
     c->display = strcmp(c->file, "-") == 0 ? "<stdin>" : c->file;
     return spec->flags & CLI_NO_SNIFF ? -1 : cli_detect(c);
@@ -570,6 +759,13 @@ void cli_release_detected(cli_common *c)
 void cli_common_free(cli_common *c)
 {
     cli_release_detected(c);
+    simdsv_dataset_free(c->ds);
+    c->ds = NULL;
+    for (size_t k = 0; k < c->nexpanded; k++)
+        free(c->expanded[k]);
+    free(c->expanded);
+    c->expanded = NULL;
+    c->nexpanded = 0;
     simdsv_options_free(c->opt);
     free(c->files);
     free(c->positional);

@@ -113,6 +113,7 @@ typedef struct json_column {
     char *key;          /* "name": as JSON, ready to copy */
     size_t key_len;
     bool wide_offsets;  /* large_utf8 */
+    bool views;         /* string views ("vu", --strings view) */
     bool user_type;     /* from --schema */
     bool utc;           /* a timestamp column with a zone ("tsu:UTC"): written with 'Z'; naive ones without */
     const char *name;   /* for messages (the stream's) */
@@ -152,8 +153,9 @@ typedef struct float_memo {
 typedef struct json_cursor {
     bool none;               /* a null column (no buffers): every row is null */
     const uint8_t *validity; /* NULL: every row holds a value */
-    const void *values;      /* values, or string offsets */
+    const void *values;      /* values, or string offsets, or string views */
     const char *chars;       /* strings */
+    const void *const *view_buffers; /* string views: the array's buffers (the variadic ones from 2 on) */
     int64_t offset;          /* of the array's row 0 in its buffers */
 } json_cursor;
 
@@ -227,6 +229,12 @@ static inline bool valid_at(const json_cursor *cur, int64_t i)
 static void string_at(const json_column *col, const json_cursor *cur, int64_t i, const char **s, size_t *n)
 {
     int64_t from, to;
+    if (col->views) { /* length, then the bytes inline, or prefix, buffer index and offset */
+        const int32_t *view = (const int32_t *)cur->values + 4 * i;
+        *n = (size_t)view[0];
+        *s = view[0] <= 12 ? (const char *)(view + 1) : (const char *)cur->view_buffers[2 + view[2]] + view[3];
+        return;
+    }
     if (col->wide_offsets) {
         from = ((const int64_t *)cur->values)[i];
         to = ((const int64_t *)cur->values)[i + 1];
@@ -293,7 +301,8 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
         cur->offset = top->offset + a->offset;
         cur->validity = a->null_count ? a->buffers[0] : NULL;
         cur->values = a->buffers[1];
-        cur->chars = run->cols[j].type == SIMDSV_TYPE_STRING ? a->buffers[2] : NULL;
+        cur->chars = run->cols[j].type == SIMDSV_TYPE_STRING && !run->cols[j].views ? a->buffers[2] : NULL;
+        cur->view_buffers = a->buffers;
     }
     size_t cell = 0;
     for (int64_t r = 0; r < top->length; r++) {
@@ -363,19 +372,6 @@ static void batch_free(json_batch *b)
     free(b->out);
 }
 
-static simdsv_type type_of_format(const char *f)
-{
-    switch (f[0]) {
-    case 'b': return SIMDSV_TYPE_BOOL;
-    case 'l': return SIMDSV_TYPE_INT64;
-    case 'g': return SIMDSV_TYPE_FLOAT64;
-    case 't': return f[1] == 'd' ? SIMDSV_TYPE_DATE : SIMDSV_TYPE_TIMESTAMP;
-    case 'u':
-    case 'U': return SIMDSV_TYPE_STRING;
-    default: return SIMDSV_TYPE_NULL;
-    }
-}
-
 /* Keys and types from the stream's schema. */
 static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
 {
@@ -394,9 +390,10 @@ static bool columns_of(struct ArrowArrayStream *stream, json_run *run)
         const struct ArrowSchema *child = schema.children[j];
         json_column *col = &run->cols[j];
         simdsv_column_info info;
-        col->type = type_of_format(child->format);
+        col->type = cli_type_of_format(child->format);
         col->utc = strncmp(child->format, "tsu:", 4) == 0 && child->format[4] != '\0';
         col->wide_offsets = child->format[0] == 'U';
+        col->views = child->format[0] == 'v';
         if (col->type == SIMDSV_TYPE_STRING)
             run->string_cols[run->nstring++] = j;
         const bool known = simdsv_table_stream_column(stream, j, &info) == SIMDSV_OK;

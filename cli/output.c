@@ -302,12 +302,38 @@ bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone)
 {
     if (n == 0)
         return alone; /* a lone empty field would read back as an empty line */
-    for (size_t i = 0; i < n; i++) {
-        const char c = s[i];
-        if (c == '"' || c == '\n' || c == '\r' || (unsigned char)c == delimiter)
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    /* 32 bytes a step, with no branch inside: a loop the compiler vectorises
+     * (this runs on every field that select, search and convert write). */
+    for (; i + 32 <= n; i += 32) {
+        unsigned char hit = 0;
+        for (size_t k = 0; k < 32; k++) {
+            const unsigned char c = u[i + k];
+            hit |= (unsigned char)((c == '"') | (c == '\n') | (c == '\r') | (c == delimiter));
+        }
+        if (hit)
+            return true;
+    }
+    for (; i < n; i++) {
+        const unsigned char c = u[i];
+        if (c == '"' || c == '\n' || c == '\r' || c == delimiter)
             return true;
     }
     return false;
+}
+
+bool csv_quotes_doubled(const char *s, size_t n)
+{
+    const char *end = s + n, *q = memchr(s, '"', n);
+    if (!q)
+        return false;
+    for (; q; q = memchr(q, '"', (size_t)(end - q))) {
+        if (q + 1 == end || q[1] != '"')
+            return false;
+        q += 2;
+    }
+    return true;
 }
 
 void out_csv_field(const char *s, size_t n, int delimiter, bool alone)

@@ -50,10 +50,60 @@ bool batch_plain(const simdsv_batch *b, const csv_plain *p)
     return !memchr(b->data + from, '"', to - from);
 }
 
-bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool plain,
+bool batch_raw(const simdsv_batch *b, const csv_plain *p)
+{
+    return p->delimiter == p->out_delimiter && (!p->check_quotes || batch_plain(b, p));
+}
+
+/* Record k of a batch that batch_raw allowed, as a CSV line: the fields whose
+ * raw bytes are their CSV (all of them, most of the time) are copied in runs
+ * with the delimiters between them; the others are written on their own. */
+static bool write_fields_raw(text_buffer *tb, const simdsv_batch *b, size_t k, int delimiter)
+{
+    const size_t e0 = b->first[k], n = b->first[k + 1] - e0 - 1;
+    const uint32_t *o = b->bounds + e0;
+    uint32_t run = o[0]; /* the bytes from here to the current field are written as they are */
+    for (size_t j = 0; j < n; j++) {
+        const char *p;
+        size_t size;
+        const bool csv = batch_field_csv(b, e0 + j, delimiter, n == 1, &p, &size);
+        if (csv && p == b->data + o[j])
+            continue;
+        out_write(b->data + run, o[j] - run);
+        if (csv) {
+            out_write(p, size);
+        } else {
+            const simdsv_field f = simdsv_batch_field(b, k, j);
+            text_reset(tb);
+            if (!text_of(tb, &f, &p, &size))
+                return false;
+            out_csv_field(p, size, delimiter, n == 1);
+        }
+        run = o[j + 1] - 1; /* the separator after the field starts the next run */
+    }
+    const size_t size = o[n] - 1 - run;
+    char *w = out_reserve(size + 1);
+    if (w) {
+        memcpy(w, b->data + run, size);
+        w[size] = '\n';
+        out_commit(size + 1);
+    } else {
+        out_write(b->data + run, size);
+        out_byte('\n');
+    }
+    return true;
+}
+
+bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool raw,
                      int out_delimiter, field_views *v)
 {
-    if (plain) {
+    if (raw && b->flags_any) {
+        for (size_t k = from; k < to; k++)
+            if (!write_fields_raw(tb, b, k, out_delimiter))
+                return false;
+        return true;
+    }
+    if (raw) {
         /* Each record's bytes, up to its line end, are already its CSV. */
         for (size_t k = from; k < to; k++) {
             const uint32_t *o = b->bounds + b->first[k];

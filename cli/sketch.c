@@ -1,9 +1,13 @@
 /* sketch.c — KLL, HyperLogLog and bounded distinct counts (see sketch.h). */
+#define _DEFAULT_SOURCE /* madvise */
 #include "sketch.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 /* ----------------------------------------------------------------- hashes */
 
@@ -198,19 +202,35 @@ double distinct_count(const distinct *d, bool *exact)
 
 /* ----------------------------------------------------------- value counts */
 
+/* A fresh table of cap slots (zeroed: every slot empty).  A big one is
+ * read and written at random, one lookup per value, so it asks for huge
+ * pages: one TLB entry then covers 2 MiB of it instead of 4 KiB. */
+static value_count *new_slots(size_t cap)
+{
+    value_count *slots = calloc(cap, sizeof *slots);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t size = cap * sizeof *slots;
+    if (slots && size >= ((size_t)8 << 20)) {
+        const uintptr_t page = 4096;
+        const uintptr_t from = (uintptr_t)slots & ~(page - 1);
+        const uintptr_t to = ((uintptr_t)slots + size + page - 1) & ~(page - 1);
+        (void)madvise((void *)from, to - from, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+    }
+#endif
+    return slots;
+}
+
 static bool counts_grow(value_counts *t)
 {
     const size_t cap = t->cap ? t->cap * 2 : 64;
-    value_count *slots = malloc(cap * sizeof *slots);
+    value_count *slots = new_slots(cap);
     if (!slots)
         return false;
-    for (size_t i = 0; i < cap; i++)
-        slots[i].len = SIZE_MAX;
     for (size_t i = 0; i < t->cap; i++) {
-        if (t->slots[i].len == SIZE_MAX)
+        if (!t->slots[i].count)
             continue;
         size_t j = (size_t)t->slots[i].hash & (cap - 1);
-        while (slots[j].len != SIZE_MAX)
+        while (slots[j].count)
             j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
     }
@@ -228,36 +248,95 @@ bool value_counts_reserve(value_counts *t, size_t count)
     return true;
 }
 
-bool value_counts_add(value_counts *t, const char *s, size_t n)
+/* Counts one value whose hash is h; the table has room for it. */
+static bool counts_put(value_counts *t, const char *s, size_t n, uint64_t h)
 {
-    if ((t->count + 1) * 4 > t->cap * 3 && !counts_grow(t))
-        return false;
-    const uint64_t h = sketch_hash_bytes(s, n);
     size_t j = (size_t)h & (t->cap - 1);
     for (;; j = (j + 1) & (t->cap - 1)) {
         value_count *e = &t->slots[j];
-        if (e->len == SIZE_MAX)
+        if (!e->count)
             break;
-        if (e->hash == h && e->len == n && (n == 0 || memcmp(t->bytes + e->offset, s, n) == 0)) {
+        if (e->hash == h && e->len == n && (n == 0 || memcmp(value_count_data(t, e), s, n) == 0)) {
             e->count++;
             return true;
         }
     }
-    if (t->bytes_cap - t->bytes_len < n) {
-        size_t cap = t->bytes_cap ? t->bytes_cap : 4096;
-        while (cap - t->bytes_len < n)
-            cap *= 2;
-        char *bytes = realloc(t->bytes, cap);
-        if (!bytes)
-            return false;
-        t->bytes = bytes;
-        t->bytes_cap = cap;
-    }
-    if (n)
+    value_count *e = &t->slots[j];
+    if (n > VALUE_INLINE) {
+        if (t->bytes_cap - t->bytes_len < n) {
+            size_t cap = t->bytes_cap ? t->bytes_cap : 4096;
+            while (cap - t->bytes_len < n)
+                cap *= 2;
+            char *bytes = realloc(t->bytes, cap);
+            if (!bytes)
+                return false;
+            t->bytes = bytes;
+            t->bytes_cap = cap;
+        }
         memcpy(t->bytes + t->bytes_len, s, n);
-    t->slots[j] = (value_count){h, t->bytes_len, n, 1};
-    t->bytes_len += n;
+        e->at.offset = t->bytes_len;
+        t->bytes_len += n;
+    } else if (n) {
+        memcpy(e->at.bytes, s, n);
+    }
+    e->hash = h;
+    e->len = n;
+    e->count = 1;
     t->count++;
+    return true;
+}
+
+bool value_counts_add(value_counts *t, const char *s, size_t n)
+{
+    if ((t->count + 1) * 4 > t->cap * 3 && !counts_grow(t))
+        return false;
+    return counts_put(t, s, n, sketch_hash_bytes(s, n));
+}
+
+#if defined(__GNUC__)
+#define PREFETCH_WRITE(p) __builtin_prefetch((p), 1)
+#else
+#define PREFETCH_WRITE(p) ((void)(p))
+#endif
+
+/* Up to VALUE_RUN values: room is made for all of them first (so that no
+ * slot moves while lookups are in flight), and no more (a column of a few
+ * values keeps a small table). */
+enum { VALUE_RUN = 256 };
+
+static bool add_run(value_counts *t, value_ref *v, size_t n)
+{
+    if (!value_counts_reserve(t, t->count + n))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        v[i].hash = sketch_hash_bytes(v[i].data, v[i].size);
+    /* Each slot is fetched AHEAD lookups before it is needed (both of its
+     * cache lines: a slot may straddle two), so that that many misses to
+     * memory overlap instead of following one another. */
+    enum { AHEAD = 16 };
+    const size_t mask = t->cap - 1;
+    for (size_t i = 0; i < n && i < AHEAD; i++) {
+        const value_count *e = &t->slots[(size_t)v[i].hash & mask];
+        PREFETCH_WRITE(e);
+        PREFETCH_WRITE((const char *)e + sizeof *e - 1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD < n) {
+            const value_count *e = &t->slots[(size_t)v[i + AHEAD].hash & mask];
+            PREFETCH_WRITE(e);
+            PREFETCH_WRITE((const char *)e + sizeof *e - 1);
+        }
+        if (!counts_put(t, v[i].data, v[i].size, v[i].hash))
+            return false;
+    }
+    return true;
+}
+
+bool value_counts_add_many(value_counts *t, value_ref *v, size_t n)
+{
+    for (size_t i = 0; i < n; i += VALUE_RUN)
+        if (!add_run(t, v + i, n - i < VALUE_RUN ? n - i : VALUE_RUN))
+            return false;
     return true;
 }
 

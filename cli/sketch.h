@@ -116,22 +116,46 @@ void distinct_free(distinct *d);
 /* ----------------------------------------------------------- value counts */
 
 /* Every distinct byte string with its count (frequency; stats --exact):
- * open addressing over entries, the bytes in one arena.  Memory grows with
- * the distinct values only. */
+ * open addressing with linear probing.  A table of millions of values is
+ * far larger than the caches, so one lookup costs a miss to memory; each slot
+ * therefore holds a value of up to VALUE_INLINE bytes itself (numbers, dates,
+ * timestamps, codes), and only longer ones live in an arena, and
+ * value_counts_add_many looks up a run of values with each slot fetched
+ * some lookups ahead.  Memory grows with the distinct values only. */
+#define VALUE_INLINE 24
+
 typedef struct value_count {
+    uint64_t count; /* 0: an empty slot */
     uint64_t hash;
-    size_t offset, len; /* len == SIZE_MAX: an empty slot */
-    uint64_t count;
+    size_t len;
+    union {
+        char bytes[VALUE_INLINE]; /* len <= VALUE_INLINE */
+        size_t offset;            /* in the arena, for a longer value */
+    } at;
 } value_count;
 
 typedef struct value_counts {
-    value_count *slots; /* cap slots, count used */
+    value_count *slots; /* cap slots (a power of 2), count used */
     size_t cap, count;
     char *bytes;
     size_t bytes_len, bytes_cap;
 } value_counts;
 
+/* A value to count, and its hash (value_counts_add_many fills it in). */
+typedef struct value_ref {
+    const char *data;
+    size_t size;
+    uint64_t hash;
+} value_ref;
+
 bool value_counts_add(value_counts *t, const char *s, size_t n);
+/* Counts n values (v[i].hash is set here). */
+bool value_counts_add_many(value_counts *t, value_ref *v, size_t n);
+/* The bytes of a used slot. */
+static inline const char *value_count_data(const value_counts *t, const value_count *e)
+{
+    return e->len <= VALUE_INLINE ? e->at.bytes : t->bytes + e->at.offset;
+}
 /* Room for count values in all (before adding another table's values in
  * the order of its slots, which would otherwise pile up in long runs). */
 bool value_counts_reserve(value_counts *t, size_t count);

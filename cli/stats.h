@@ -32,6 +32,7 @@ typedef struct text_stats {
 
 typedef struct column_stats {
     simdsv_type type;
+    bool views;               /* a string column's arrays are string views ("vu"), else utf8 ("u") */
     bool exact;               /* --exact: quantiles and distinct counts kept whole */
     uint64_t count, nulls;    /* values and nulls as the batches hold them */
     /* numbers, dates, timestamps (int64 and dates as integers) */

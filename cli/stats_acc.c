@@ -296,6 +296,20 @@ void stats_add_array(column_stats *cs, const struct ArrowArray *a)
         break;
     }
     case SIMDSV_TYPE_STRING: {
+        if (cs->views) { /* length, then the bytes inline, or prefix, buffer index and offset */
+            const int32_t *views = a->buffers[1];
+            for (int64_t i = off; i < off + n; i++) {
+                if (!valid_at(validity, i))
+                    continue;
+                const int32_t *view = views + 4 * i;
+                const char *s = view[0] <= 12 ? (const char *)(view + 1)
+                                              : (const char *)a->buffers[2 + view[2]] + view[3];
+                if (!text_add(&cs->text, s, (size_t)view[0], cs->exact))
+                    cs->failed = true;
+                cs->count++;
+            }
+            break;
+        }
         /* "u": simdsv_table_stream's batches always have 32-bit offsets (a
          * batch of 2 GiB of text is an error there, not a "U" array) */
         const int32_t *offsets = a->buffers[1];
@@ -348,7 +362,7 @@ static bool text_merge(text_stats *dst, const text_stats *src)
             return false;
         for (size_t i = 0; i < src->exact->cap; i++) {
             const value_count *e = &src->exact->slots[i];
-            if (e->len != SIZE_MAX && !value_counts_add(dst->exact, src->exact->bytes + e->offset, e->len))
+            if (e->count && !value_counts_add(dst->exact, value_count_data(src->exact, e), e->len))
                 return false;
         }
     }

@@ -65,7 +65,11 @@ static bool reserve(text_buffer *tb, size_t need)
 
 bool text_field(text_buffer *tb, const simdsv_record *rec, size_t i, const char **data, size_t *size)
 {
-    const simdsv_field *f = &rec->fields[i];
+    return text_of(tb, &rec->fields[i], data, size);
+}
+
+bool text_of(text_buffer *tb, const simdsv_field *f, const char **data, size_t *size)
+{
     if (!(f->flags & (SIMDSV_FIELD_NEEDS_UNESCAPE | SIMDSV_FIELD_INVALID_UTF8))) {
         *data = f->data;
         *size = f->size;

@@ -66,7 +66,9 @@ arg_result cli_typed_arg(void *ctx, int argc, char **argv, int *i)
                    {"--short-rows", "pad", "error", "expected 'pad' or 'error'", SIMDSV_OPT_SHORT_ROWS,
                     SIMDSV_RAGGED_PAD, SIMDSV_RAGGED_ERROR},
                    {"--long-rows", "error", "truncate", "expected 'error' or 'truncate'", SIMDSV_OPT_LONG_ROWS,
-                    SIMDSV_RAGGED_ERROR, SIMDSV_RAGGED_TRUNCATE}};
+                    SIMDSV_RAGGED_ERROR, SIMDSV_RAGGED_TRUNCATE},
+                   {"--strings", "utf8", "view", "expected 'utf8' or 'view'", SIMDSV_OPT_STRINGS,
+                    SIMDSV_STRINGS_UTF8, SIMDSV_STRINGS_VIEW}};
     for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++) {
         if ((v = cli_option_value(choices[k].name, argc, argv, i, &missing)) || missing) {
             if (missing)
@@ -117,6 +119,12 @@ int cli_typed_failure(const cli_common *c, const simdsv_reader *r, simdsv_status
 
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status)
 {
+    if (c->ds) { /* several files: each sampled (or read), their schemas joined */
+        simdsv_table *t = NULL;
+        const simdsv_status st = schema_only ? simdsv_dataset_infer(c->ds, &t) : simdsv_dataset_read(c->ds, &t);
+        *status = st == SIMDSV_OK ? EXIT_OK : cli_dataset_failure(c);
+        return t;
+    }
     simdsv_reader *r = cli_open(c);
     if (!r) {
         *status = EXIT_DATA;
@@ -171,4 +179,18 @@ int cli_format_timestamp(char *out, size_t size, int64_t micros)
     char text[CLI_TIMESTAMP_MAX];
     const size_t n = cli_put_timestamp(text, micros, true); /* stats: instants shown in UTC */
     return (int)cli_format(out, size, "%.*s", (int)n, text);
+}
+
+simdsv_type cli_type_of_format(const char *f)
+{
+    switch (f[0]) {
+    case 'b': return SIMDSV_TYPE_BOOL;
+    case 'l': return SIMDSV_TYPE_INT64;
+    case 'g': return SIMDSV_TYPE_FLOAT64;
+    case 't': return f[1] == 'd' ? SIMDSV_TYPE_DATE : SIMDSV_TYPE_TIMESTAMP;
+    case 'u':
+    case 'U': return SIMDSV_TYPE_STRING;
+    case 'v': return f[1] == 'u' ? SIMDSV_TYPE_STRING : SIMDSV_TYPE_NULL;
+    default: return SIMDSV_TYPE_NULL;
+    }
 }

@@ -4,7 +4,7 @@
  * --threads N, --columns a,b,c, --schema name:type,..., --null-values LIST,
  * --true-values LIST, --false-values LIST, --infer-rows N|all,
  * --on-error fail|null, --short-rows pad|error, --long-rows error|truncate,
- * --decimal-comma, --thousands C, --row-limit N.
+ * --decimal-comma, --thousands C, --strings utf8|view, --row-limit N.
  */
 #ifndef SIMDSV_CLI_TYPED_H
 #define SIMDSV_CLI_TYPED_H
@@ -29,6 +29,7 @@
     "  --quotes-are-text    a quoted field is a string (by default \"42\" is typed like 42)\n"                 \
     "  --date-order iso|dmy|mdy|ymd   also read dates such as 31/12/2024, 12/31/24 4:01 PM, 2024/12/31\n"      \
     "                       (detected with the dialect; default iso: YYYY-MM-DD only)\n"                       \
+    "  --strings utf8|view  string columns as Arrow utf8 (default) or string views (the same output)\n"      \
     "  --row-limit N        read at most N rows\n\n"
 /* An extra-argument parser (cli_spec.extra) for the typed options; ctx is
  * the cli_common whose options they set. */
@@ -44,6 +45,8 @@ simdsv_reader *cli_open_stream(cli_common *c, struct ArrowArrayStream *stream, i
 /* Reads the whole input as a typed table; prints the error and returns NULL
  * on failure (*status = the exit status). */
 simdsv_table *cli_read_table(cli_common *c, int schema_only, int *status);
+/* The column type of an Arrow format the typed reader exports. */
+simdsv_type cli_type_of_format(const char *format);
 int cmd_schema(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 /* Terminal columns of a string as text_display shows it (wide characters

@@ -24,6 +24,39 @@ static long long to_output(void *ctx, const void *buf, size_t size, int *os_errn
     return (long long)size;
 }
 
+/* Several files: the dataset's stream, one file at a time; a late misfit
+ * is widened in the dataset and the files read again (-o FILE only). */
+static int convert_dataset(cli_common *c, const simdsv_write_options *wopt)
+{
+    size_t reads_left = 0;
+    for (;;) {
+        struct ArrowArrayStream stream;
+        if (simdsv_dataset_stream(c->ds, &stream) != SIMDSV_OK)
+            return cli_dataset_failure(c);
+        if (!reads_left) { /* each read again widens a column one step at least */
+            struct ArrowSchema schema;
+            if (stream.get_schema(&stream, &schema) == 0) {
+                reads_left = (size_t)schema.n_children * SIMDSV_TYPE_COUNT + 1;
+                schema.release(&schema);
+            }
+        }
+        simdsv_write_options o = *wopt;
+        o.threads = (int)cli_opt(c, SIMDSV_OPT_THREADS);
+        simdsv_error err;
+        const simdsv_status wst = simdsv_write_callback(&stream, to_output, NULL, &o, &err);
+        stream.release(&stream);
+        if (wst == SIMDSV_OK)
+            return EXIT_OK;
+        const bool from_stream = simdsv_dataset_error(c->ds)->code != SIMDSV_OK;
+        if (from_stream && --reads_left > 0 && out_rewind() && simdsv_dataset_widen_misfit(c->ds) == SIMDSV_OK)
+            continue;
+        if (from_stream)
+            return cli_dataset_failure(c);
+        cli_error("%s", err.message);
+        return wst == SIMDSV_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
+    }
+}
+
 int convert_write(cli_common *c, const simdsv_write_options *wopt)
 {
     if (out_is_tty()) {
@@ -31,6 +64,8 @@ int convert_write(cli_common *c, const simdsv_write_options *wopt)
                   wopt->format == SIMDSV_FORMAT_PARQUET ? "Parquet" : "Arrow IPC");
         return EXIT_USAGE;
     }
+    if (c->ds)
+        return convert_dataset(c, wopt);
     /* Each read again widens one column at least one step of the types'
      * lattice (SIMDSV_TYPE_COUNT types): this many reads at most. */
     size_t reads_left = 0;

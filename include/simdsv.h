@@ -215,7 +215,9 @@ typedef enum simdsv_option {
     SIMDSV_OPT_UNION_BY_NAME = 30,  /* 1: the files' columns are matched by name (a column a file lacks
                                        is null there); 0 (default): by position, and every file must
                                        have the first file's columns, in its order */
-    SIMDSV_OPT_HIVE = 31            /* simdsv_hive: `key=value` folders of the paths as columns */
+    SIMDSV_OPT_HIVE = 31,           /* simdsv_hive: `key=value` folders of the paths as columns */
+    SIMDSV_OPT_STRINGS = 32         /* simdsv_strings: how the typed reader lays out string columns
+                                       in Arrow; default UTF8 */
 } simdsv_option;
 
 /* Hive partitioning (SIMDSV_OPT_HIVE): a folder of a dataset file's path
@@ -228,6 +230,31 @@ typedef enum simdsv_hive {
     SIMDSV_HIVE_ON = 1,   /* on; a path without those keys is an error naming it */
     SIMDSV_HIVE_OFF = 2
 } simdsv_hive;
+
+/* String columns of the typed reader (SIMDSV_OPT_STRINGS).
+ *
+ * UTF8: Arrow utf8 ("u"; "U" past 2 GiB of text): offsets and a copy of
+ * every string's bytes.
+ *
+ * VIEW: Arrow string_view ("vu", the Utf8View layout of the Arrow columnar
+ * format): one 16-byte view per row; a string of at most 12 bytes lives in
+ * its view, a longer one is a length, its first four bytes, a buffer index
+ * and an offset.  simdsv_table_read points the views of longer strings into
+ * the input's own bytes when the field needs no decoding (no doubled quote
+ * or escape, valid UTF-8): a file read with read() or mapped
+ * (SIMDSV_OPT_MMAP), a stream or a converted input, whose held buffer the
+ * exported arrays then share with the reader (the last of them to be
+ * released frees it, or unmaps the file).  Decoded strings, strings of a
+ * caller's buffer (simdsv_reader_open_memory: the library cannot keep it
+ * alive) and every string of simdsv_table_stream (its buffer moves on) are
+ * copied into buffers of the column's own.  A dataset (simdsv_dataset)
+ * reads utf8 whatever this says: its inputs' columns are concatenated.  Polars, DuckDB and pyarrow read
+ * views; the writers (Parquet, Arrow IPC) take them too.  A mapped file must
+ * not shrink while any array from it is alive (SIGBUS, as for the reader). */
+typedef enum simdsv_strings {
+    SIMDSV_STRINGS_UTF8 = 0,
+    SIMDSV_STRINGS_VIEW = 1
+} simdsv_strings;
 
 /* Compressed input (SIMDSV_OPT_COMPRESSION, simdsv_input).  The decoders are
  * the system's zlib and libzstd, loaded with dlopen() the first time a
@@ -718,8 +745,11 @@ SIMDSV_API const simdsv_reject *simdsv_table_reject(const simdsv_table *t, size_
  * double[length]; date int32_t[length] (days since 1970-01-01); string the
  * offsets: offset_width bytes each (4: int32_t, 8: int64_t), length + 1 of
  * them, row i's text being bytes[offsets[i] .. offsets[i + 1]) (UTF-8, not
- * NUL-terminated); NULL for a null column or no rows.  The functions after
- * this one read a row without minding the widths. */
+ * NUL-terminated); NULL for a null column or no rows.  A string column
+ * read as views (SIMDSV_STRINGS_VIEW) has offsets NULL and views instead:
+ * length Arrow string views of 16 bytes, whose buffer indexes name
+ * view_buffers' entries.  The functions after this one read a row without
+ * minding the widths or the layout. */
 typedef struct simdsv_column_view {
     simdsv_type type;
     uint64_t length;
@@ -729,6 +759,8 @@ typedef struct simdsv_column_view {
     const void *offsets;  /* strings */
     size_t offset_width;  /* 4 or 8 (strings), else 0 */
     const char *bytes;    /* strings */
+    const void *views;    /* strings read as views, else NULL */
+    const char *const *view_buffers;
 } simdsv_column_view;
 
 /* Fills *view for column index.  SIMDSV_ERR_INVALID_ARGUMENT for a bad index. */
@@ -760,6 +792,11 @@ static inline int32_t simdsv_view_date(const simdsv_column_view *v, uint64_t i)
 static inline const char *simdsv_view_string(const simdsv_column_view *v, uint64_t i, size_t *size)
 {
     int64_t from, to;
+    if (v->views) { /* length, then the bytes inline, or prefix, buffer index and offset */
+        const int32_t *view = (const int32_t *)v->views + 4 * i;
+        *size = (size_t)view[0];
+        return view[0] <= 12 ? (const char *)(view + 1) : v->view_buffers[view[2]] + view[3];
+    }
     if (v->offset_width == 8) {
         from = ((const int64_t *)v->offsets)[i];
         to = ((const int64_t *)v->offsets)[i + 1];
@@ -1116,7 +1153,11 @@ SIMDSV_API int simdsv_input_fd(const simdsv_input *in, uint64_t *size);
  *   - hive partition columns (SIMDSV_OPT_HIVE), then the file name column
  *     (SIMDSV_OPT_FILENAME_COLUMN), after the inputs' columns.
  * An empty input (no bytes) adds no column and no row; a header-only one
- * adds its columns (null-typed unless typed elsewhere) and no row.
+ * adds its columns (null-typed unless typed elsewhere) and no row.  String
+ * columns are utf8 whatever SIMDSV_OPT_STRINGS says (the inputs' strings
+ * are copied into one buffer per column anyway); SIMDSV_OPT_ROW_LIMIT and
+ * the rejects (SIMDSV_ON_ERROR_NULL: rows counted from the table's first,
+ * lines and offsets the input's) apply to each input.
  *
  * Errors name the input: simdsv_dataset_error gives the error with its
  * line, column and byte offset within that input, simdsv_dataset_error_file
@@ -1203,7 +1244,9 @@ SIMDSV_API long simdsv_dataset_error_file(const simdsv_dataset *ds);
 
 /* Parquet and Arrow IPC out of an Arrow C stream of "+s" record batches:
  * simdsv_table_stream()'s, or any producer's whose columns have the formats
- * the typed reader exports (b l g tdD tsu:TZ u U n).  These functions live
+ * the typed reader exports (b l g tdD tsu:TZ u U vu n; string views are
+ * written as Parquet strings and as Arrow IPC utf8, at most 2 GiB of text a
+ * batch).  These functions live
  * in the separate library simdsv_write (libsimdsv_write, pkg-config
  * simdsv-write), which links the compression libraries the build found; the
  * core library stays dependency-free.

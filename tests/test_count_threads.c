@@ -1,6 +1,6 @@
 /*
  * test_count_threads.c — simdsv_reader_count on several threads
- * (src/record/count_parallel.c) gives exactly what the serial count gives:
+ * (src/record/chunks.c, the chunk planner) gives exactly what the serial count gives:
  * the same status, count, error position, the records counted before an
  * error, what a count after the error gives, and the same end state (the
  * next record is SIMDSV_END, the reader's offset is the end).
@@ -8,7 +8,10 @@
  * Inputs: thousands of random ones (quoted fields holding line ends, CRLF,
  * delimiters and doubled quotes; empty lines, CR, CRLF and LF line ends, a
  * missing final line end, a BOM, skipped lines, header on and off, lenient
- * mode, stray and unclosed quotes), sweeps that move a chunk boundary over
+ * mode, stray and unclosed quotes), half of them in a dialect the planner
+ * cuts at line ends (escapes, '#' and "//" comment lines, the delimiter
+ * "||", trimmed spaces), inputs of those dialects with records of one width
+ * (which must nearly all run in parallel), sweeps that move a chunk boundary over
  * every byte around a quoted line end, and one input of some MiB with the
  * library's real chunk size.  Every thread count from 1 to 8 against the
  * serial count, from memory and from a file read with read() (pread() per
@@ -25,8 +28,9 @@
  */
 #include "harness.h"
 
-/* src/record/count_parallel.h (internal: in the static library only). */
+/* src/record/chunks.h (internal: in the static library only). */
 void simdsv__count_parallel_stats(uint64_t *parallel_counts, uint64_t *rescanned_chunks);
+void simdsv__count_line_cut_stats(uint64_t *line_cut_counts);
 
 /* ------------------------------------------------------------------ random */
 
@@ -117,10 +121,69 @@ static void random_fault(text *t)
     }
 }
 
+/* The dialects the chunk planner cuts at line ends (every one but PLAIN:
+ * a quote's meaning there depends on more than the parity before it). */
+typedef enum dialect {
+    PLAIN,
+    ESCAPE,        /* backslash escapes inside quotes */
+    COMMENT,       /* '#' comment lines, holding quotes and delimiters */
+    COMMENT_PAIR,  /* "//" comment lines; a line that starts with one '/' is a record */
+    PIPES,         /* the two-byte delimiter "||"; single and triple bars in fields */
+    TRIM,          /* spaces around fields and after closing quotes, trimmed */
+    DIALECTS
+} dialect;
+static const char *const dialect_names[] = {"plain", "escape", "comment #", "comment //", "delimiter ||", "trim"};
+
 typedef struct input {
     text data;
     int header, skip_lines, lenient, no_quote;
+    dialect dialect;
+    size_t width; /* fields a record (no faults then), 0: 1 to 5 and faults now and then */
 } input;
+
+/* Pieces of fields that only some dialects read in a special way. */
+static void dialect_field(text *t, dialect d)
+{
+    switch (d) {
+    case ESCAPE: {
+        static const char *const pieces[] = {"\"\\\"q\"", "\"a\\\\\"", "\"x\\\ny\"", "\"\\\",\n\\\"\"", "b\\c",
+                                             "\"\\\"\"\"\""};
+        puts_(t, pieces[below(sizeof pieces / sizeof pieces[0])]);
+        break;
+    }
+    case COMMENT:
+    case COMMENT_PAIR:
+        puts_(t, below(2) ? "x#" : "y/"); /* (a field that starts a record with the marker makes a comment line) */
+        break;
+    case PIPES: {
+        /* (a bar at a field's end would make the delimiter after it start
+         * one byte early) */
+        static const char *const pieces[] = {"a|b", "\"x||y\"", "\"|\n|\"", "|c", "|||d"};
+        puts_(t, pieces[below(sizeof pieces / sizeof pieces[0])]);
+        break;
+    }
+    case TRIM: {
+        static const char *const pieces[] = {"  a b ", " \"q, \n\"  ", "\"r\" ", "   "};
+        puts_(t, pieces[below(sizeof pieces / sizeof pieces[0])]);
+        break;
+    }
+    default:
+        random_field(t);
+    }
+}
+
+/* A line the comment dialects skip (or, for COMMENT_PAIR, one that only
+ * looks like a comment): quotes and delimiters in it must not count. */
+static void comment_line(text *t, dialect d)
+{
+    static const char *const bodies[] = {" a \"quote", "\"\"\",x,\"", ",,\"", "\",\""};
+    if (d == COMMENT_PAIR && below(3) == 0) {
+        puts_(t, "/y,z"); /* a record */
+        return;
+    }
+    puts_(t, d == COMMENT ? "#" : "//");
+    puts_(t, bodies[below(sizeof bodies / sizeof bodies[0])]);
+}
 
 static void random_input(input *in, size_t target)
 {
@@ -130,19 +193,28 @@ static void random_input(input *in, size_t target)
     in->skip_lines = below(5) == 0 ? (int)below(3) : 0;
     in->lenient = below(5) == 0;
     in->no_quote = below(20) == 0;
-    const int faulty = below(5) == 0;
+    const dialect d = in->dialect;
+    const char *const delimiter = d == PIPES ? "||" : ",";
+    const int faulty = !in->width && below(5) == 0;
     text *t = &in->data;
     if (below(10) == 0)
         puts_(t, "\xEF\xBB\xBF");
     size_t fault_at = faulty ? below(target) : SIZE_MAX; /* faults: from here on, now and then */
     while (t->n < target) {
-        const size_t fields = 1 + below(5);
+        const size_t fields = in->width ? in->width : 1 + below(5);
+        if ((d == COMMENT || d == COMMENT_PAIR) && below(6) == 0) {
+            comment_line(t, d);
+            puts_(t, line_ends[below(sizeof line_ends / sizeof line_ends[0])]);
+            continue;
+        }
         for (size_t f = 0; f < fields; f++) {
             if (f)
-                puts_(t, ",");
+                puts_(t, delimiter);
             if (t->n >= fault_at) {
                 random_fault(t);
                 fault_at = t->n + below(target);
+            } else if (d != PLAIN && below(4) == 0) {
+                dialect_field(t, d);
             } else {
                 random_field(t);
             }
@@ -242,6 +314,25 @@ static void count_with(const input *in, src_kind src, int threads, outcome *out)
     simdsv_options_set(opt, SIMDSV_OPT_LENIENT, in->lenient);
     if (in->no_quote)
         simdsv_options_set(opt, SIMDSV_OPT_QUOTE, -1);
+    switch (in->dialect) {
+    case ESCAPE:
+        simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, '\\');
+        break;
+    case COMMENT:
+        simdsv_options_set_string(opt, SIMDSV_OPT_COMMENT_STRING, "#");
+        break;
+    case COMMENT_PAIR:
+        simdsv_options_set_string(opt, SIMDSV_OPT_COMMENT_STRING, "//");
+        break;
+    case PIPES:
+        simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, "||");
+        break;
+    case TRIM:
+        simdsv_options_set(opt, SIMDSV_OPT_TRIM_SPACES, 1);
+        break;
+    default:
+        break;
+    }
     simdsv_options_set(opt, SIMDSV_OPT_BUFFER_SIZE, 4096); /* files: most of the input is not read yet */
     simdsv_options_set(opt, SIMDSV_OPT_MMAP, src == SRC_MMAP);
     if (max_record_size)
@@ -301,8 +392,8 @@ static int same_error(const simdsv_error *a, const simdsv_error *b)
 
 static void print_input(const input *in)
 {
-    fprintf(stderr, "    input (%zu bytes, header %d, skip_lines %d, lenient %d, no quote %d): ", in->data.n,
-            in->header, in->skip_lines, in->lenient, in->no_quote);
+    fprintf(stderr, "    input (%zu bytes, %s, header %d, skip_lines %d, lenient %d, no quote %d): ", in->data.n,
+            dialect_names[in->dialect], in->header, in->skip_lines, in->lenient, in->no_quote);
     h_print_bytes(stderr, in->data.p, in->data.n < 2000 ? in->data.n : 2000);
     fputc('\n', stderr);
 }
@@ -358,8 +449,9 @@ static void set_chunk(size_t bytes)
     setenv("SIMDSV_TEST_COUNT_CHUNK", v, 1);
 }
 
-/* Multi-thread counts of clean inputs, and how many of them ran in parallel. */
-static uint64_t eligible, ran_parallel;
+/* Multi-thread counts of clean inputs, and how many of them ran in
+ * parallel: of the plain dialect, and of the others (cut at line ends). */
+static uint64_t eligible, ran_parallel, eligible_lines, ran_lines;
 
 static uint64_t parallel_counts(void)
 {
@@ -382,8 +474,8 @@ static void check_input(const char *what, const input *in, int all_sources)
         count_with(in, SRC_PATH, threads, &got);
         compare(what, in, &want, &got, SRC_PATH, threads);
         if (threads > 1 && clean) {
-            eligible += 2;
-            ran_parallel += parallel_counts() - before;
+            *(in->dialect == PLAIN ? &eligible : &eligible_lines) += 2;
+            *(in->dialect == PLAIN ? &ran_parallel : &ran_lines) += parallel_counts() - before;
         }
     }
     if (all_sources) {
@@ -403,8 +495,9 @@ static void check_input(const char *what, const input *in, int all_sources)
 
 static void random_inputs(size_t count)
 {
-    input in = {{NULL, 0, 0}, 0, 0, 0, 0};
+    input in = {{NULL, 0, 0}, 0, 0, 0, 0, PLAIN, 0};
     for (size_t i = 0; i < count; i++) {
+        in.dialect = i % 2 ? (dialect)(1 + i / 2 % (DIALECTS - 1)) : PLAIN;
         random_input(&in, 200 + below(i % 4 == 0 ? 12000 : 3000));
         set_chunk(1 + below(i % 3 == 0 ? 16 : 120));
         char what[64];
@@ -412,6 +505,52 @@ static void random_inputs(size_t count)
         h_context("%s", what);
         check_input(what, &in, i % 4 == 0);
     }
+    free(in.data.p);
+}
+
+/* Inputs of every dialect whose records all have one width, so that the
+ * planner's cuts at line ends find plausible record starts: counted on 2 to
+ * 4 threads from memory and from a file, each count equal to the serial
+ * one, and nearly all of them in parallel, cut at line ends. */
+static void dialect_inputs(void)
+{
+    input in = {{NULL, 0, 0}, 0, 0, 0, 0, PLAIN, 4};
+    uint64_t lines0 = 0, lines1 = 0, tried = 0;
+    simdsv__count_line_cut_stats(&lines0);
+    for (int d = ESCAPE; d < DIALECTS; d++) {
+        for (int round = 0; round < 12; round++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s input %d", dialect_names[d], round);
+            h_context("%s", what);
+            outcome want, got;
+            /* Valid ones (the random end may put text after a closing quote). */
+            for (int tries = 0; tries < 20; tries++) {
+                in.dialect = (dialect)d;
+                random_input(&in, 4000 + below(20000));
+                in.skip_lines = 0;
+                in.lenient = round % 3 == 0;
+                in.no_quote = 0;
+                count_with(&in, SRC_MEMORY, 1, &want);
+                if (want.st[0] == SIMDSV_OK)
+                    break;
+            }
+            CHECK_STATUS(want.st[0], SIMDSV_OK);
+            set_chunk(in.data.n / 5);
+            write_files(&in);
+            for (int threads = 2; threads <= 4; threads++) {
+                count_with(&in, SRC_MEMORY, threads, &got);
+                compare(what, &in, &want, &got, SRC_MEMORY, threads);
+                count_with(&in, SRC_PATH, threads, &got);
+                compare(what, &in, &want, &got, SRC_PATH, threads);
+                tried += 2;
+            }
+        }
+    }
+    simdsv__count_line_cut_stats(&lines1);
+    printf("dialect inputs: %llu of %llu counts cut at line ends\n", (unsigned long long)(lines1 - lines0),
+           (unsigned long long)tried);
+    h_context("dialect inputs cut at line ends");
+    CHECK(lines1 - lines0 >= tried * 8 / 10);
     free(in.data.p);
 }
 
@@ -426,7 +565,7 @@ static void boundary_sweeps(void)
         "1,\"a\nb\"x,2\n",      "1,a\"b,2\n",         "\"\n\"\n\"\n\"\n",   "\"\r\n\"\r\n\r\n",
     };
     static const char prefix[] = "h1,h2\r\na,b\n\"c\nd\",e\n";
-    input in = {{NULL, 0, 0}, 0, 0, 0, 0};
+    input in = {{NULL, 0, 0}, 0, 0, 0, 0, PLAIN, 0};
     for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++) {
         const size_t plen = strlen(probes[p]);
         for (int n = 2; n <= 4; n++) {
@@ -472,7 +611,7 @@ static void boundary_sweeps(void)
 static void large_input(void)
 {
     unsetenv("SIMDSV_TEST_COUNT_CHUNK");
-    input in = {{NULL, 0, 0}, 1, 0, 0, 0};
+    input in = {{NULL, 0, 0}, 1, 0, 0, 0, PLAIN, 0};
     const size_t target = (size_t)13 << 20;
     while (in.data.n < target) {
         const size_t fields = 1 + below(6);
@@ -513,7 +652,7 @@ static void record_size_limit(void)
     set_chunk(300000); /* 150000-byte windows */
     max_record_size = 200000;
     for (int over = 0; over <= 1; over++) {
-        input in = {{NULL, 0, 0}, 1, 0, 0, 0};
+        input in = {{NULL, 0, 0}, 1, 0, 0, 0, PLAIN, 0};
         puts_(&in.data, "id,text\n");
         for (int k = 0; in.data.n < 2400000; k++) {
             char head[32];
@@ -600,9 +739,10 @@ int main(int argc, char **argv)
     uint64_t counts2, rescans2;
     simdsv__count_parallel_stats(&counts2, &rescans2);
     printf("random inputs: %llu of %llu multi-thread counts of clean inputs ran in parallel "
-           "(%llu parallel counts in all), %llu chunks rescanned\n",
+           "(%llu parallel counts in all), %llu chunks rescanned; other dialects: %llu of %llu, cut at line ends\n",
            (unsigned long long)ran_parallel, (unsigned long long)eligible, (unsigned long long)(counts1 - counts0),
-           (unsigned long long)(rescans1 - rescans0));
+           (unsigned long long)(rescans1 - rescans0), (unsigned long long)ran_lines,
+           (unsigned long long)eligible_lines);
     printf("boundary sweeps: %llu counts in parallel, %llu chunks rescanned\n",
            (unsigned long long)(counts2 - counts1), (unsigned long long)(rescans2 - rescans1));
     h_context("the parallel path ran");
@@ -610,8 +750,13 @@ int main(int argc, char **argv)
      * nearly all clean random inputs must have run in parallel, and wrong
      * guesses of the quote state must have been rescanned. */
     CHECK(ran_parallel * 10 >= eligible * 8);
+    /* Records of random widths make most cuts at line ends implausible
+     * (the first is taken then), and many line ends are quoted: fewer of
+     * those run in parallel, and every one that does is checked. */
+    CHECK(ran_lines * 8 >= eligible_lines);
     CHECK(rescans1 - rescans0 > 0 || inputs < 200);
     CHECK(rescans2 - rescans1 > 0);
+    dialect_inputs();
     large_input();
     record_size_limit();
     if (file_path) {

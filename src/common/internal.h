@@ -72,6 +72,7 @@ struct simdsv_options {
     bool union_by_name;       /* SIMDSV_OPT_UNION_BY_NAME: read by simdsv_dataset only */
     simdsv_hive hive;         /* SIMDSV_OPT_HIVE: read by simdsv_dataset only */
     char filename_column[256]; /* SIMDSV_OPT_FILENAME_COLUMN, "" = none: read by simdsv_dataset only */
+    simdsv_strings strings;   /* SIMDSV_OPT_STRINGS: string columns as utf8 or as views */
     spec_list specs[6];       /* SIMDSV_OPT_NULL_VALUES.. NAMES, parsed once when set */
     char error[192];          /* why the last string or structured option was refused ("" if it was not) */
 };

@@ -150,6 +150,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->union_by_name = false;
     opt->hive = SIMDSV_HIVE_AUTO;
     opt->filename_column[0] = '\0';
+    opt->strings = SIMDSV_STRINGS_UTF8;
     memset(opt->specs, 0, sizeof opt->specs);
     opt->error[0] = '\0';
 }
@@ -495,6 +496,11 @@ simdsv_status simdsv_options_set(simdsv_options *opt, simdsv_option id, int64_t 
             return SIMDSV_ERR_INVALID_ARGUMENT;
         opt->typed_quotes = value;
         return SIMDSV_OK;
+    case SIMDSV_OPT_STRINGS:
+        if (value != SIMDSV_STRINGS_UTF8 && value != SIMDSV_STRINGS_VIEW)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        opt->strings = (simdsv_strings)value;
+        return SIMDSV_OK;
     case SIMDSV_OPT_BATCH_ROWS:
         if (value < 1 || value > INT32_MAX)
             return SIMDSV_ERR_INVALID_ARGUMENT;
@@ -582,6 +588,7 @@ simdsv_status simdsv_options_get(const simdsv_options *opt, simdsv_option id, in
     case SIMDSV_OPT_COMPRESSION: *value = opt->compression; return SIMDSV_OK;
     case SIMDSV_OPT_UNION_BY_NAME: *value = opt->union_by_name; return SIMDSV_OK;
     case SIMDSV_OPT_HIVE: *value = opt->hive; return SIMDSV_OK;
+    case SIMDSV_OPT_STRINGS: *value = opt->strings; return SIMDSV_OK;
     case SIMDSV_OPT_END_OFFSET: *value = (int64_t)opt->end_offset; return SIMDSV_OK;
     case SIMDSV_OPT_TYPED_QUOTES: *value = opt->typed_quotes; return SIMDSV_OK;
     case SIMDSV_OPT_HEADER_ROWS: *value = (int64_t)opt->header_rows; return SIMDSV_OK;

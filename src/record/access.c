@@ -107,43 +107,67 @@ void simdsv__reader_consume_all(simdsv_reader *r)
     r->scan_pos = r->rec_start = r->field_start = r->len;
 }
 
-simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, size_t size, bool validate,
-                                 simdsv_reader **out)
+/* r's options for a reader of part of r's bytes (see simdsv__reader_sub). */
+static void sub_options(const simdsv_reader *r, bool validate, simdsv_options *o)
 {
-    simdsv_options o = r->opt;
-    o.header = false;
-    o.skip_lines = 0;
+    *o = r->opt;
+    o->header = false;
+    o->skip_lines = 0;
     /* The bytes are r's as it holds them: converted to UTF-8 already, and
      * cut where r's input ends (reading them as UTF-16 again, or stopping at
      * r's end offset counted from their first byte, read garbage). */
-    o.encoding[0] = '\0';
-    o.end_offset = 0;
-    if (!validate && o.utf8 == SIMDSV_UTF8_STRICT)
-        o.utf8 = SIMDSV_UTF8_NONE;
-    o.kernel = r->kernel->id;
-    o.threads = 1; /* sub-readers run inside the typed reader's own threads */
-    memset(o.specs, 0, sizeof o.specs);
+    o->encoding[0] = '\0';
+    o->end_offset = 0;
+    if (!validate && o->utf8 == SIMDSV_UTF8_STRICT)
+        o->utf8 = SIMDSV_UTF8_NONE;
+    o->kernel = r->kernel->id;
+    o->threads = 1; /* sub-readers run inside the threads of the typed reader or the chunk planner */
+    memset(o->specs, 0, sizeof o->specs);
+}
+
+/* A sub-reader just opened: its bytes are inside the input, past its start,
+ * so a record that begins with U+FEFF keeps it (only the input's first bytes
+ * can be its byte order mark, and that one was taken at its start). */
+static void sub_started(simdsv_reader *sub)
+{
+    simdsv__restart_scan(sub, 0);
+    sub->utf8_pos = 0;
+    sub->started = true;
+}
+
+simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, size_t size, bool validate,
+                                 simdsv_reader **out)
+{
+    simdsv_options o;
+    sub_options(r, validate, &o);
     simdsv_status st = simdsv_reader_new(out, &o);
     if (st == SIMDSV_OK)
         st = simdsv_reader_open_memory(*out, data, size);
-    if (st == SIMDSV_OK) {
-        /* The bytes are inside the input, past its start: a record that
-         * begins with U+FEFF keeps it (only the input's first bytes can be
-         * its byte order mark, and that one was taken at its start). */
-        simdsv__restart_scan(*out, 0);
-        (*out)->utf8_pos = 0;
-        (*out)->started = true;
-    }
+    if (st == SIMDSV_OK)
+        sub_started(*out);
+    return st;
+}
+
+simdsv_status simdsv__reader_sub_stream(const simdsv_reader *r, simdsv_read_fn fn, void *ctx, simdsv_reader **out)
+{
+    simdsv_options o;
+    sub_options(r, true, &o);
+    simdsv_status st = simdsv_reader_new(out, &o);
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_open_callback(*out, fn, ctx);
+    if (st == SIMDSV_OK)
+        sub_started(*out);
     return st;
 }
 
 uint64_t simdsv__line_peek(const simdsv_reader *r, size_t pos)
 {
-    const size_t ck = (size_t)(r->line_offset - r->buf_origin);
+    uint64_t lines, after_cr;
+    simdsv__lines_at_origin(r, &lines, &after_cr);
+    const size_t ck = r->line_offset > r->buf_origin ? (size_t)(r->line_offset - r->buf_origin) : 0;
     if (pos < ck)
-        return r->line_count + 1;
-    uint64_t after_cr = r->line_after_cr;
-    return r->line_count + r->kernel->count_lines(r->buf + ck, pos - ck, &after_cr) + 1;
+        return lines + 1;
+    return lines + r->kernel->count_lines(r->buf + ck, pos - ck, &after_cr) + 1;
 }
 
 simdsv_status simdsv__reader_error_at(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field,

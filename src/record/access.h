@@ -64,6 +64,19 @@ simdsv_status simdsv__file_read_at(const simdsv__file_view *f, uint64_t at, void
  * through the reader's buffer as a stream. */
 bool simdsv__reader_in_memory(const simdsv_reader *r);
 
+/* The held input as a reference-counted block (shared.c), so that what
+ * points into it outlives the reader: the whole input read to its end (a
+ * file read with read(), a stream, a converted input: the reader's own
+ * buffer; or a mapped file).  Returns a new reference (release it with
+ * simdsv__shared_input_release) and the buffer's first byte and held size
+ * in *base, *size; NULL when the bytes cannot be shared (a caller's buffer,
+ * or an input not held to its end) or out of memory. */
+typedef struct simdsv__shared_input simdsv__shared_input;
+simdsv__shared_input *simdsv__reader_share_input(simdsv_reader *r, const uint8_t **base, size_t *size);
+void simdsv__shared_input_retain(simdsv__shared_input *s);
+/* NULL is fine; the last release frees the buffer or unmaps the file. */
+void simdsv__shared_input_release(simdsv__shared_input *s);
+
 /* Marks every held byte consumed: after a typed read the reader has nothing
  * more to give (simdsv_reader_next returns SIMDSV_END). */
 void simdsv__reader_consume_all(simdsv_reader *r);
@@ -77,6 +90,11 @@ void simdsv__reader_consume_all(simdsv_reader *r);
  * over r). */
 simdsv_status simdsv__reader_sub(const simdsv_reader *r, const uint8_t *data, size_t size, bool validate,
                                  simdsv_reader **out);
+
+/* The same over a stream of r's bytes that fn reads (a part of a regular
+ * file, read with pread() by the chunk planner), UTF-8 checked as r checks
+ * it: read as r would read those bytes as a stream. */
+simdsv_status simdsv__reader_sub_stream(const simdsv_reader *r, simdsv_read_fn fn, void *ctx, simdsv_reader **out);
 
 /* 1-based line of buffer position pos; it moves the reader's line
  * checkpoint there, so the positions asked for must not go backwards. */
@@ -107,24 +125,35 @@ simdsv_status simdsv__reader_fail(simdsv_reader *r, simdsv_status code, const ch
 size_t simdsv__reader_batch(simdsv_reader *r, size_t fields, size_t max_rows, uint32_t *pos, size_t pos_cap,
                             size_t *origin);
 
-/* For the typed reader's threads: data[0..size), which starts at a record
- * start and is the whole rest of the input, cut into n chunks at record
- * starts (the same one-scan guess-and-check as the count), with the
- * records of each chunk but the last counted, on n - 1 threads (the last
- * chunk is not scanned: only where it starts is found).  Chunk i starts at
- * the first record start after raw[i] (raw: n + 1 bounds from 0 to size).
- * Returns 1 with starts[0..n] (starts[0] == 0, starts[n] == size; chunk i
- * is [starts[i], starts[i+1])) and records[0..n) (records[n - 1] == 0); 0
- * when that is not possible (an escape or comment byte, a special byte
- * anywhere, the input ending inside quotes, a chunk without a record
- * start, a failed allocation): then one thread decides
- * (count_parallel.c). */
+/* The chunk planner (chunks.c) for the typed reader's threads:
+ * data[0..size), which starts at a record start and is the whole rest of
+ * the input, cut into n chunks at record starts of the single read, with
+ * the records of each chunk but the last counted, on n - 1 threads (the
+ * last chunk is not read: only where it starts is found).  Every dialect:
+ * by the one-scan guess-and-check of the quote parities where the quote
+ * state is that parity, else at line ends proven by readers that count the
+ * chunks.  Chunk i starts at a record start after raw[i] (raw: n + 1 bounds
+ * from 0 to size).  Returns how it cut (SIMDSV__CUT_*, non-zero) with
+ * starts[0..n] (starts[0] == 0, starts[n] == size; chunk i is [starts[i],
+ * starts[i+1]), and a reader over exactly those bytes reads the single
+ * read's records) and records[0..n)
+ * (records[n - 1] == 0); 0 when the cuts cannot be proven (an error or a
+ * special byte the policy must see, the input ending inside quotes, a
+ * record longer than a chunk, a failed allocation): then one thread
+ * decides. */
 int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, const uint64_t *raw,
                          uint64_t *starts, uint64_t *records);
-/* Whether simdsv__count_chunks can cut r's input at all: no escape or
- * comment byte, no dialect only the slow path reads (several-byte
- * delimiters, trimmed spaces). */
-int simdsv__chunks_countable(const simdsv_reader *r);
+/* simdsv__count_chunks' answers when it cut the chunks. */
+#define SIMDSV__CUT_BY_PARITY 1
+#define SIMDSV__CUT_AT_LINES 2
+/* A raw boundary moved to where the records of the chunk before the cut
+ * there end: the chunk after it starts at the first record start past the
+ * boundary returned.  The raw boundary itself where the cut is the first
+ * record start after it anyway (the quote parities); else the line end
+ * before the record start that simdsv__count_chunks cuts at for `raw`
+ * (the first of some that starts plausible records), so that a first chunk
+ * read before the cuts are known (the overlapped typed read) ends there. */
+uint64_t simdsv__chunk_bound(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t raw);
 
 /* The smallest chunk a parallel count or typed read cuts: `normal`, or for
  * the tests the byte count in the environment variable

@@ -200,6 +200,7 @@ void simdsv_reader_free(simdsv_reader *r)
     simdsv__source_close(&r->src);
     if (r->owns_buf)
         simdsv__free(&a, r->buf, r->cap);
+    simdsv__shared_input_release(r->shared);
     simdsv__free(&a, r->index, (SCAN_CHUNK + SCAN_INDEX_SLACK) * sizeof *r->index);
     simdsv__free(&a, r->fields, r->fields_cap * sizeof *r->fields);
     simdsv__free(&a, r->scratch, r->scratch_cap);

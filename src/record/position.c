@@ -25,9 +25,38 @@ static uint64_t count_chars(const uint8_t *p, size_t n)
     return chars;
 }
 
+void simdsv__lines_at_origin(const simdsv_reader *r, uint64_t *lines, uint64_t *after_cr)
+{
+    *lines = r->line_count;
+    *after_cr = r->line_after_cr;
+    if (r->line_offset >= r->buf_origin)
+        return;
+    /* The bytes a count dropped uncounted, read again from the file.  The
+     * file changed meanwhile (reader_file refuses it, or it ends early):
+     * the lines are those that can still be counted. */
+    simdsv__file_view f;
+    if (!simdsv__reader_file(r, &f))
+        return;
+    uint8_t piece[16 << 10];
+    for (uint64_t at = r->line_offset; at < r->buf_origin;) {
+        const uint64_t left = r->buf_origin - at;
+        size_t got = 0;
+        if (simdsv__file_read_at(&f, at, piece, left < sizeof piece ? (size_t)left : sizeof piece, &got) !=
+                SIMDSV_OK ||
+            got == 0)
+            return;
+        *lines += r->kernel->count_lines(piece, got, after_cr);
+        at += got;
+    }
+}
+
 /* Fills line and column for buffer position pos (>= the record start). */
 void simdsv__advance_lines(simdsv_reader *r, size_t pos)
 {
+    if (r->line_offset < r->buf_origin) {
+        simdsv__lines_at_origin(r, &r->line_count, &r->line_after_cr);
+        r->line_offset = r->buf_origin;
+    }
     const size_t ck = (size_t)(r->line_offset - r->buf_origin);
     if (pos >= ck) {
         r->line_count += count_breaks(r, ck, pos);

@@ -2,7 +2,7 @@
  * range.c — byte ranges of one input read apart: summaries, their combine,
  * and readers over one range's records (see "byte ranges" in simdsv.h).
  *
- * The summary is the parallel count's chunk analysis (count_parallel.c)
+ * The summary is the parallel count's chunk analysis (chunks.c, the chunk planner)
  * made public: the first record start after the range's begin under each
  * of the two quote states the begin can have, and the range's quote parity.
  * The combine is the prefix XOR the parallel count does in one process; here
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "count_parallel.h"
+#include "chunks.h"
 
 /* The dialects whose quote state is not the parity of the quotes before. */
 static simdsv_status refuse_unsupported(const struct simdsv_options *o, simdsv_error *err)

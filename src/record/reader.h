@@ -32,6 +32,7 @@ struct simdsv_reader {
     uint8_t *buf;
     size_t len, cap;
     bool owns_buf;
+    simdsv__shared_input *shared; /* buf belongs to this block, shared with string views (shared.c) */
     bool eof;             /* nothing more will be appended to buf */
     uint64_t buf_origin;
     bool started;         /* BOM and skipped lines handled */
@@ -64,6 +65,8 @@ struct simdsv_reader {
     bool fields_overflow; /* the record has more fields than SIMDSV_OPT_MAX_FIELDS */
     const size_t *slow_starts; /* slow path: 4 entries per field, [3] = raw start position */
     bool counting;        /* inside simdsv_reader_count: quoting is all that is checked */
+    bool ended_by_input_end; /* a record or comment line was ended by the end of the input (not by a line
+                                end): a chunk cut there by the planner (chunks.c) was cut inside it */
     bool skipping;        /* a stream record over the size limit is being skipped */
     size_t bom_len;       /* 3 if the input started with a UTF-8 BOM */
     size_t record_bytes;  /* size of the last completed record */
@@ -106,6 +109,10 @@ struct simdsv_reader {
 
     /* line-number checkpoint: line_count line ends before input offset line_offset */
     uint64_t line_offset, line_count, line_after_cr;
+    /* simdsv_reader_count on a file that can be read again: the bytes it
+     * drops from the buffer leave their lines uncounted (line_offset stays
+     * behind buf_origin) until a line is asked for (position.c). */
+    bool lines_from_file;
 
     simdsv_error err;
     bool fatal;
@@ -143,5 +150,9 @@ simdsv_status simdsv__read_record(simdsv_reader *r, simdsv_record *rec);
 simdsv_status simdsv__ensure_header(simdsv_reader *r);
 /* Checkpoint of line numbers moved to buffer position pos (>= the current one). */
 void simdsv__advance_lines(simdsv_reader *r, size_t pos);
+/* The line checkpoint at the buffer's start (line_offset, or buf_origin
+ * when a count left the lines before it uncounted: they are counted from
+ * the file then): line ends before it and whether the byte before is CR. */
+void simdsv__lines_at_origin(const simdsv_reader *r, uint64_t *lines, uint64_t *after_cr);
 
 #endif

@@ -158,12 +158,14 @@ static slow_outcome separator_at(simdsv_reader *r, slow_parse *sp, size_t *p, si
     return SLOW_RECORD;
 }
 
-static slow_outcome skip_comment(const simdsv_reader *r, size_t p, size_t *end)
+static slow_outcome skip_comment(simdsv_reader *r, size_t p, size_t *end)
 {
     while (p < r->len && !is_line_end(r->buf[p]))
         p++;
     if (p == r->len && !r->eof)
         return SLOW_NEED_MORE;
+    if (p == r->len)
+        r->ended_by_input_end = true;
     *end = p < r->len ? p + 1 : r->len;
     return SLOW_SKIPPED;
 }
@@ -246,6 +248,7 @@ static slow_outcome parse_fields(simdsv_reader *r, slow_parse *sp, size_t p, siz
     }
     if (!r->eof)
         return SLOW_NEED_MORE;
+    r->ended_by_input_end = true;
     if (state == IN_QUOTED || state == ESCAPE_IN_QUOTED)
         note(sp, SIMDSV_ERR_UNTERMINATED_QUOTE, quote_pos);
     if (!end_field(r, sp, n))

@@ -44,7 +44,7 @@ simdsv_status simdsv_input_detect(simdsv_input *in, const simdsv_sniff_params *p
         /* Its start, middle and end, read with pread(): nothing is consumed. */
         p.partial = 0;
         st = simdsv__sniff_fd(in->fd, &p, &s, &os_errno);
-    } else if (plain && in->fd < 0) {
+    } else if (plain && in->fd < 0 && !in->read_fn) {
         p.partial = 0;
         st = simdsv_sniff_memory(in->mem, in->mem_size, &p, &s);
     } else {

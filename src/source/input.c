@@ -174,6 +174,17 @@ static void set_error(simdsv_error *error, simdsv_status code, int os_errno, con
  * reader's view of the file stay as they were). */
 static long long read_source(simdsv_input *in, uint8_t *buf, size_t size, int *os_errno)
 {
+    if (in->read_fn) {
+        const long long n = in->read_fn(in->read_ctx, buf, size, os_errno);
+        if (n > (long long)size) { /* a callback that claims more than it was given room for */
+            snprintf(in->error, sizeof in->error, "the read callback returned %lld bytes for %zu", n, size);
+            *os_errno = 0;
+            return -1;
+        }
+        if (n > 0 && in->on_read)
+            in->on_read(in->on_read_ctx, (uint64_t)n);
+        return n < 0 ? -1 : n;
+    }
     if (in->fd < 0) {
         size_t n = in->mem_size - in->mem_pos;
         if (n > size)
@@ -429,7 +440,7 @@ static simdsv_status start(simdsv_input *in, simdsv_compression asked, simdsv_er
 {
     simdsv_compression c = asked;
     if (c == SIMDSV_COMPRESSION_AUTO) {
-        if (in->fd >= 0) {
+        if (in->fd >= 0 || in->read_fn) { /* a descriptor or a callback: its first bytes read (and kept) */
             while (in->peek_len < sizeof in->peek) {
                 int err = 0;
                 const long long n = read_source(in, in->peek + in->peek_len, sizeof in->peek - in->peek_len, &err);
@@ -621,6 +632,22 @@ simdsv_status simdsv_input_open_memory(simdsv_input **out, const void *data, siz
     return finish_open(in, opt, out, error);
 }
 
+simdsv_status simdsv__input_open_callback(simdsv_input **out, simdsv_read_fn fn, void *ctx,
+                                          const simdsv_options *opt, simdsv_error *error)
+{
+    if (!out || !fn) {
+        set_error(error, SIMDSV_ERR_INVALID_ARGUMENT, 0, simdsv_status_message(SIMDSV_ERR_INVALID_ARGUMENT));
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    simdsv_input *in = make(opt);
+    if (!in)
+        return no_memory(error);
+    in->read_fn = fn;
+    in->read_ctx = ctx;
+    return finish_open(in, opt, out, error);
+}
+
 void simdsv_input_free(simdsv_input *in)
 {
     if (!in)
@@ -681,7 +708,7 @@ int simdsv_input_fd(const simdsv_input *in, uint64_t *size)
 int simdsv__input_direct(const simdsv_input *in)
 {
     return in->compression == SIMDSV_COMPRESSION_NONE && !in->on_read && !in->reading && !in->nkeep &&
-           ((in->fd >= 0 && in->regular && in->path) || in->fd < 0);
+           ((in->fd >= 0 && in->regular && in->path) || (in->fd < 0 && !in->read_fn));
 }
 
 simdsv_status simdsv_input_open_reader(simdsv_input *in, simdsv_reader *r)

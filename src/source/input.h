@@ -18,6 +18,8 @@ struct simdsv_input {
     uint64_t size;
     char *path;              /* the path it was opened by, or NULL */
     const uint8_t *mem;      /* a buffer: mem[0..mem_size) */
+    simdsv_read_fn read_fn;  /* or a callback (fd -1, mem NULL): a stream */
+    void *read_ctx;
     size_t mem_size, mem_pos;
     simdsv_compression compression; /* NONE, GZIP or ZSTD */
     uint8_t peek[4];         /* the first raw bytes of a stream, read to tell the compression, served first */
@@ -54,6 +56,10 @@ struct simdsv_input {
  * *os_errno, or with in->error for a decoding error; NOMEM. */
 simdsv_status simdsv__input_sample(simdsv_input *in, size_t size, const uint8_t **data, size_t *got, int *whole,
                                    int *os_errno);
+/* An input whose raw bytes come from fn (a stream, never seeked): a
+ * dataset's callback input (src/dataset/).  Errors as simdsv_input_open_fd. */
+simdsv_status simdsv__input_open_callback(simdsv_input **out, simdsv_read_fn fn, void *ctx,
+                                          const simdsv_options *opt, simdsv_error *error);
 /* 1 when the input is an uncompressed regular file opened by its path or a
  * plain buffer: read in place, not through the sample. */
 int simdsv__input_direct(const simdsv_input *in);

@@ -224,7 +224,7 @@ void simdsv__source_close(source *s)
         s->transcoding = 0;
         s->raw = NULL;
     }
-    if (s->kind == SOURCE_MAPPED)
+    if (s->kind == SOURCE_MAPPED && s->map_size) /* (0: the mapping was shared, src/record/shared.c) */
         munmap((void *)(uintptr_t)s->data, s->map_size);
     if (s->kind == SOURCE_FD && s->owns_fd)
         close(s->fd);

@@ -27,7 +27,7 @@ typedef struct source {
     void *ctx;
     const uint8_t *data; /* MEMORY / MAPPED */
     size_t size;
-    size_t map_size;     /* MAPPED: the length to unmap */
+    size_t map_size;     /* MAPPED: the length to unmap (0: the reader shared the mapping) */
     size_t released;     /* MAPPED: bytes before this are handed back (simdsv__source_release) */
     /* Set up by simdsv__source_setup from the options: */
     uint64_t left;       /* input bytes still to be read (SIMDSV_OPT_END_OFFSET), UINT64_MAX: no end */

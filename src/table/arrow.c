@@ -6,6 +6,7 @@
  * out (their release is not NULL).
  */
 #include "table.h"
+#include "../record/access.h"
 
 #include <string.h>
 
@@ -21,6 +22,15 @@ typedef struct array_private {
     struct ArrowArray **children;
     struct ArrowArray *child_structs;
     int64_t n_children;
+    /* A string view column: its buffers (validity, views, the variadic
+     * buffers, their sizes), the side blocks it owns and the input it
+     * shares. */
+    const void **view_buffers;
+    size_t view_buffer_count;
+    owned_buffer *blocks;
+    size_t nblocks;
+    int64_t *sizes;
+    simdsv__shared_input *shared;
 } array_private;
 
 typedef struct schema_private {
@@ -41,6 +51,13 @@ static void release_array(struct ArrowArray *array)
     const simdsv_allocator a = p->alloc;
     for (int i = 0; i < 3; i++)
         simdsv__free(&a, p->owned[i].data, p->owned[i].size);
+    for (size_t i = 0; i < p->nblocks; i++)
+        simdsv__free(&a, p->blocks[i].data, p->blocks[i].size);
+    simdsv__free(&a, p->blocks, p->nblocks * sizeof *p->blocks);
+    simdsv__free(&a, p->view_buffers, p->view_buffer_count * sizeof *p->view_buffers);
+    if (p->view_buffer_count) /* (sizes: one per variadic buffer, three buffers fewer) */
+        simdsv__free(&a, p->sizes, (p->view_buffer_count - 3 + 1) * sizeof *p->sizes);
+    simdsv__shared_input_release(p->shared);
     simdsv__free(&a, p->children, (size_t)p->n_children * sizeof *p->children);
     simdsv__free(&a, p->child_structs, (size_t)p->n_children * sizeof *p->child_structs);
     simdsv__free(&a, p, sizeof *p);
@@ -70,7 +87,7 @@ static const char *format_of(const column *c, int large)
     case SIMDSV_TYPE_FLOAT64: return "g";
     case SIMDSV_TYPE_DATE: return "tdD";
     case SIMDSV_TYPE_TIMESTAMP: return c->utc ? "tsu:UTC" : "tsu:";
-    case SIMDSV_TYPE_STRING: return large ? "U" : "u";
+    case SIMDSV_TYPE_STRING: return simdsv__column_views(c) ? "vu" : large ? "U" : "u";
     }
     return "n";
 }
@@ -160,6 +177,52 @@ static void clear_tail_bits(uint8_t *bitmap, uint64_t length)
         bitmap[length / 8] &= (uint8_t)((1u << (length % 8)) - 1);
 }
 
+/* A view column's views and side blocks move to the array; its variadic
+ * buffers are the input's windows (a reference to the shared input) and
+ * the side blocks, and the last buffer their sizes, as the C data interface
+ * lays out string_view. */
+static simdsv_status export_views(const simdsv_allocator *a, column *c, array_private *p, struct ArrowArray *arr)
+{
+    const size_t variadic = simdsv__column_variadic_count(c);
+    const size_t count = 2 + variadic + 1;
+    if (!simdsv__column_close_side(a, c))
+        return SIMDSV_ERR_NOMEM;
+    p->view_buffers = simdsv__alloc(a, count * sizeof *p->view_buffers);
+    p->sizes = simdsv__alloc(a, (variadic + 1) * sizeof *p->sizes); /* (+1: never an empty allocation) */
+    p->blocks = c->nblocks ? simdsv__alloc(a, c->nblocks * sizeof *p->blocks) : NULL;
+    if (!p->view_buffers || !p->sizes || (c->nblocks && !p->blocks)) {
+        simdsv__free(a, p->view_buffers, count * sizeof *p->view_buffers);
+        simdsv__free(a, p->sizes, (variadic + 1) * sizeof *p->sizes);
+        simdsv__free(a, p->blocks, c->nblocks * sizeof *p->blocks);
+        p->view_buffers = NULL;
+        p->sizes = NULL;
+        p->blocks = NULL;
+        return SIMDSV_ERR_NOMEM;
+    }
+    p->view_buffer_count = count;
+    p->view_buffers[0] = p->buffers[0];
+    p->view_buffers[1] = p->buffers[1];
+    for (size_t i = 0; i < variadic; i++) {
+        const char *data;
+        size_t size;
+        simdsv__column_variadic(c, i, &data, &size);
+        p->view_buffers[2 + i] = data;
+        p->sizes[i] = (int64_t)size;
+    }
+    p->view_buffers[2 + variadic] = p->sizes;
+    if (variadic && c->vin->windows) {
+        simdsv__shared_input_retain(c->vin->shared);
+        p->shared = c->vin->shared;
+    }
+    for (size_t b = 0; b < c->nblocks; b++)
+        p->blocks[b] = (owned_buffer){c->blocks[b].data, c->blocks[b].cap};
+    p->nblocks = c->nblocks;
+    c->nblocks = 0; /* the blocks now belong to the array */
+    arr->n_buffers = (int64_t)count;
+    arr->buffers = p->view_buffers;
+    return SIMDSV_OK;
+}
+
 static simdsv_status export_column(const simdsv_allocator *a, column *c, struct ArrowArray *arr, int *large)
 {
     *large = c->type == SIMDSV_TYPE_STRING && c->chars_len > (size_t)INT32_MAX;
@@ -193,6 +256,14 @@ static simdsv_status export_column(const simdsv_allocator *a, column *c, struct 
     give(p, 0, c->validity, c->validity_cap);
     c->validity = NULL;
     c->validity_cap = 0;
+    if (simdsv__column_views(c)) {
+        give(p, 1, c->values, c->values_cap);
+        c->values = NULL;
+        c->values_cap = 0;
+        const simdsv_status exported = export_views(a, c, p, arr);
+        simdsv__column_free_data(a, c);
+        return exported;
+    }
     if (c->type != SIMDSV_TYPE_STRING) {
         arr->n_buffers = 2;
         give(p, 1, c->values, c->values_cap);

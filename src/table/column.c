@@ -38,19 +38,25 @@ static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need
     return 1;
 }
 
+/* Bytes of c's value buffer for one slot (0: bits, or utf8 offsets). */
+static size_t slot_width(const column *c)
+{
+    return simdsv__column_views(c) ? 16 : value_width(c->type);
+}
+
 simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows)
 {
     void *v = c->validity;
     if (!reserve(a, &v, &c->validity_cap, (size_t)((rows + 7) / 8)))
         return SIMDSV_ERR_NOMEM;
     c->validity = v;
-    const size_t width = value_width(c->type);
+    const size_t width = slot_width(c);
     const size_t bytes = c->type == SIMDSV_TYPE_BOOL ? (size_t)((rows + 7) / 8) : width * (size_t)rows;
     v = c->values;
     if (!reserve(a, &v, &c->values_cap, bytes))
         return SIMDSV_ERR_NOMEM;
     c->values = v;
-    if (c->type == SIMDSV_TYPE_STRING) {
+    if (c->type == SIMDSV_TYPE_STRING && !simdsv__column_views(c)) {
         const size_t w = simdsv__offset_width(c);
         v = c->offsets;
         size_t cap_bytes = c->offsets_cap * w;
@@ -88,8 +94,32 @@ simdsv_status simdsv__column_widen_offsets(const simdsv_allocator *a, column *c)
     return SIMDSV_OK;
 }
 
+int simdsv__column_close_side(const simdsv_allocator *a, column *c)
+{
+    if (!c->chars_len)
+        return 1;
+    void *p = c->blocks;
+    if (simdsv__grow(a, &p, &c->blocks_cap, c->nblocks + 1, sizeof *c->blocks) != SIMDSV_OK)
+        return 0;
+    c->blocks = p;
+    c->blocks[c->nblocks++] = (side_block){c->chars, c->chars_len, c->chars_cap};
+    c->chars = NULL;
+    c->chars_len = c->chars_cap = 0;
+    return 1;
+}
+
 simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra)
 {
+    if (simdsv__column_views(c)) {
+        /* views hold int32 offsets: a side block stays under 2^31 bytes */
+        if (extra > (size_t)INT32_MAX - c->chars_len && !simdsv__column_close_side(a, c))
+            return SIMDSV_ERR_NOMEM;
+        void *p = c->chars;
+        if (!reserve(a, &p, &c->chars_cap, c->chars_len + extra))
+            return SIMDSV_ERR_NOMEM;
+        c->chars = p;
+        return SIMDSV_OK;
+    }
     if (!c->wide_offsets && (c->chars_len > (size_t)INT32_MAX || extra > (size_t)INT32_MAX - c->chars_len) &&
         simdsv__column_widen_offsets(a, c) != SIMDSV_OK)
         return SIMDSV_ERR_NOMEM;
@@ -109,12 +139,12 @@ static int grow_slot(const simdsv_allocator *a, column *c)
         return 0;
     c->validity = v;
     v = c->values;
-    const size_t width = value_width(c->type);
+    const size_t width = slot_width(c);
     const size_t bytes = c->type == SIMDSV_TYPE_BOOL ? (size_t)((n + 7) / 8) : width * (size_t)n;
     if (!reserve(a, &v, &c->values_cap, bytes))
         return 0;
     c->values = v;
-    if (c->type == SIMDSV_TYPE_STRING) {
+    if (c->type == SIMDSV_TYPE_STRING && !simdsv__column_views(c)) {
         const size_t w = simdsv__offset_width(c);
         v = c->offsets;
         size_t cap_bytes = c->offsets_cap * w;
@@ -168,6 +198,134 @@ int simdsv__integer_past_2p53(const char *s, size_t n)
     int64_t v;
     const int64_t limit = (int64_t)1 << 53;
     return n >= 16 && simdsv__parse_int64(s, n, &v) && (v > limit || v < -limit); /* 2^53 has 16 digits */
+}
+
+/* ------------------------------------------------------------ string views */
+
+/* Where a run's views of long strings go: the shared input, or the current
+ * side block (room reserved by the caller: the run's bytes). */
+typedef struct view_sink {
+    const char *base; /* the shared input (NULL: none) */
+    size_t size;
+    uint32_t side;    /* the side block's buffer index */
+    char *chars;
+    size_t len;
+    int input_refs;
+} view_sink;
+
+static inline view_sink view_sink_open(const column *c)
+{
+    const view_input *in = c->vin;
+    const view_sink v = {(const char *)in->base, in->size, in->windows + (uint32_t)c->nblocks, c->chars,
+                         c->chars_len, 0};
+    return v;
+}
+
+static inline void view_sink_close(column *c, const view_sink *v)
+{
+    c->chars_len = v->len;
+    c->input_refs |= v->input_refs;
+}
+
+/* The 16-byte view of the n bytes at s (Arrow's layout, little-endian):
+ * int32 length, then up to 12 bytes inline (zero-padded), or the first 4
+ * bytes, the buffer index and the offset.  wide: 16 bytes from s may be
+ * read (the field's buffer goes on); else no byte past s + n is. */
+static inline void view_put(view_sink *v, unsigned char *out, const char *s, size_t n, int wide)
+{
+    uint64_t w0, w1;
+    if (n <= 12) {
+        uint64_t d0 = 0, d1 = 0;
+        if (wide) {
+            memcpy(&d0, s, 8);
+            memcpy(&d1, s + 8, 8);
+            if (n < 8) {
+                d0 = n ? d0 & (~UINT64_C(0) >> (64 - 8 * n)) : 0;
+                d1 = 0;
+            } else {
+                d1 = n > 8 ? d1 & (~UINT64_C(0) >> (64 - 8 * (n - 8))) : 0;
+            }
+        } else if (n) {
+            d0 = simdsv__load_partial((const unsigned char *)s, n < 8 ? n : 8);
+            d1 = n > 8 ? simdsv__load_partial((const unsigned char *)s + 8, n - 8) : 0;
+        }
+        w0 = (uint64_t)n | d0 << 32;
+        w1 = d0 >> 32 | d1 << 32;
+    } else {
+        uint32_t prefix, index, offset;
+        memcpy(&prefix, s, 4);
+        const uintptr_t at = (uintptr_t)s - (uintptr_t)v->base;
+        if (v->base && at < v->size && n <= v->size - at && n <= VIEW_WINDOW) {
+            index = (uint32_t)(at / VIEW_WINDOW); /* the window it starts in holds it: see VIEW_WINDOW */
+            offset = (uint32_t)(at % VIEW_WINDOW);
+            v->input_refs = 1;
+        } else {
+            memcpy(v->chars + v->len, s, n);
+            index = v->side;
+            offset = (uint32_t)v->len;
+            v->len += n;
+        }
+        w0 = (uint64_t)n | (uint64_t)prefix << 32;
+        w1 = (uint64_t)index | (uint64_t)offset << 32;
+    }
+    memcpy(out, &w0, 8);
+    memcpy(out + 8, &w1, 8);
+}
+
+/* A view column's slots from `at` (views, not validity). */
+static void put_view_run(column *c, uint64_t at, const slot_text *texts, size_t count)
+{
+    unsigned char *out = c->values + 16 * at;
+    view_sink v = view_sink_open(c);
+    for (size_t i = 0; i < count; i++, out += 16) {
+        if (texts[i].s)
+            view_put(&v, out, texts[i].s, texts[i].n, 0);
+        else
+            memset(out, 0, 16); /* a null: an empty view */
+    }
+    view_sink_close(c, &v);
+}
+
+size_t simdsv__column_variadic_count(const column *c)
+{
+    const size_t sides = c->nblocks + (c->chars_len ? 1 : 0);
+    return c->input_refs || sides ? c->vin->windows + sides : 0;
+}
+
+void simdsv__column_variadic(const column *c, size_t i, const char **data, size_t *size)
+{
+    const view_input *in = c->vin;
+    if (i < in->windows) {
+        const size_t from = i * VIEW_WINDOW, rest = in->size - from;
+        *data = (const char *)in->base + from;
+        *size = rest < 2 * VIEW_WINDOW ? rest : 2 * VIEW_WINDOW;
+    } else if (i - in->windows < c->nblocks) {
+        *data = c->blocks[i - in->windows].data;
+        *size = c->blocks[i - in->windows].len;
+    } else {
+        *data = c->chars;
+        *size = c->chars_len;
+    }
+}
+
+simdsv_status simdsv__column_view_buffers(const simdsv_allocator *a, column *c)
+{
+    if (!simdsv__column_views(c))
+        return SIMDSV_OK;
+    simdsv__free(a, c->view_buffers, c->view_buffers_count * sizeof *c->view_buffers);
+    c->view_buffers = NULL;
+    c->view_buffers_count = simdsv__column_variadic_count(c);
+    if (!c->view_buffers_count)
+        return SIMDSV_OK;
+    if (!(c->view_buffers = simdsv__alloc(a, c->view_buffers_count * sizeof *c->view_buffers))) {
+        c->view_buffers_count = 0;
+        return SIMDSV_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < c->view_buffers_count; i++) {
+        size_t size;
+        simdsv__column_variadic(c, i, &c->view_buffers[i], &size);
+    }
+    return SIMDSV_OK;
 }
 
 /* One loop per type, so that the type is decided once per run. */
@@ -237,6 +395,10 @@ size_t simdsv__column_put_run(column *c, uint64_t at, const slot_text *texts, si
         return i;
     }
     case SIMDSV_TYPE_STRING: {
+        if (simdsv__column_views(c)) {
+            put_view_run(c, at, texts, count);
+            return count;
+        }
         /* The bytes were reserved, and the offsets widened if they could
          * pass INT32_MAX (simdsv__column_reserve_chars). */
         char *chars = c->chars;
@@ -519,6 +681,37 @@ static size_t put_timestamps(column *c, const field_run *f, const value_rules *r
     }
 }
 
+/* The string fields of a run as views: each field's bytes are read once
+ * (a quoted one is checked for the quote and escape bytes, which stop the
+ * run: it is decoded by the general path); a long string points into the
+ * input where it stands. */
+static size_t put_views(column *c, const field_run *f, uint64_t *nulls)
+{
+    const uint32_t *pos = f->pos;
+    const size_t stride = f->stride, count = f->count;
+    unsigned char *out = c->values + 16 * c->length;
+    view_sink v = view_sink_open(c);
+    uint64_t empty = 0;
+    size_t i = 0;
+    for (; i < count; i++, pos += stride, out += 16) {
+        FIELD_TEXT;
+        const char *text = s;
+        size_t size = n;
+        if (n && (unsigned char)s[0] == f->quote) {
+            text++;
+            size -= 2;
+            if (has_byte((const unsigned char *)text, size, (unsigned char)f->quote) ||
+                (f->escape < 256 && has_byte((const unsigned char *)text, size, (unsigned char)f->escape)))
+                break; /* to be unescaped */
+        }
+        view_put(&v, out, text, size, (size_t)(text - f->origin) + 16 <= f->readable);
+        empty += n == 0;
+    }
+    view_sink_close(c, &v);
+    *nulls += empty;
+    return i;
+}
+
 size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero)
 {
     const uint32_t *pos = f->pos;
@@ -561,6 +754,10 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         i = put_timestamps(c, f, rules, &nulls);
         break;
     case SIMDSV_TYPE_STRING: {
+        if (simdsv__column_views(c)) {
+            i = put_views(c, f, &nulls);
+            break;
+        }
         char *chars = c->chars;
         size_t len = c->chars_len;
         const int wide = c->wide_offsets; /* locals: byte stores may alias c */
@@ -635,6 +832,10 @@ void simdsv__column_free_data(const simdsv_allocator *a, column *c)
     simdsv__free(a, c->values, c->values_cap);
     simdsv__free(a, c->offsets, c->offsets_cap * simdsv__offset_width(c));
     simdsv__free(a, c->chars, c->chars_cap);
+    for (size_t b = 0; b < c->nblocks; b++)
+        simdsv__free(a, c->blocks[b].data, c->blocks[b].cap);
+    simdsv__free(a, c->blocks, c->blocks_cap * sizeof *c->blocks);
+    simdsv__free(a, c->view_buffers, c->view_buffers_count * sizeof *c->view_buffers);
     simdsv__column_forget_data(c);
 }
 
@@ -645,5 +846,10 @@ void simdsv__column_forget_data(column *c)
     c->chars = NULL;
     c->validity_cap = c->values_cap = c->offsets_cap = c->chars_cap = c->chars_len = 0;
     c->wide_offsets = 0;
+    c->blocks = NULL;
+    c->nblocks = c->blocks_cap = 0;
+    c->input_refs = 0;
+    c->view_buffers = NULL;
+    c->view_buffers_count = 0;
     c->length = c->null_count = 0;
 }

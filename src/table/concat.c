@@ -63,7 +63,7 @@ static size_t repeat_chars(const column *c)
 
 static size_t piece_chars(const concat_piece *p)
 {
-    if (all_null(p))
+    if (all_null(p) || (p->from ? p->from : p->repeat)->type != SIMDSV_TYPE_STRING)
         return 0;
     return p->from ? p->from->chars_len : repeat_chars(p->repeat) * (size_t)p->rows;
 }

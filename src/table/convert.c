@@ -237,7 +237,7 @@ typedef struct batch_view {
 
 typedef struct column_mark {
     uint64_t length, null_count;
-    size_t chars_len;
+    size_t chars_len, nblocks; /* (views: a side block closed since the mark is kept, its bytes unused) */
 } column_mark;
 
 /* The field that starts at origin + p[0] (and whose separator is at origin
@@ -350,7 +350,8 @@ static void column_rewind(column *c, const column_mark *m)
 {
     c->length = m->length;
     c->null_count = m->null_count;
-    c->chars_len = m->chars_len;
+    if (c->nblocks == m->nblocks)
+        c->chars_len = m->chars_len;
     if (m->length % 8) { /* bits past the mark in its byte are ORed into later */
         const uint8_t keep = (uint8_t)((1u << (m->length % 8)) - 1);
         c->validity[m->length / 8] &= keep;
@@ -384,7 +385,7 @@ static simdsv_status convert_batch(chunk *k, const batch_view *b)
     simdsv_table *t = k->x.t;
     for (size_t j = 0; j < t->ncols; j++) {
         const column *c = &t->cols[j];
-        k->marks[j] = (column_mark){c->length, c->null_count, c->chars_len};
+        k->marks[j] = (column_mark){c->length, c->null_count, c->chars_len, c->nblocks};
     }
     for (size_t j = 0; j < t->ncols; j++) {
         const long done = batch_column(k, &t->cols[j], b);

@@ -29,9 +29,8 @@ void simdsv__table_overlap_stats(uint64_t *overlapped, uint64_t *lent)
     *lent = atomic_load_explicit(&lent_reads, memory_order_relaxed);
 }
 
-/* A chunk's first record: its data offset, or one of these. */
-#define NO_RECORD UINT64_MAX           /* the chunk holds none: the input ends first */
-#define UNKNOWN_RECORD (UINT64_MAX - 1) /* reading it failed: the chunks cannot be proven */
+/* No record: the input ends first. */
+#define NO_RECORD UINT64_MAX
 
 typedef struct worker_job {
     chunk k;
@@ -39,16 +38,10 @@ typedef struct worker_job {
     uint64_t rows;      /* records in the chunk (counted first) */
     uint64_t row_base;  /* rows of the chunks before it */
     simdsv_table *table; /* the table being read */
-    /* Chunks cut at line ends (lenient, escape and comment dialects; see
-     * simdsv__convert_parallel): the chunk's reader runs on past k.to, and
-     * the record after its `rows` records must start at next_first. */
-    int line_cut;
     /* The last chunk of an overlapped read: its rows are not counted; it
      * converts into the rows lent to it (k.limit) and, when they fill up
      * first, keeps its reader for the caller to lend it more. */
     int open_end;
-    uint64_t first;      /* data offset of the chunk's first record (NO_RECORD, UNKNOWN_RECORD) */
-    uint64_t next_first; /* the next chunk's `first` (NO_RECORD after the last chunk) */
     size_t chars_base[]; /* per column: string bytes of the chunks before it */
 } worker_job;
 
@@ -67,10 +60,7 @@ static void *run_convert(void *arg)
 {
     worker_job *w = arg;
     chunk *k = &w->k;
-    /* A chunk cut at a line end reads on to the end of the input, so that
-     * its last record ends where a single read ends it. */
-    const size_t until = w->line_cut ? k->x.size : k->to;
-    k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, until - k->from, true, &k->source);
+    k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, k->to - k->from, true, &k->source);
     if (k->status == SIMDSV_OK)
         k->status = simdsv__reserve_rows(&w->own, k->limit);
     if (k->status == SIMDSV_OK && k->limit) /* (a limit of 0 would mean no limit) */
@@ -81,119 +71,11 @@ static void *run_convert(void *arg)
         /* The count and the conversion must agree to the record, and the
          * chunk must end where the next begins: else the single-thread path
          * redoes the input (and reports what differs). */
-        k->misfit = (!w->open_end && w->own.rows != w->rows) ||
-                    !next_record_at(k, w->line_cut ? w->next_first : NO_RECORD);
+        k->misfit = (!w->open_end && w->own.rows != w->rows) || !next_record_at(k, NO_RECORD);
     }
     simdsv_reader_free(k->source);
     k->source = NULL;
     return NULL;
-}
-
-/* The first line end at or after data offset `from`, as the chunk start just
- * past it (a CR LF pair is one line end); 0 when there is none. */
-static size_t after_line_end(const uint8_t *data, size_t size, size_t from)
-{
-    for (size_t i = from; i < size; i++) {
-        if (data[i] == '\n')
-            return i + 1;
-        if (data[i] == '\r')
-            return i + 1 < size && data[i + 1] == '\n' ? i + 2 : i + 1;
-    }
-    return 0;
-}
-
-/* For a chunk cut at a line end: its records counted by a reader over its
- * bytes alone, and where its first record starts (what the chunk before
- * must reach).  k->status is what went wrong, if anything: the read then
- * falls back to one thread. */
-static void count_line_cut(void *jobs, size_t i)
-{
-    worker_job *w = ((worker_job **)jobs)[i];
-    chunk *k = &w->k;
-    simdsv_reader *sub = NULL;
-    k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, k->to - k->from, false, &sub);
-    if (k->status == SIMDSV_OK)
-        k->status = simdsv_reader_count(sub, &w->rows);
-    simdsv_reader_free(sub);
-    sub = NULL;
-    w->first = UNKNOWN_RECORD;
-    if (k->status != SIMDSV_OK || simdsv__reader_sub(k->x.r, k->x.data + k->from, k->x.size - k->from, false, &sub) != SIMDSV_OK) {
-        simdsv_reader_free(sub);
-        return;
-    }
-    simdsv_record rec;
-    const simdsv_status st = simdsv_reader_next(sub, &rec);
-    if (st == SIMDSV_END)
-        w->first = NO_RECORD;
-    else if (st == SIMDSV_OK)
-        w->first = k->from + rec.byte_offset;
-    simdsv_reader_free(sub);
-}
-
-/* Whether the records from data offset s look like the single read's: the
- * first few read without an error and with the width of a regular row.  A
- * line end inside a quoted field usually fails this (the rest of that field
- * reads as a short or broken record), and so does a cut before a comment
- * line (which may be the rest of a quoted field).  Only a guess that saves a fallback:
- * the cuts are proven after the conversion either way. */
-static int plausible_start(const typed_ctx *x, size_t s)
-{
-    /* A line that starts with the comment byte may as well be the rest of
-     * a quoted field: the line after it is the safer cut. */
-    const scan_dialect *d = simdsv__reader_dialect(x->r);
-    if (s >= x->size || (d->has_comment && x->data[s] == d->comment))
-        return 0;
-    const size_t window = x->size - s < ((size_t)64 << 10) ? x->size - s : (size_t)64 << 10;
-    simdsv_reader *sub = NULL;
-    int ok = simdsv__reader_sub(x->r, x->data + s, window, false, &sub) == SIMDSV_OK;
-    simdsv_record rec;
-    for (int i = 0; ok && i < 4; i++) {
-        const simdsv_status st = simdsv_reader_next(sub, &rec);
-        if (st == SIMDSV_END)
-            break;
-        ok = st == SIMDSV_OK && (!x->row_fields || rec.field_count == x->row_fields);
-    }
-    simdsv_reader_free(sub);
-    return ok;
-}
-
-/* Line ends tried past a raw cut before the first is taken anyway. */
-#define CUT_TRIES 16
-
-/* Cuts the data into n chunks just after a line end past each nth (the
- * first that starts plausible records), with each chunk's records counted
- * on n threads: 1 when every chunk was counted (what makes the cuts valid
- * is checked after the conversion). */
-static int cut_at_lines(const typed_ctx *x, worker_job **jobs, size_t n)
-{
-    const simdsv_allocator *a = &x->t->alloc;
-    size_t from = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t to = x->size;
-        if (i + 1 < n) {
-            to = after_line_end(x->data, x->size, (size_t)((uint64_t)x->size * (i + 1) / n));
-            size_t next = to;
-            int tries = 1;
-            while (next && !plausible_start(x, next) && tries++ < CUT_TRIES)
-                next = after_line_end(x->data, x->size, next);
-            if (next && tries <= CUT_TRIES)
-                to = next;
-        }
-        if (to <= from)
-            return 0; /* a line longer than a chunk: fewer chunks would do, one thread does */
-        jobs[i]->line_cut = 1;
-        jobs[i]->k.from = from;
-        jobs[i]->k.to = to;
-        from = to;
-    }
-    if (!simdsv__run_threads(a, n, count_line_cut, jobs))
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (jobs[i]->k.status != SIMDSV_OK || jobs[i]->first == UNKNOWN_RECORD)
-            return 0;
-        jobs[i]->next_first = i + 1 < n ? jobs[i + 1]->first : NO_RECORD;
-    }
-    return 1;
 }
 
 /* Job i of a list of worker jobs, for simdsv__run_threads. */
@@ -202,15 +84,17 @@ static void run_convert_listed(void *jobs, size_t i)
     run_convert(((worker_job **)jobs)[i]);
 }
 
-static int in_place(simdsv_type type)
+/* Columns of fixed-width values, written in place by the chunks: numbers,
+ * dates, timestamps and string views. */
+static int in_place(const column *c)
 {
-    return type == SIMDSV_TYPE_INT64 || type == SIMDSV_TYPE_FLOAT64 || type == SIMDSV_TYPE_DATE ||
-           type == SIMDSV_TYPE_TIMESTAMP;
+    return c->type == SIMDSV_TYPE_INT64 || c->type == SIMDSV_TYPE_FLOAT64 || c->type == SIMDSV_TYPE_DATE ||
+           c->type == SIMDSV_TYPE_TIMESTAMP || simdsv__column_views(c);
 }
 
-static size_t value_bytes(simdsv_type type)
+static size_t value_bytes(const column *c)
 {
-    return type == SIMDSV_TYPE_DATE ? 4 : 8;
+    return c->type == SIMDSV_TYPE_DATE ? 4 : simdsv__column_views(c) ? 16 : 8;
 }
 
 /* Chunk w's fixed-width values: the table's buffers from its first row on,
@@ -219,11 +103,11 @@ static void place_chunk(simdsv_table *t, worker_job *w, uint64_t rows)
 {
     for (size_t j = 0; j < t->ncols; j++) {
         const column *c = &t->cols[j];
-        if (!in_place(c->type))
+        if (!in_place(c))
             continue;
         column *own = &w->own.cols[j];
-        own->values = c->values + value_bytes(c->type) * w->row_base;
-        own->values_cap = value_bytes(c->type) * (size_t)rows;
+        own->values = c->values + value_bytes(c) * w->row_base;
+        own->values_cap = value_bytes(c) * (size_t)rows;
     }
 }
 
@@ -231,7 +115,7 @@ static void place_chunk(simdsv_table *t, worker_job *w, uint64_t rows)
 static simdsv_status reserve_values(simdsv_table *t, uint64_t rows)
 {
     for (size_t j = 0; j < t->ncols; j++) {
-        if (!in_place(t->cols[j].type))
+        if (!in_place(&t->cols[j]))
             continue;
         const simdsv_status st = simdsv__column_reserve(&t->alloc, &t->cols[j], rows);
         if (st != SIMDSV_OK)
@@ -240,21 +124,11 @@ static simdsv_status reserve_values(simdsv_table *t, uint64_t rows)
     return SIMDSV_OK;
 }
 
-/* The table's fixed-width value buffers, sized for every chunk's rows; each
- * chunk's columns point into them at its first row. */
-static simdsv_status place_values(simdsv_table *t, worker_job **jobs, size_t n, uint64_t rows)
-{
-    const simdsv_status st = reserve_values(t, rows);
-    for (size_t i = 0; i < n && st == SIMDSV_OK; i++)
-        place_chunk(t, jobs[i], jobs[i]->rows);
-    return st;
-}
-
 /* Takes back the table's buffers lent to the chunks (before freeing them). */
 static void unplace_values(simdsv_table *t, worker_job **jobs, size_t n)
 {
     for (size_t j = 0; j < t->ncols; j++)
-        for (size_t i = 0; i < n && in_place(t->cols[j].type); i++) {
+        for (size_t i = 0; i < n && in_place(&t->cols[j]); i++) {
             jobs[i]->own.cols[j].values = NULL;
             jobs[i]->own.cols[j].values_cap = 0;
         }
@@ -288,6 +162,48 @@ static void copy_strings_listed(void *arg, size_t t)
         for (uint64_t r = first; r < last; r++)
             simdsv__offset_put(to, w->row_base + 1 + r, (int64_t)base + simdsv__offset_get(own, r + 1));
     }
+}
+
+/* View column j's side blocks of every chunk, in chunk order, become the
+ * table's; the views of a chunk whose blocks are not the first name them
+ * by their new buffer indexes (its views are in the table's buffer
+ * already, in place). */
+static simdsv_status merge_views(simdsv_table *t, worker_job **jobs, size_t n, size_t j)
+{
+    const simdsv_allocator *a = &t->alloc;
+    column *c = &t->cols[j];
+    const uint32_t windows = c->vin->windows;
+    size_t before = 0;
+    for (size_t i = 0; i < n; i++) {
+        column *own = &jobs[i]->own.cols[j];
+        c->input_refs |= own->input_refs;
+        const size_t local = own->nblocks + (own->chars_len ? 1 : 0);
+        if (before && local) { /* local side index windows + b is now windows + before + b */
+            unsigned char *view = c->values + 16 * jobs[i]->row_base;
+            for (uint64_t r = 0; r < own->length; r++, view += 16) {
+                uint32_t length, index;
+                memcpy(&length, view, 4);
+                memcpy(&index, view + 8, 4);
+                if (length > 12 && index >= windows) {
+                    index += (uint32_t)before;
+                    memcpy(view + 8, &index, 4);
+                }
+            }
+        }
+        if (!simdsv__column_close_side(a, own))
+            return SIMDSV_ERR_NOMEM;
+        for (size_t b = 0; b < own->nblocks; b++) {
+            void *p = c->blocks;
+            if (simdsv__grow(a, &p, &c->blocks_cap, c->nblocks + 1, sizeof *c->blocks) != SIMDSV_OK)
+                return SIMDSV_ERR_NOMEM;
+            c->blocks = p;
+            c->blocks[c->nblocks++] = own->blocks[b];
+            own->blocks[b].data = NULL; /* moved */
+            own->blocks[b].cap = 0;
+        }
+        before += local;
+    }
+    return SIMDSV_OK;
 }
 
 /* Takes chunk 0's bitmap (*from, its bits already where the table's go)
@@ -352,6 +268,11 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
             c->length += jobs[i]->own.cols[j].length;
             c->null_count += jobs[i]->own.cols[j].null_count;
         }
+        if (simdsv__column_views(c)) {
+            if (merge_views(t, jobs, n, j) != SIMDSV_OK)
+                return SIMDSV_ERR_NOMEM;
+            continue;
+        }
         if (c->type != SIMDSV_TYPE_STRING)
             continue;
         size_t chars = 0;
@@ -390,7 +311,7 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
     if (!simdsv__run_threads(a, appends.threads, append_bitmaps, &appends))
         return SIMDSV_ERR_NOMEM;
     for (size_t j = 0; j < t->ncols; j++) {
-        if (t->cols[j].type != SIMDSV_TYPE_STRING)
+        if (t->cols[j].type != SIMDSV_TYPE_STRING || simdsv__column_views(&t->cols[j]))
             continue;
         string_copy copies = {jobs, n, j};
         if (!simdsv__run_threads(a, n, copy_strings_listed, &copies))
@@ -427,10 +348,11 @@ static simdsv_status start_jobs(const typed_ctx *x, worker_job **jobs, size_t n)
 
 /* ------------------------------------------------------ the overlapped read
  *
- * With strict RFC 4180 quoting, the first chunk needs no count to start:
- * its rows go to the table's first rows, and its end is the first record
- * that starts past its raw end, which its own reader (the single read's,
- * from the first data row) meets.  So it converts at once, while another
+ * The first chunk needs no count to start: its rows go to the table's
+ * first rows, and its end is the first record that starts past its raw end
+ * (which the planner makes the record start it cuts there,
+ * simdsv__chunk_bound), and its own reader (the single read's, from the
+ * first data row) meets it.  So it converts at once, while another
  * thread cuts and counts the chunks before the last (the count needs no
  * types and is ~1/12 of a conversion), places them, and converts them;
  * the last chunk is not counted either: it converts into the rows the
@@ -452,6 +374,7 @@ typedef struct overlap {
     uint64_t cap;                     /* rows of the table's value buffers */
     chunk_gate gate;                  /* chunk 0's */
     int cut;                          /* the chunks after the first were counted, placed and converted */
+    int at_lines;                     /* the planner cut them at line ends (not by the quote parities) */
     /* The first thread infers the types and sets the chunks up while the
      * others count; `ready` (under the lock) says when, `setup` how. */
     pthread_mutex_t lock;
@@ -535,7 +458,9 @@ static void run_rest(overlap *o)
 {
     const typed_ctx *x = o->x;
     const size_t n = o->n;
-    if (!simdsv__count_chunks(x->r, x->data, x->size, n, o->raw, o->starts, o->records)) {
+    const int planned = simdsv__count_chunks(x->r, x->data, x->size, n, o->raw, o->starts, o->records);
+    o->at_lines = planned == SIMDSV__CUT_AT_LINES;
+    if (!planned) {
         atomic_store(&o->gate.stop, 1);
         return;
     }
@@ -641,7 +566,8 @@ static simdsv_status lend_more(overlap *o)
 /* The overlapped read of jobs[0..n) (their chunks' contexts set up);
  * *rows: the rows of them all.  A chunk's misfit (or a first chunk that
  * did not count as its peers counted it) makes the read fall back. */
-static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t n, uint64_t *bufs, uint64_t *rows)
+static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t n, uint64_t *bufs, uint64_t *rows,
+                                        int *at_lines)
 {
     simdsv_table *t = x->t;
     overlap o;
@@ -669,6 +595,9 @@ static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t 
     for (size_t i = 1; i < n; i++)
         o.raw[i] = (uint64_t)(first + other * (double)(i - 1));
     o.raw[n] = x->size;
+    /* The first chunk ends at the first record past its bound: the cut the
+     * planner makes there. */
+    o.raw[1] = simdsv__chunk_bound(x->r, x->data, x->size, o.raw[1]);
     o.gate.bound = (size_t)o.raw[1];
     atomic_init(&o.gate.claim, 0);
     atomic_init(&o.gate.rows, SIMDSV__ROWS_UNKNOWN);
@@ -702,6 +631,7 @@ static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t 
         return st;
     if (!k->misfit)
         k->misfit = jobs[0]->own.rows != jobs[0]->rows;
+    *at_lines = o.at_lines;
     jobs[n - 1]->rows = jobs[n - 1]->own.rows;
     *rows = 0;
     for (size_t i = 0; i < n; i++)
@@ -718,33 +648,19 @@ static void free_job(const simdsv_allocator *a, worker_job *w, size_t ncols)
     simdsv__free(a, w, sizeof *w + ncols * sizeof w->chars_base[0]);
 }
 
-/* Two ways to cut the input into chunks that start at record starts:
- *
- * Strict RFC 4180 without escape or comment bytes: the count kernel finds
- * the starts and the record counts of the chunks before the last in one
- * parallel scan (simdsv__count_chunks: each boundary's quote state is
- * guessed and the guesses checked by a prefix XOR of the chunks' quote
- * parities), so the cuts are proven before the chunks after the first are
- * converted; the first converts (after the inference) during that scan
- * (the overlapped read above).  When that scan gives up (a quoting error,
- * a record longer than a chunk), one thread reads.
- *
- * Any other dialect (lenient, escape, comment, several-byte delimiters,
- * trimmed spaces): a quote's meaning depends
- * on more than the parity before it, so each chunk is cut just after a line
- * end and counted by a reader over its bytes (the full policy: lenient
- * recovery, escapes, comment lines), and the cuts are proven afterwards.
- * Chunk 0 starts at the first data row; if chunk i's records are the single
- * read's, from its first record on, then its reader, which reads on past
- * its end with nothing cut short, sees exactly the bytes and states the
- * single read sees, and the record it gives after its counted rows is the
- * single read's next record.  When that record starts where chunk i+1's
- * reader finds its own first record (a record start of both reads: from
- * there on they agree), chunk i+1's records are the single read's too.  A
- * cut inside a quoted field (or a count that reads differently alone) moves
- * that record: the read falls back to one thread.  A chunk's error is
- * reported only when every chunk before it was proven, so errors and
- * rejects (rows, lines, offsets) are those of the single read.
+/* The input is cut into chunks at record starts of the single read by the
+ * chunk planner (src/record/chunks.c, simdsv__count_chunks), for every
+ * dialect: by one parallel scan of the quote parities where the quote state
+ * is that parity, else just after line ends, proven by readers that count
+ * the chunks with the full policy (lenient recovery, escapes, comment lines,
+ * several-byte delimiters, trimmed spaces).  The cuts and the record counts
+ * of the chunks before the last are known before the chunks after the first
+ * are converted; the first converts (after the inference) during the
+ * planning (the overlapped read above).  When the planner gives up (a
+ * quoting error, a record longer than a chunk, a cut it cannot prove), one
+ * thread reads.  A chunk's error is reported only when every chunk before
+ * it was proven, so errors and rejects (rows, lines, offsets) are those of
+ * the single read.
  *
  * With each chunk's records known, fixed-width values are written in place
  * and only strings and bitmaps are merged.  A value that does not fit an
@@ -762,17 +678,11 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
     const size_t by_width = 500000 / (t->ncols ? t->ncols : 1);
     if (n > by_width)
         n = by_width ? by_width : 1;
-    const scan_dialect *d = simdsv__reader_dialect(r);
-    const int line_cut = x->opt->lenient || d->has_escape || d->has_comment;
     if (n < 2 || x->size < simdsv__min_chunk(MIN_CHUNK) * n || x->opt->row_limit)
         return simdsv__infer_types(x);
-    /* Strict quoting that the count kernel cuts: the first chunk converts
-     * while the others are cut and counted, and the types are inferred on
-     * its thread first. */
-    const int overlapped = !line_cut && simdsv__chunks_countable(r);
-    simdsv_status st = overlapped ? SIMDSV_OK : simdsv__infer_types(x);
-    if (st != SIMDSV_OK)
-        return st;
+    /* The first chunk converts while the others are cut and counted, and
+     * the types are inferred on its thread first. */
+    simdsv_status st = SIMDSV_OK;
     worker_job **jobs = simdsv__alloc(a, n * sizeof *jobs);
     if (!jobs)
         return SIMDSV_ERR_NOMEM;
@@ -784,33 +694,16 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
         else
             memset(w, 0, sizeof *w + t->ncols * sizeof w->chars_base[0]);
     }
-    if (st == SIMDSV_OK && !overlapped)
-        st = start_jobs(x, jobs, n);
-    /* Raw bounds, chunk starts and record counts (count_parallel.c). */
+    /* Raw bounds, chunk starts and record counts (the planner's). */
     const size_t bufs_size = (3 * n + 2) * sizeof(uint64_t);
     uint64_t *bufs = simdsv__alloc(a, bufs_size);
     if (st == SIMDSV_OK && !bufs)
         st = SIMDSV_ERR_NOMEM;
-    int fallback = 0, placed = 0;
+    int fallback = 0, placed = 0, at_lines = 0;
     uint64_t rows = 0;
-    if (st == SIMDSV_OK && overlapped) {
+    if (st == SIMDSV_OK) {
         placed = 1;
-        st = convert_overlapped(x, jobs, n, bufs, &rows);
-    } else if (st == SIMDSV_OK) {
-        fallback = !cut_at_lines(x, jobs, n);
-        for (size_t i = 0; i < n && !fallback; i++) {
-            chunk *k = &jobs[i]->k;
-            k->status = SIMDSV_OK;
-            k->shift = (int64_t)x->data_pos + (int64_t)k->from;
-            k->limit = jobs[i]->rows;
-            jobs[i]->row_base = rows;
-            rows += jobs[i]->rows;
-        }
-        placed = !fallback;
-        if (placed)
-            st = place_values(t, jobs, n, rows);
-        if (st == SIMDSV_OK && !fallback && !simdsv__run_threads(a, n, run_convert_listed, jobs))
-            st = SIMDSV_ERR_NOMEM;
+        st = convert_overlapped(x, jobs, n, bufs, &rows, &at_lines);
     }
     simdsv__free(a, bufs, bufs_size);
     /* In input order: a chunk's error counts once the chunks before it
@@ -832,10 +725,9 @@ simdsv_status simdsv__convert_parallel(typed_ctx *x, int threads, int *done)
         st = merge(t, jobs, n, rows);
         *done = 1;
         atomic_fetch_add_explicit(&parallel_reads, 1, memory_order_relaxed);
-        if (jobs[0]->line_cut)
+        atomic_fetch_add_explicit(&overlapped_reads, 1, memory_order_relaxed);
+        if (at_lines)
             atomic_fetch_add_explicit(&line_cut_reads, 1, memory_order_relaxed);
-        if (overlapped)
-            atomic_fetch_add_explicit(&overlapped_reads, 1, memory_order_relaxed);
     }
     if (fallback) { /* the table's columns start again from nothing */
         for (size_t j = 0; j < t->ncols; j++)

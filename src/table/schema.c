@@ -426,6 +426,22 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
     x->row_fields = nfields;
     if ((st = build_schema(x, names, nfields)) != SIMDSV_OK)
         return st;
+    if (opt->strings == SIMDSV_STRINGS_VIEW) {
+        /* The views of long strings point into the input where the whole
+         * input is held in a buffer the arrays can share (else they are
+         * copied, see simdsv_strings). */
+        t->vin.views = true;
+        if (window == SIZE_MAX && !apart) {
+            size_t size = 0;
+            t->vin.shared = simdsv__reader_share_input(r, &t->vin.base, &size);
+            t->vin.size = t->vin.shared ? size : 0;
+            t->vin.windows = (uint32_t)((t->vin.size + VIEW_WINDOW - 1) / VIEW_WINDOW);
+            if (!t->vin.shared)
+                t->vin.base = NULL;
+        }
+    }
+    for (size_t j = 0; j < t->ncols; j++)
+        t->cols[j].vin = &t->vin;
     return infer ? simdsv__infer_types(x) : SIMDSV_OK;
 }
 

@@ -24,6 +24,7 @@ void simdsv_table_free(simdsv_table *t)
         simdsv__free(&a, (void *)(uintptr_t)t->rejects[i].pub.reason, t->rejects[i].reason_size);
     }
     simdsv__free(&a, t->rejects, t->rejects_cap * sizeof *t->rejects);
+    simdsv__shared_input_release(t->vin.shared);
     simdsv__free(&a, t, sizeof *t);
 }
 
@@ -144,6 +145,8 @@ simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
         st = simdsv__convert_single(&x);
     if (x.t)
         simdsv__typed_finish(&x);
+    for (size_t j = 0; st == SIMDSV_OK && j < (*out)->ncols; j++)
+        st = simdsv__column_view_buffers(&(*out)->alloc, &(*out)->cols[j]);
     if (st == SIMDSV_OK) {
         simdsv__finish_rejects(*out, r);
         simdsv__reader_consume_all(r);

@@ -8,12 +8,39 @@
 #include "../common/internal.h"
 #include "../common/spec.h"
 
+/* String views (SIMDSV_STRINGS_VIEW): where a table's views of strings
+ * longer than 12 bytes point.  Buffer indexes 0 .. windows - 1 are the
+ * input, shared with the reader (src/record/shared.c): window k starts at
+ * base + k * VIEW_WINDOW and runs 2 * VIEW_WINDOW bytes (or to the end), so
+ * that every string of at most VIEW_WINDOW bytes that starts in window k
+ * lies in it at an offset under 2^31 (views hold int32 offsets).  The
+ * indexes after them are each column's side blocks: the bytes of strings
+ * that are decoded, longer than VIEW_WINDOW, or not in a shared input. */
+#define VIEW_WINDOW ((size_t)1 << 30)
+typedef struct simdsv__shared_input simdsv__shared_input;
+typedef struct view_input {
+    bool views;                  /* string columns are built as views */
+    const uint8_t *base;         /* the shared input (NULL: none, every long string is copied) */
+    size_t size;
+    uint32_t windows;
+    simdsv__shared_input *shared; /* the table's reference */
+} view_input;
+
+/* A full side block of a view column (the bytes of some long strings). */
+typedef struct side_block {
+    char *data;
+    size_t len, cap;
+} side_block;
+
 /* One column being built: validity bitmap plus the value buffer of its type
  * (bool: bitmap, int64/timestamp: int64, float64: double, date: int32,
- * string: offsets + bytes).  String offsets are int32, as Arrow's utf8
- * wants them, until the bytes could pass INT32_MAX: then they are widened
- * to int64 in place (wide_offsets) and export as large_utf8 if the bytes
- * really do. */
+ * string: offsets + bytes, or views).  String offsets are int32, as Arrow's
+ * utf8 wants them, until the bytes could pass INT32_MAX: then they are
+ * widened to int64 in place (wide_offsets) and export as large_utf8 if the
+ * bytes really do.  A string column of a table read as views
+ * (simdsv__column_views) has 16-byte views in values and no offsets; chars
+ * is its current side block (buffer index vin->windows + nblocks), and the
+ * blocks before it are full (each under 2^31 bytes). */
 typedef struct column {
     char *name;
     size_t name_size;
@@ -35,6 +62,12 @@ typedef struct column {
     simdsv_type min_type;   /* inferred columns: the inference starts from it (simdsv_options_set_column_min_type) */
     char *chars;
     size_t chars_len, chars_cap;
+    const view_input *vin;  /* the table's (NULL: utf8) */
+    side_block *blocks;     /* views: the full side blocks */
+    size_t nblocks, blocks_cap;
+    int input_refs;         /* views: some view points into the input */
+    const char **view_buffers; /* views: every buffer index's first byte (simdsv_column_view), or NULL */
+    size_t view_buffers_count;
 } column;
 
 typedef struct reject_entry {
@@ -45,6 +78,7 @@ typedef struct reject_entry {
 
 struct simdsv_table {
     simdsv_allocator alloc;
+    view_input vin;
     column *cols;
     size_t ncols, cols_cap;
     uint64_t rows;
@@ -61,6 +95,12 @@ static inline void simdsv__set_bit(uint8_t *bitmap, uint64_t i, int value)
         bitmap[i / 8] = value ? mask : 0;
     else if (value)
         bitmap[i / 8] |= mask;
+}
+
+/* Whether c is a string column built as views (SIMDSV_STRINGS_VIEW). */
+static inline int simdsv__column_views(const column *c)
+{
+    return c->type == SIMDSV_TYPE_STRING && c->vin && c->vin->views;
 }
 
 /* String offset i of c, and setting it. */
@@ -148,6 +188,18 @@ simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c,
 /* int32 offsets -> int64, in place (the buffer doubles). */
 simdsv_status simdsv__column_widen_offsets(const simdsv_allocator *a, column *c);
 void simdsv__column_free_data(const simdsv_allocator *a, column *c);
+/* A view column's side blocks: chars closed as a full block (when it holds
+ * bytes) and a new one started empty.  0 when out of memory. */
+int simdsv__column_close_side(const simdsv_allocator *a, column *c);
+/* view_buffers of c from its input windows and side blocks (for
+ * simdsv_column_view); SIMDSV_OK for a column not read as views. */
+simdsv_status simdsv__column_view_buffers(const simdsv_allocator *a, column *c);
+/* The number of buffers a view column's views may name: its input windows
+ * and side blocks (0 when every string is inline), the current one
+ * included when it holds bytes. */
+size_t simdsv__column_variadic_count(const column *c);
+/* Buffer index i of such a column: its first byte and size. */
+void simdsv__column_variadic(const column *c, size_t i, const char **data, size_t *size);
 /* No rows and no buffers, without freeing them (they belong elsewhere). */
 void simdsv__column_forget_data(column *c);
 

@@ -16,7 +16,10 @@ simdsv_status simdsv_table_column_view(const simdsv_table *t, size_t index, simd
     if (c->type == SIMDSV_TYPE_NULL || c->length == 0)
         return SIMDSV_OK;
     view->validity = c->validity;
-    if (c->type == SIMDSV_TYPE_STRING) {
+    if (simdsv__column_views(c)) {
+        view->views = c->values;
+        view->view_buffers = c->view_buffers; /* built when the read ended (table.c) */
+    } else if (c->type == SIMDSV_TYPE_STRING) {
         view->offsets = c->offsets;
         view->offset_width = simdsv__offset_width(c);
         view->bytes = c->chars ? c->chars : "";

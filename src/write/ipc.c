@@ -47,6 +47,7 @@ typedef struct ipc_column {
     wbuf scratch[MAX_BUFFERS]; /* rewritten bitmaps / offsets */
     void *codec_state;
     bool failed;
+    bool text_overflow; /* views of more than 2 GiB of text in one batch (utf8 holds int32 offsets) */
 } ipc_column;
 
 typedef struct ipc_writer {
@@ -71,7 +72,10 @@ static uint32_t type_table(fb *b, const wcolumn *col, uint8_t *type_id)
     switch (col->type) {
     case W_NULL: *type_id = TY_NULL; return fb_table(b, NULL, 0);
     case W_BOOL: *type_id = TY_BOOL; return fb_table(b, NULL, 0);
-    case W_UTF8: *type_id = TY_UTF8; return fb_table(b, NULL, 0);
+    case W_UTF8:
+    case W_UTF8_VIEW: /* written as utf8: a view's buffers are not the batch's own (shared input) */
+        *type_id = TY_UTF8;
+        return fb_table(b, NULL, 0);
     case W_LARGE_UTF8: *type_id = TY_LARGE_UTF8; return fb_table(b, NULL, 0);
     case W_INT64: {
         *type_id = TY_INT;
@@ -199,6 +203,7 @@ static void prepare_column(ipc_writer *w, size_t j)
     c->length = n;
     c->nbuf = 0;
     c->failed = false;
+    c->text_overflow = false;
     if (type == W_NULL) {
         c->null_count = n;
         return;
@@ -215,7 +220,7 @@ static void prepare_column(ipc_writer *w, size_t j)
         set_buffer(&c->buf[0], NULL, 0);
     else
         set_buffer(&c->buf[0], own_bits(&c->scratch[0], validity, start, n), (n + 7) / 8);
-    c->nbuf = type == W_UTF8 || type == W_LARGE_UTF8 ? 3 : 2;
+    c->nbuf = wtype_string(type) ? 3 : 2;
     const uint8_t *values = a->buffers[1];
     switch (type) {
     case W_BOOL:
@@ -270,6 +275,35 @@ static void prepare_column(ipc_writer *w, size_t j)
             set_buffer(&c->buf[1], o->data, (int64_t)o->len);
         }
         set_buffer(&c->buf[2], (const uint8_t *)a->buffers[2] + first, last - first);
+        break;
+    }
+    case W_UTF8_VIEW: {
+        /* utf8: offsets and the strings' bytes gathered */
+        wbuf *o = &c->scratch[1], *d = &c->scratch[2];
+        o->len = d->len = 0;
+        if (!wbuf_reserve(o, 4 * (size_t)(n + 1))) {
+            c->failed = true;
+            return;
+        }
+        int32_t end = 0;
+        memcpy(o->data, &end, 4);
+        for (int64_t i = 0; i < n && !c->failed; i++) {
+            size_t len;
+            const uint8_t *str = wstring(a, type, start + i, &len);
+            if (len > (size_t)INT32_MAX - (size_t)end) {
+                c->failed = c->text_overflow = true;
+                return;
+            }
+            wbuf_put(d, str, len);
+            end += (int32_t)len;
+            memcpy(o->data + 4 * (i + 1), &end, 4);
+        }
+        if (d->failed) {
+            c->failed = true;
+            return;
+        }
+        set_buffer(&c->buf[1], o->data, 4 * (n + 1));
+        set_buffer(&c->buf[2], d->data, (int64_t)d->len);
         break;
     }
     case W_NULL:
@@ -350,6 +384,10 @@ static simdsv_status write_batch(ipc_writer *w, const struct ArrowArray *batch, 
     /* FieldNode and Buffer structs (16 bytes each), and the body size. */
     size_t nbuffers = 0;
     for (size_t j = 0; j < w->ncols; j++) {
+        if (w->columns[j].text_overflow)
+            return simdsv__write_fail(w->sink->err, SIMDSV_ERR_VALUE, 0,
+                                      "column \"%s\": a batch holds over 2 GiB of text (written as utf8)",
+                                      w->cols[j].name);
         if (w->columns[j].failed)
             return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "column \"%s\": out of memory",
                                       w->cols[j].name);

@@ -29,7 +29,8 @@ static int physical_type(wtype t)
     case W_TIMESTAMP: return PT_INT64;
     case W_DOUBLE: return PT_DOUBLE;
     case W_UTF8:
-    case W_LARGE_UTF8: return PT_BYTE_ARRAY;
+    case W_LARGE_UTF8:
+    case W_UTF8_VIEW: return PT_BYTE_ARRAY;
     case W_DATE32:
     case W_NULL: return PT_INT32;
     }
@@ -256,6 +257,7 @@ static void schema_element(thrift *t, const wcolumn *col)
     switch (col->type) {
     case W_UTF8:
     case W_LARGE_UTF8:
+    case W_UTF8_VIEW:
         thrift_i32(t, 6, CT_UTF8);
         thrift_struct(t, 10);
         thrift_struct(t, 1); /* STRING */

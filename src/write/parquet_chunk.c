@@ -293,7 +293,7 @@ static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *sli
         return false;
     size_t nv = 0, r = 0;
     bool dict = use_dict;
-    const bool strings = col->type == W_UTF8 || col->type == W_LARGE_UTF8;
+    const bool strings = wtype_string(col->type);
     const size_t width = col->type == W_DATE32 ? 4 : col->type == W_BOOL ? 1 : 8;
     for (size_t k = 0; k < nslices; k++) {
         const struct ArrowArray *a = slices[k].batch->children[index];
@@ -360,21 +360,8 @@ static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *sli
         for (size_t i = 0; i < n; i++) {
             if (!levels[i])
                 continue;
-            const int64_t at = base + (int64_t)i;
-            int64_t from, to;
-            if (col->type == W_UTF8) {
-                int32_t o[2];
-                memcpy(o, values + 4 * at, 8);
-                from = o[0];
-                to = o[1];
-            } else {
-                int64_t o[2];
-                memcpy(o, values + 8 * at, 16);
-                from = o[0];
-                to = o[1];
-            }
-            const uint8_t *str = (const uint8_t *)a->buffers[2] + from;
-            const size_t len = (size_t)(to - from);
+            size_t len;
+            const uint8_t *str = wstring(a, col->type, base + (int64_t)i, &len);
             if (len > UINT32_MAX)
                 return false;
             c->starts[nv] = c->plain.len;
@@ -435,6 +422,7 @@ static void stats_bytes(chunk *c, const wcolumn *col, const minmax *mm)
     }
     case W_UTF8:
     case W_LARGE_UTF8:
+    case W_UTF8_VIEW:
         if (mm->nmin > STAT_MAX_BYTES || mm->nmax > STAT_MAX_BYTES) {
             c->has_minmax = false;
             break;
@@ -528,7 +516,7 @@ void simdsv__parquet_gather_chunk(chunk *c, const wcolumn *col, size_t index, co
     c->status = SIMDSV_ERR_NOMEM;
     if (c->slots)
         memset(c->slots, 0, c->slots_cap * sizeof *c->slots);
-    const bool strings = col->type == W_UTF8 || col->type == W_LARGE_UTF8;
+    const bool strings = wtype_string(col->type);
     const bool use_dict = opt->dictionary && col->type != W_BOOL && col->type != W_NULL;
     if (strings && use_dict) {
         if (!simdsv__grow_array((void **)&c->dict_starts, &c->dict_starts_cap, 2, sizeof *c->dict_starts))

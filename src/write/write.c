@@ -175,6 +175,8 @@ simdsv_status simdsv__write_columns(struct ArrowArrayStream *stream, struct Arro
             cols[i].type = W_UTF8;
         } else if (strcmp(f, "U") == 0) {
             cols[i].type = W_LARGE_UTF8;
+        } else if (strcmp(f, "vu") == 0) {
+            cols[i].type = W_UTF8_VIEW;
         } else {
             f = NULL;
         }
@@ -182,7 +184,7 @@ simdsv_status simdsv__write_columns(struct ArrowArrayStream *stream, struct Arro
             free(cols);
             return simdsv__write_fail(err, SIMDSV_ERR_INVALID_ARGUMENT, 0,
                                       "column %zu (\"%s\"): Arrow format \"%s\" cannot be written (the writers take "
-                                      "b l g tdD tsu:TZ u U n)",
+                                      "b l g tdD tsu:TZ u U vu n)",
                                       i + 1, c->name ? c->name : "", c->format ? c->format : "");
         }
     }

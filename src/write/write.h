@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ----------------------------------------------------------- byte buffers */
 
@@ -89,8 +90,41 @@ typedef enum wtype {
     W_DATE32,     /* int32 days */
     W_TIMESTAMP,  /* int64 microseconds */
     W_UTF8,       /* int32 offsets */
-    W_LARGE_UTF8  /* int64 offsets */
+    W_LARGE_UTF8, /* int64 offsets */
+    W_UTF8_VIEW   /* 16-byte string views ("vu") */
 } wtype;
+
+static inline bool wtype_string(wtype t)
+{
+    return t == W_UTF8 || t == W_LARGE_UTF8 || t == W_UTF8_VIEW;
+}
+
+/* Row `at` of a string child (utf8, large_utf8 or string view; the
+ * child's offset applied by the caller): its bytes and their count. */
+static inline const uint8_t *wstring(const struct ArrowArray *a, wtype type, int64_t at, size_t *len)
+{
+    const uint8_t *values = a->buffers[1];
+    if (type == W_UTF8_VIEW) { /* length, then the bytes inline, or prefix, buffer index and offset */
+        int32_t view[4];
+        memcpy(view, values + 16 * at, 16);
+        *len = (size_t)view[0];
+        return view[0] <= 12 ? values + 16 * at + 4 : (const uint8_t *)a->buffers[2 + view[2]] + view[3];
+    }
+    int64_t from, to;
+    if (type == W_UTF8) {
+        int32_t o[2];
+        memcpy(o, values + 4 * at, 8);
+        from = o[0];
+        to = o[1];
+    } else {
+        int64_t o[2];
+        memcpy(o, values + 8 * at, 16);
+        from = o[0];
+        to = o[1];
+    }
+    *len = (size_t)(to - from);
+    return (const uint8_t *)a->buffers[2] + from;
+}
 
 typedef struct wcolumn {
     const char *name;     /* the schema's (kept alive by the schema) */
@@ -100,7 +134,7 @@ typedef struct wcolumn {
 
 /* The stream's schema (*schema, released by the caller when its release is
  * set) and its columns: a "+s" with children of the formats the typed
- * reader produces (b l g tdD tsu:TZ u U n).  Anything else is
+ * reader produces (b l g tdD tsu:TZ u U vu n).  Anything else is
  * SIMDSV_ERR_INVALID_ARGUMENT naming the column and the format. */
 simdsv_status simdsv__write_columns(struct ArrowArrayStream *stream, struct ArrowSchema *schema, wcolumn **out,
                                     size_t *n, simdsv_error *err);

@@ -108,7 +108,7 @@ t count_no_header count --no-header cities.csv
 t count_broken count --quote '"' broken.csv
 t count_lenient count --lenient broken.csv
 t count_missing count nope.csv
-t count_dir count .
+t count_dir count ds
 t count_nofile count
 t count_badopt count --bogus cities.csv
 t count_badvalue count --delimiter abcde cities.csv
@@ -146,6 +146,11 @@ t convert_csv convert --to csv cities.csv
 t convert_csv_tab convert --to csv --output-delimiter '\t' cities.csv
 t convert_json_semicolon convert --to json --delimiter ';' bom_semicolon.csv
 t convert_csv_tsv convert --to csv --delimiter '\t' tab.tsv
+# quoting.csv: quoted fields that need their quotes, that do not, with doubled
+# quotes, empty, with CR and LF, long; written from their raw bytes or content
+t convert_csv_quoting convert --to csv quoting.csv
+# --trim-spaces: the general path hands out quoted fields already decoded
+t convert_csv_quoting_trim convert --to csv --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t convert_crlf convert --to csv crlf.csv
 t convert_no_to convert cities.csv
 t convert_broken convert --quote '"' --to csv broken.csv
@@ -153,6 +158,17 @@ t convert_lossy convert --to csv --utf8 lossy bad_utf8.csv
 t convert_bad_utf8 convert --to json bad_utf8.csv
 t convert_empty convert --to json empty.csv
 t convert_two_files convert --to csv cities.csv fruit.csv
+# ------------------------------------------------------- several files as one table
+t dataset_schema_by_position schema ds
+t dataset_schema_by_name schema --union-by-name ds
+t dataset_schema_glob schema 'ds/*/a.csv' --filename-column file
+t dataset_schema_no_hive schema --union-by-name --no-hive ds
+t dataset_schema_two schema cities.csv fruit.csv
+t dataset_stats stats --union-by-name --filename-column file --format csv ds
+t dataset_check_glob check 'ds/**/*.csv'
+t dataset_no_match schema 'ds/*/*.tsv'
+t dataset_convert_csv convert --to csv 'ds/*/*'
+t dataset_filename_column_bad schema --filename-column id ds/year=2024/a.csv
 t convert_help convert --help
 # Duplicate and empty names (issue #21): a, b, a_3, column_4, a_2 (the file's own), a_4
 # in every typed output; --columns, --schema and --null-values name the unique names.
@@ -191,6 +207,7 @@ t slice_1_3 slice --start 1 --end 3 fruit.csv
 t slice_start slice --start 10 fruit.csv
 t slice_end slice --end 2 notes.csv
 t slice_empty slice --start 5 --end 5 fruit.csv
+t slice_quoting slice --start 1 --end 6 quoting.csv
 t slice_bad slice --start 5 --end 2 fruit.csv
 t slice_help slice --help
 
@@ -217,6 +234,9 @@ t select_single_empty select 3 ragged.csv
 t select_outdelim select --output-delimiter ';' when,what notes.csv
 t select_crlf select 2 crlf.csv
 t select_bom select --delimiter ';' note,id bom_semicolon.csv
+t select_quoting select 3,1,2 quoting.csv
+t select_quoting_alone select 2 quoting.csv
+t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
 t select_missing_sel select
 t select_help select --help
@@ -236,6 +256,7 @@ t search_newline search 'one
 line' notes.csv
 t search_delim search 'x,y' notes.csv
 t search_none search zzz fruit.csv
+t search_quoting search -c text i quoting.csv
 t search_dash search -- -01-0 notes.csv
 t search_unicode search 東 cities.csv
 t search_outdelim search --output-delimiter '|' -c what o notes.csv
@@ -250,6 +271,11 @@ t freq_limit frequency --limit 1 --select dept,salary staff.csv
 t freq_all frequency --limit 0 --select 2 staff.csv
 t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
 t freq_empty frequency empty.csv
+t freq_quoting frequency quoting.csv
+# 300 values of 1 to 7 rows each, some longer than a slot holds: the table
+# grows, the first --limit are picked apart from the rest, ties in byte order
+t freq_many frequency --limit 4 freq_many.csv
+t freq_many_all frequency --limit 0 --select value freq_many.csv
 t freq_help frequency --help
 
 # ------------------------------------------------------------------- table
@@ -568,6 +594,18 @@ awk 'BEGIN { pad = sprintf("%60s", ""); gsub(/ /, "w", pad);
     print "n,s"; for (i = 1; i <= 150000; i++) print i "," pad i % 5; print "x,last" }' >"$TMP/late.csv"
 RUN_DIR=$TMP run stats_late_misfit /dev/null stats --exact --format csv --threads 2 late.csv
 RUN_DIR=$TMP run stats_late_misfit_table /dev/null stats --exact --threads 1 late.csv
+# --strings view (string columns as Arrow string views, issue #22): every
+# typed command prints and writes what the utf8 layout gives, on short,
+# long (late.csv: 61 bytes), quoted, escaped, UTF-8, empty and null strings.
+for f in cities.csv notes.csv typed.csv esc.csv "$TMP/late.csv"; do
+    for cmd in "convert --to jsonl" "stats --exact --format csv"; do
+        same_output "$cmd --strings view $f" "$S $cmd $f" "$S $cmd --strings view $f"
+    done
+    for fmt in parquet arrow arrows; do
+        same_output "convert --to $fmt --strings view $f" "$S convert --to $fmt -o $TMP/u.$fmt $f && cat $TMP/u.$fmt" \
+            "$S convert --to $fmt --strings view -o $TMP/v.$fmt $f && cat $TMP/v.$fmt"
+    done
+done
 same_output "stats: stdin" "$S stats --exact --format csv $TMP/late.csv" "$S stats --exact --format csv - <$TMP/late.csv"
 # The JSON parses (Python's json), with the numbers it says.
 if command -v python3 >/dev/null 2>&1; then
@@ -656,6 +694,27 @@ for fmt in parquet arrow; do
         [ -s "$TMP/late_big.$fmt" ] && [ ! -s "$TMP/late_big.err" ]; then ok; else bad "convert -o .$fmt: a late misfit read again"; fi
 done
 RUN_DIR=$TMP run convert_late_misfit_pipe late_big.csv convert --infer-rows 1000 --to parquet -
+# Several files as one table: a gzip member, a file with an extra column, a
+# late value wider than every sample (read again, widened), to Parquet and
+# Arrow; the same rows as the files one by one.
+mkdir -p "$TMP/many"
+awk 'BEGIN { print "id,n"; for (i = 1; i <= 30000; i++) print i "," (i == 25000 ? "2.5" : i) }' >"$TMP/many/a.csv"
+printf 'id,n,extra\n30001,7,x\n' >"$TMP/many/b.csv"
+if command -v gzip >/dev/null 2>&1; then
+    printf 'n;id\n8;30002\n' | gzip >"$TMP/many/c.csv.gz"
+    many_rows=30002
+else
+    many_rows=30001
+fi
+for fmt in parquet arrow; do
+    if "$S" convert --union-by-name --infer-rows 1000 "$TMP/many" -o "$TMP/many.$fmt" 2>"$TMP/many.err" &&
+        [ -s "$TMP/many.$fmt" ] && [ ! -s "$TMP/many.err" ]; then ok; else bad "convert -o .$fmt: several files, a late misfit read again: $(cat "$TMP/many.err")"; fi
+done
+if "$S" stats --union-by-name --infer-rows 1000 --format csv "$TMP/many/*" >"$TMP/many.stats" 2>"$TMP/many.err" &&
+    grep -qx "id,int64,$many_rows,0,.*" "$TMP/many.stats" && grep -q '^n,float64,' "$TMP/many.stats" &&
+    grep -q '^extra,string,1,'"$((many_rows - 1))"',' "$TMP/many.stats"; then ok; else
+    bad "stats of several files: $(cat "$TMP/many.stats" "$TMP/many.err")"
+fi
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)

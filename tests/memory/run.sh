@@ -1,7 +1,8 @@
 #!/bin/sh
 # The memory test: every command over a big generated taxi-like CSV (gen.c)
 # through a pipe, its peak resident memory (GNU time's %M) asserted below a
-# fixed bound that does not depend on the input's size.  A test script, not
+# fixed bound that does not depend on the input's size; then a dataset of
+# 100 files (two gzipped) read as one table, within the same bounds.  A test script, not
 # a timed unit test: `make test-memory` (2 GiB per command, minutes), and a
 # 200 MiB round in .ci/run.
 #
@@ -86,5 +87,53 @@ measure "slice" "$SIZE" slice --start 1000000 --end 1000010
 measure "table" "$SIZE" table
 measure "cat rows" "$SIZE" cat rows
 rm -f "$TMP/out.arrows" "$TMP/out.parquet"
+
+# Many files as one table: 100 files of SIZE / 100 (two gzipped), read one
+# file at a time whatever their number: the same bounds as one input.
+kib() {
+    case $1 in
+    *K) echo "${1%K}" ;;
+    *M) echo $((${1%M} * 1024)) ;;
+    *G) echo $((${1%G} * 1048576)) ;;
+    *) echo $(($1 / 1024)) ;;
+    esac
+}
+PER_FILE=$(($(kib "$SIZE") / 100))K
+mkdir -p "$TMP/files"
+i=0
+while [ $i -lt 100 ]; do
+    "$GEN" "$PER_FILE" >"$TMP/files/part-$(printf %03d $i).csv"
+    i=$((i + 1))
+done
+if command -v gzip >/dev/null 2>&1; then
+    gzip "$TMP/files/part-010.csv" "$TMP/files/part-020.csv"
+fi
+# measure_files NAME SIMDSV-ARGS...: simdsv ARGS over the files (no standard input)
+measure_files() {
+    name=$1
+    shift
+    bound=$BOUND_KB
+    case "$name" in
+    *parquet*) bound=$ROW_GROUP_BOUND_KB ;;
+    esac
+    "$TIME" -f %M -o "$TMP/rss" "$BIN" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+    rss=$(tail -n 1 "$TMP/rss")
+    status=$(sed -n 's/^Command exited with non-zero status \([0-9]*\)$/\1/p' "$TMP/rss")
+    [ -n "$status" ] || status=0
+    if [ "$status" = 0 ] && [ "$rss" -le "$bound" ] 2>/dev/null; then
+        verdict=PASS
+    else
+        verdict=FAIL
+        failed=1
+    fi
+    printf '%-5s %-34s peak RSS %7s KiB (bound %s KiB)  exit %s\n' "$verdict" "$name" "$rss" "$bound" "$status"
+    if [ "$status" != 0 ]; then
+        head -c 300 "$TMP/err" | sed 's/^/       /'
+    fi
+}
+measure_files "100 files: convert --to parquet" convert "$TMP/files" -o "$TMP/out.parquet"
+measure_files "100 files: convert --to arrows" convert "$TMP/files/*.csv*" -o "$TMP/out.arrows"
+measure_files "100 files: stats" stats "$TMP/files"
+rm -rf "$TMP/files" "$TMP/out.arrows" "$TMP/out.parquet"
 [ "$failed" = 0 ] && echo "memory test: every command within its bound" || echo "memory test: FAILED"
 exit "$failed"

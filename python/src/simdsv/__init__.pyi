@@ -1,7 +1,7 @@
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Union
 import os
 
-_Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, Any]
+_Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, list, tuple, Any]
 _Schema = Union[str, Mapping[Union[str, int], Any], Any]
 
 __version__: str
@@ -112,8 +112,16 @@ def read_csv(
     sniff: bool = ...,
     encoding: str | None = ...,
     compression: Literal["infer", "gzip", "zstd"] | None = ...,
+    storage_options: Mapping[str, Any] | None = ...,
+    union_by_name: bool = ...,
+    hive_partitioning: bool | None = ...,
+    include_path_column: bool | str = ...,
+    include_file_paths: str | None = ...,
 ) -> Table: ...
 def infer_schema(source: _Source, **kwargs: Any) -> Table: ...
+# A polars.LazyFrame (Any here: polars is an optional dependency).  Takes read_csv's keywords; a file object is
+# read whole.  Projection, n_rows and predicates are pushed down to the reader.
+def scan_csv(source: _Source, *, batch_rows: int | None = ..., **kwargs: Any) -> Any: ...
 def open_csv(source: _Source, *, batch_rows: int = ..., **kwargs: Any) -> CsvStream: ...
 def records(source: _Source, **kwargs: Any) -> Records: ...
 def count(source: _Source, **kwargs: Any) -> int: ...

@@ -89,6 +89,8 @@ class _Replay:
 
     def __init__(self, first: bytes, rest: Any, text: bool) -> None:
         self._first, self._rest, self._text = first, rest, text
+        name = getattr(rest, "name", None)
+        self.name = name if isinstance(name, str) else None  # named in errors (a URL, a path)
 
     def read(self, size: int) -> bytes:
         if self._first:

@@ -94,8 +94,7 @@ fail:
     return NULL;
 }
 
-/* The exception being raised, normalized to one object, and cleared. */
-static PyObject *take_exception(void)
+PyObject *ext_take_exception(void)
 {
 #if PY_VERSION_HEX >= 0x030C0000
     return PyErr_GetRaisedException();
@@ -144,7 +143,7 @@ static long long file_read(void *ctx, void *buf, size_t size, int *os_errno)
     if (got < 0) {
         *os_errno = EIO;
         Py_XDECREF(in->file_error);
-        in->file_error = take_exception();
+        in->file_error = ext_take_exception();
     }
     PyGILState_Release(g);
     return got;
@@ -160,7 +159,12 @@ static int input_get(PyObject *src, input *in)
         in->file_is_text = mode && PyUnicode_Check(mode) && !strchr(PyUnicode_AsUTF8(mode), 'b');
         Py_XDECREF(mode);
         PyErr_Clear();
-        in->name = "<file>";
+        PyObject *name = PyObject_GetAttrString(src, "name");
+        if (name && PyUnicode_Check(name))
+            in->file_name = PyUnicode_AsUTF8String(name);
+        Py_XDECREF(name);
+        PyErr_Clear();
+        in->name = in->file_name ? PyBytes_AS_STRING(in->file_name) : "<file>";
         return 0;
     }
     if (PyObject_CheckBuffer(src) && !PyBytes_Check(src)) {
@@ -200,6 +204,7 @@ void ext_input_release(input *in)
     Py_CLEAR(in->path);
     Py_CLEAR(in->file);
     Py_CLEAR(in->file_error);
+    Py_CLEAR(in->file_name);
     if (in->view.obj)
         PyBuffer_Release(&in->view);
 }
@@ -405,6 +410,7 @@ static PyMethodDef module_methods[] = {
     {"range_summary", py_range_summary, METH_VARARGS, "range_summary(bytes, begin, prev_byte, ints, strings)"},
     {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, in_quote)]"},
     {"read_range", py_read_range, METH_VARARGS, "read_range(bytes, range, ints, strings, name) -> Table"},
+    {"dataset", py_dataset, METH_VARARGS, "dataset([input], ints, strings) -> Dataset"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_simdsv",
@@ -413,7 +419,8 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_simdsv",
 
 PyMODINIT_FUNC PyInit__simdsv(void)
 {
-    if (PyType_Ready(&ext_TableType) < 0 || PyType_Ready(&ext_StreamType) < 0 || PyType_Ready(&ext_RecordsType) < 0)
+    if (PyType_Ready(&ext_TableType) < 0 || PyType_Ready(&ext_StreamType) < 0 || PyType_Ready(&ext_RecordsType) < 0 ||
+        PyType_Ready(&ext_DatasetType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
@@ -465,7 +472,10 @@ PyMODINIT_FUNC PyInit__simdsv(void)
         {"OPT_COMMENT_STRING", SIMDSV_OPT_COMMENT_STRING},
         {"OPT_THOUSANDS", SIMDSV_OPT_THOUSANDS}, {"OPT_DATE_ORDER", SIMDSV_OPT_DATE_ORDER},
         {"OPT_END_OFFSET", SIMDSV_OPT_END_OFFSET}, {"DATE_ISO", SIMDSV_DATE_ISO},           {"DATE_DMY", SIMDSV_DATE_DMY},
-        {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD}};
+        {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD},
+        {"OPT_UNION_BY_NAME", SIMDSV_OPT_UNION_BY_NAME}, {"OPT_HIVE", SIMDSV_OPT_HIVE},
+        {"OPT_FILENAME_COLUMN", SIMDSV_OPT_FILENAME_COLUMN}, {"HIVE_AUTO", SIMDSV_HIVE_AUTO},
+        {"HIVE_ON", SIMDSV_HIVE_ON}, {"HIVE_OFF", SIMDSV_HIVE_OFF}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);

@@ -13,8 +13,10 @@ The graph has three stages:
 
 So quoted fields with line breaks anywhere, also across block boundaries,
 read exactly as in a single read, which ``dask.dataframe.read_csv`` (it cuts
-blocks at the first newline) does not do.  The path must name the same file
-on every worker (shared storage); each task reads only its own bytes.
+blocks at the first newline) does not do.  A local path must name the same
+file on every worker (shared storage); an fsspec URL (s3://, https://, ...)
+is listed once on the client and read by ranged GETs on the workers, so they
+need no shared disk.  Each task reads only its own bytes.
 """
 
 from __future__ import annotations
@@ -22,64 +24,104 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import Table, _cast_batch, _detect, _options, _resolve_casts, arrow_to_pandas
+from . import Table, _cast_batch, _detect, _options, _remote, _resolve_casts, arrow_to_pandas
 from . import _simdsv as _c
 
 __all__ = ["read_csv"]
 
+# A source is a local path (str) or a _remote.RemoteFile (an object listed on the client; picklable, it reads
+# its own byte ranges on any worker).
+Source = Any
 
-def _pread(path: str, start: int, size: int) -> bytes:
-    with open(path, "rb") as f:
-        return os.pread(f.fileno(), size, start) if size else b""
+
+def _name(source: Source) -> str:
+    return source if isinstance(source, str) else source.name
 
 
-def _summarize(path: str, begin: int, end: int, ints: dict, strings: dict) -> tuple:
+def _fetch(source: Source, start: int, size: int) -> bytes:
+    """Bytes [start, start + size) of the source, all of them (fewer: the file changed, an error naming it)."""
+    if not size:
+        return b""
+    if isinstance(source, str):
+        with open(source, "rb") as f:
+            data = os.pread(f.fileno(), size, start)
+        if len(data) != size:
+            raise OSError(f"{source}: the file changed size while it was read")
+        return data
+    return source.fetch(start, start + size)
+
+
+def _summarize(source: Source, begin: int, end: int, ints: dict, strings: dict) -> tuple:
     # One byte before the range: whether a CRLF was cut in two.
     lead = 1 if begin > 0 else 0
-    data = _pread(path, begin - lead, end - begin + lead)
-    if len(data) != end - begin + lead:
-        raise OSError(f"{path}: the file changed size while it was read")
+    data = _fetch(source, begin - lead, end - begin + lead)
     prev = data[0] if lead else -1
     return _c.range_summary(memoryview(data)[lead:], begin, prev, ints, strings)
 
 
-def _read_partition(path: str, ranges: list, i: int, ints: dict, strings: dict, casts: dict,
+def _read_partition(source: Source, ranges: list, i: int, ints: dict, strings: dict, casts: dict,
                     dtype_backend: str | None, schema: Any) -> Any:
     try:
-        table = _read_range(path, ranges[i], ints, strings)
+        table = _read_range(source, ranges[i], ints, strings)
     except _c.Error:
         # After bad quoting the ranges behind it may start in the wrong
         # quote state and fail too: report the first failing range, whose
         # error is the single read's.
         for earlier in ranges[:i]:
-            _read_range(path, earlier, ints, strings)
+            _read_range(source, earlier, ints, strings)
         raise
     arrow = _same_zones(table.to_arrow(), schema)
     if casts:
-        arrow = _cast_batch(arrow, casts, path, 0)
+        arrow = _cast_batch(arrow, casts, _name(source), 0)
     return arrow_to_pandas(arrow, dtype_backend)
 
 
-def _read_range(path: str, rng: tuple, ints: dict, strings: dict) -> Table:
-    data = _pread(path, rng[0], rng[1] - rng[0])
-    return Table(_c.read_range(data, rng, ints, strings, path))
+def _read_range(source: Source, rng: tuple, ints: dict, strings: dict) -> Table:
+    data = _fetch(source, rng[0], rng[1] - rng[0])
+    return Table(_c.read_range(data, rng, ints, strings, _name(source)))
 
 
-def _infer(path: str, ints: dict, strings: dict) -> tuple[list[str], list[str], dict, dict, list[str]]:
+class _Plan:
+    """The options of one source's detection (as _options.Plan holds them)."""
+
+    def __init__(self, ints: dict, strings: dict) -> None:
+        self.ints, self.strings = dict(ints), dict(strings)
+
+
+def _detected_remote(file: Any, ints: dict, strings: dict) -> tuple[dict, dict, Any]:
+    """(ints, strings, a reader of the object from its start) with detection run on the object's first bytes,
+    as simdsv.read_csv does for a URL."""
+    reader = file.reader()
+    head = reader.read(4)
+    if head[:2] == b"\x1f\x8b" or head == b"\x28\xb5\x2f\xfd":
+        raise ValueError(f"{file.name}: compressed data cannot be read by byte ranges: use simdsv.read_csv")
+    reader.rewind()
+    plan = _Plan(ints, strings)
+    replay = _detect.file_source(reader, plan)
+    return plan.ints, plan.strings, replay
+
+
+def _infer(source: Source, ints: dict, strings: dict) -> tuple[list[str], list[str], dict, dict, list[str]]:
     """The options as detected, and the names and types of every column, from a
-    sample of the start, middle and end of the file.
+    sample of the start, middle and end of a local file (of the start of an
+    object: it is read as a stream, its first 8 MiB).
 
     Detection runs here, once (simdsv_input_detect, as simdsv.read_csv does),
     and its options go to every task: a range cannot be detected alone.  A
     column without a value in the sample is read as string (a single read
     would give it the type of the values it finds later)."""
-    ints, strings = _c.detect(path, ints, strings)
-    if ints[_c.OPT_COMPRESSION] != _c.COMPRESSION_NONE:
-        raise ValueError(f"{path}: compressed data cannot be read by byte ranges: use simdsv.read_csv")
-    infer_ints = dict(ints)
-    infer_ints[_c.OPT_MMAP] = 1  # the sample touches a few pages only
+    if isinstance(source, str):
+        ints, strings = _c.detect(source, ints, strings)
+        if ints[_c.OPT_COMPRESSION] != _c.COMPRESSION_NONE:
+            raise ValueError(f"{source}: compressed data cannot be read by byte ranges: use simdsv.read_csv")
+        sample: Any = source
+        infer_ints = dict(ints)
+        infer_ints[_c.OPT_MMAP] = 1  # the sample touches a few pages only
+    else:
+        ints, strings, sample = _detected_remote(source, ints, strings)
+        infer_ints = dict(ints)
     infer_strings = {k: v for k, v in strings.items() if k != _c.OPT_COLUMNS}
-    table = Table(_c.read_table(path, infer_ints, infer_strings, True))
+    table = Table(_c.read_table(sample, infer_ints, infer_strings, True))
     types = ["string" if c[1] == "null" else c[1] for c in table._native.column_info]
     # Timestamps: naive, or UTC when the sample's values had offsets (a range alone would decide from its own).
     utc = [c.name for c in table.to_arrow().schema if getattr(c.type, "tz", None)]
@@ -128,8 +170,14 @@ def _fields(options: dict, plan: Any, names: list[str]) -> list[int]:
 
 
 def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_backend: str | None = None,
-             **kwargs: Any) -> Any:
+             storage_options: dict | None = None, **kwargs: Any) -> Any:
     """A dask.dataframe.DataFrame over the CSV file at path, one partition per byte range.
+
+    path: a local path (the same file on every worker) or an fsspec URL
+    naming one object (s3://, https://, ...; storage_options= as fsspec
+    takes them), listed on the client and read by ranged GETs on the
+    workers.  An object that changes size while it is read is an error
+    naming it.
 
     Takes simdsv.read_csv's keyword arguments, pandas' and polars' names
     included (threads: per task, default 1).  Types are inferred once, from
@@ -149,7 +197,19 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     import dask.dataframe as dd
     from dask.utils import parse_bytes
 
-    path = os.fspath(path)
+    if _remote.is_url(path):
+        secrets = _remote.Secrets([path], storage_options)
+        files, _ = _remote.expand(path, storage_options, secrets)
+        if len(files) != 1:
+            raise ValueError(f"{secrets.redact(path)}: names {len(files)} objects; one was expected")
+        source: Source = files[0]
+        size = files[0].size
+    elif storage_options is not None:
+        raise ValueError("storage_options apply to URLs (s3://, https://, ...), not to a local path")
+    else:
+        source = _remote.local_path(os.fspath(path))
+        size = os.path.getsize(source)
+    name = _name(source)
     block = parse_bytes(blocksize) if isinstance(blocksize, str) else int(blocksize)
     if block <= 0:
         raise ValueError("blocksize must be positive")
@@ -164,7 +224,7 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     strings.pop(_c.OPT_COLUMNS, None)
     # The options as detected and the schema, once, as a task (the file may
     # be visible to the workers only).
-    names, types, ints, strings, utc = dask.compute(dask.delayed(_infer)(path, ints, strings))[0]
+    names, types, ints, strings, utc = dask.compute(dask.delayed(_infer)(source, ints, strings))[0]
     _c.range_summary(b"", 0, -1, ints, strings)  # refuses unsupported dialects here, not on the workers
 
     fields = _fields(options, plan, names)
@@ -175,16 +235,15 @@ def read_csv(path: str | os.PathLike, *, blocksize: int | str = "64MB", dtype_ba
     range_strings[_c.OPT_SCHEMA] = ",".join(f"#{f + 1}:{types[f]}" for f in fields)
     range_strings[_c.OPT_COLUMNS] = _options.join_list(f"#{f + 1}" for f in fields)
 
-    size = os.path.getsize(path)
     bounds = list(range(0, size, block)) + [size] if size else [0, 0]
-    summaries = [dask.delayed(_summarize)(path, b, e, ints, strings) for b, e in zip(bounds, bounds[1:])]
+    summaries = [dask.delayed(_summarize)(source, b, e, ints, strings) for b, e in zip(bounds, bounds[1:])]
     ranges = dask.delayed(_c.range_combine)(summaries)
     schema = _arrow_schema([names[f] for f in fields], [types[f] for f in fields], utc)
     parts = [
-        dask.delayed(_read_partition)(path, ranges, i, ints, range_strings, casts, dtype_backend, schema)
+        dask.delayed(_read_partition)(source, ranges, i, ints, range_strings, casts, dtype_backend, schema)
         for i in range(len(summaries))
     ]
     meta = schema.empty_table()
     if casts:
-        meta = _cast_batch(meta, casts, path, 0)
+        meta = _cast_batch(meta, casts, name, 0)
     return dd.from_delayed(parts, meta=arrow_to_pandas(meta, dtype_backend), verify_meta=False)

@@ -6,5 +6,6 @@ def read_csv(
     *,
     blocksize: Union[int, str] = ...,
     dtype_backend: Literal["numpy", "numpy_nullable", "pyarrow"] | None = ...,
+    storage_options: dict[str, Any] | None = ...,
     **kwargs: Any,
 ) -> Any: ...

@@ -1,8 +1,9 @@
 /*
- * count_parallel.h — simdsv_reader_count on several threads (count_parallel.c).
+ * chunks.h — the chunk planner (chunks.c): simdsv_reader_count on several
+ * threads and the range summary (the typed reader's entry is in access.h).
  */
-#ifndef SIMDSV_COUNT_PARALLEL_H
-#define SIMDSV_COUNT_PARALLEL_H
+#ifndef SIMDSV_CHUNKS_H
+#define SIMDSV_CHUNKS_H
 
 #include "reader.h"
 
@@ -12,9 +13,10 @@
  * records_emitted and physical_records have grown by the records counted and
  * the reader is at the end of its input, as after the serial count.  Returns
  * 0 when the serial count must run (the reader is then untouched): one thread,
- * an input under two chunks, an escape or comment byte, a stream other than
- * a regular file, a special byte anywhere (irregular quoting: the slow path
- * decides), the input ending inside quotes, a failed allocation or read. */
+ * an input under two chunks, a stream other than a regular file, an error or
+ * a cut that cannot be proven (a special byte where the quote parities cut,
+ * the input ending inside quotes, a cut inside a quoted field), a failed
+ * allocation or read.  Every dialect. */
 int simdsv__count_parallel(simdsv_reader *r, uint64_t *count);
 
 /* The summary of the range data[0..size) = input [begin, begin + size) (see
@@ -31,5 +33,9 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
  * so that small inputs are split too, and the read window of a file with
  * it; it lowers the typed reader's (1 MiB) too. */
 void simdsv__count_parallel_stats(uint64_t *parallel_counts, uint64_t *rescanned_chunks);
+/* For the tests: how many of those counts were cut at line ends (the
+ * dialects whose quote state is not the quote parity, lenient inputs with
+ * a special byte) rather than by the quote parities. */
+void simdsv__count_line_cut_stats(uint64_t *line_cut_counts);
 
 #endif

@@ -1,5 +1,22 @@
 /*
- * count_parallel.c — simdsv_reader_count on several threads.
+ * chunks.c — the one chunk planner: an input cut at record starts of the
+ * serial read, for every threaded part of the library (simdsv_reader_count
+ * on several threads, the typed reader's chunks through
+ * simdsv__count_chunks, the byte ranges' summaries through
+ * simdsv__range_summary, and so stats and the Dask reader), in every
+ * dialect.  Two ways to cut, one proof each:
+ *
+ * - Where the quote state is the parity of the quote bytes before
+ *   (parity_dialect: no escape, no comment, no dialect only the slow path
+ *   reads), one scan of the count kernel guesses and checks the quote
+ *   state at each raw boundary (below).
+ * - Every other dialect (an escape byte, comment lines, several-byte
+ *   delimiters, trimmed spaces) and lenient inputs with a special byte: cuts
+ *   just after line ends, proven by readers of the chunks with the full
+ *   policy (count_by_lines).
+ *
+ * Nothing here decides policy or reports an error: a cut that cannot be
+ * proven sends the caller back to one thread, which reads as it always did.
  *
  * The rest of the input, [base, end), is cut at raw boundaries b_0 = base <
  * b_1 < ... < b_n = end.  Chunk i is counted from the first record start
@@ -13,7 +30,7 @@
  * which is such a point too: records the reader has already indexed are
  * simply counted again by the kernel.
  *
- * Which raw boundaries are inside quotes is not known before the bytes in
+ * (The parity scan.)  Which raw boundaries are inside quotes is not known before the bytes in
  * front of them are scanned.  Without an escape byte the kernel's "inside
  * quotes" is the parity of the quote bytes before, so it follows from each
  * chunk's quote parity by a prefix XOR.  Counting the quotes in a pass of
@@ -41,10 +58,11 @@
  * with read() (a path, or a file descriptor) is read by each worker with
  * pread() into its own 1 MiB window, so memory stays bounded and nothing is
  * mapped; the file offset is moved to the end afterwards, where reading it
- * would have left it.  Pipes, FILE* and callbacks stay serial.
+ * would have left it; a chunk cut at line ends is read by its reader as a
+ * stream that pread() fills.  Pipes, FILE* and callbacks stay serial.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "count_parallel.h"
+#include "chunks.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -61,7 +79,12 @@
  * precision (see the record-size check). */
 #define PIECE ((size_t)64 << 10)
 
-static atomic_ullong parallel_counts, rescanned_chunks;
+static atomic_ullong parallel_counts, rescanned_chunks, line_cut_counts;
+
+void simdsv__count_line_cut_stats(uint64_t *counts)
+{
+    *counts = atomic_load_explicit(&line_cut_counts, memory_order_relaxed);
+}
 
 void simdsv__count_parallel_stats(uint64_t *counts, uint64_t *rescans)
 {
@@ -70,6 +93,7 @@ void simdsv__count_parallel_stats(uint64_t *counts, uint64_t *rescans)
 }
 
 typedef struct count_plan {
+    const simdsv_reader *reader; /* its options and dialect: the cuts at line ends read with them */
     const scan_kernel *kernel;
     scan_dialect dialect;
     int quote;            /* the quote byte, 256 (no byte) without quoting */
@@ -426,6 +450,7 @@ static int count_all(count_plan *plan, count_work *w, uint64_t *total, uint64_t 
 static void plan_init(count_plan *plan, const simdsv_reader *r, size_t window)
 {
     memset(plan, 0, sizeof *plan);
+    plan->reader = r;
     plan->kernel = r->kernel;
     plan->dialect = r->dialect;
     plan->quote = r->dialect.has_quote ? r->dialect.quote : 256;
@@ -459,10 +484,240 @@ static int work_start(count_work *w, count_plan *plan, uint64_t base, uint64_t e
     return 1;
 }
 
+/* ------------------------------------------- cuts at line ends, proven by readers */
+
+/* Whether the quote state at any byte is the parity of the quote bytes
+ * before it, so that the one-scan guess-and-check above applies: no escape
+ * byte (an escaped quote does not count), no comment (a comment line may
+ * hold an unbalanced quote), no dialect only the slow path reads (several-
+ * byte delimiters, trimmed spaces).  Lenient mode qualifies as long as no
+ * chunk holds a special byte; when one does, the cuts at line ends below
+ * take over. */
+static int parity_dialect(const simdsv_reader *r)
+{
+    return !r->dialect.has_escape && !r->dialect.has_comment && !r->slow_only;
+}
+
+/* Past the first line end in [from, limit) (a CR LF pair is one), or 0 when
+ * there is none or it cannot be read. */
+static uint64_t after_line_end(count_job *j, uint64_t from, uint64_t limit)
+{
+    const count_plan *p = j->plan;
+    size_t piece = 4096; /* usually a line end is near: read little first */
+    for (uint64_t pos = from; pos < limit;) {
+        size_t n = limit - pos < piece ? (size_t)(limit - pos) : piece;
+        if (n > p->window)
+            n = p->window;
+        const uint8_t *b = view(j, pos, n);
+        if (!b)
+            return 0;
+        for (size_t k = 0; k < n; k++) {
+            if (b[k] != '\n' && b[k] != '\r')
+                continue;
+            const uint64_t past = pos + k + 1;
+            if (b[k] == '\n' || past == limit)
+                return past;
+            const uint8_t *next = k + 1 < n ? b + k + 1 : view(j, past, 1);
+            return next ? past + (*next == '\n') : 0;
+        }
+        pos += n;
+        if (piece < p->window)
+            piece *= 2;
+    }
+    return 0;
+}
+
+/* What the reader of a chunk checks first: its bytes [from, to) read with
+ * the input's dialect and options, from memory in place or, from a file,
+ * as a stream that pread() fills (as the serial count reads a file). */
+typedef struct pread_feed {
+    int fd;
+    uint64_t at, end; /* file offsets */
+} pread_feed;
+
+static long long pread_feed_read(void *ctx, void *buf, size_t size, int *os_errno)
+{
+    pread_feed *f = ctx;
+    if (f->at == f->end)
+        return 0;
+    if (size > f->end - f->at)
+        size = (size_t)(f->end - f->at);
+    for (;;) {
+        const ssize_t k = pread(f->fd, buf, size, (off_t)f->at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) { /* an error, or the file got shorter: the serial count decides */
+            *os_errno = k < 0 ? errno : EIO;
+            return -1;
+        }
+        f->at += (uint64_t)k;
+        return (long long)k;
+    }
+}
+
+static simdsv_status open_chunk_reader(const count_plan *p, uint64_t from, uint64_t to, pread_feed *feed,
+                                       simdsv_reader **out)
+{
+    if (p->buf)
+        return simdsv__reader_sub(p->reader, p->buf + (size_t)(from - p->origin), (size_t)(to - from), true, out);
+    feed->fd = p->fd;
+    feed->at = from + p->delta;
+    feed->end = to + p->delta;
+    return simdsv__reader_sub_stream(p->reader, pread_feed_read, feed, out);
+}
+
+/* Records read from s before a cut is trusted, within this many bytes. */
+#define PLAUSIBLE_RECORDS 4
+#define PLAUSIBLE_WINDOW ((size_t)64 << 10)
+
+/* Whether the records a reader of the dialect reads from s look like the
+ * serial read's: the first few (those that end inside a window) read
+ * without an error, each of *width fields (any width when *width is 0:
+ * then it becomes the first one's).  A line end inside a quoted field
+ * usually fails this (the rest of that field reads as a short or broken
+ * record), and so does a line that starts with the comment byte (it may as
+ * well be the rest of a quoted field).  Only a guess that saves a fallback:
+ * the counts prove the cuts either way. */
+static int plausible_start(count_job *j, uint64_t s, uint64_t end, size_t *width)
+{
+    const count_plan *p = j->plan;
+    const scan_dialect *d = &p->dialect;
+    size_t window = PLAUSIBLE_WINDOW < p->window || p->buf ? PLAUSIBLE_WINDOW : p->window;
+    if (end - s < window)
+        window = (size_t)(end - s);
+    const uint8_t *b = window ? view(j, s, window) : NULL;
+    if (!b || (d->has_comment && b[0] == d->comment))
+        return 0;
+    simdsv_reader *sub = NULL;
+    int ok = simdsv__reader_sub(p->reader, b, window, false, &sub) == SIMDSV_OK;
+    simdsv_record rec;
+    for (int i = 0; ok && i < PLAUSIBLE_RECORDS; i++) {
+        const simdsv_status st = simdsv_reader_next(sub, &rec);
+        if (st == SIMDSV_END || (sub->ended_by_input_end && s + window < end))
+            break; /* the window cut this record short: it says nothing */
+        ok = st == SIMDSV_OK && (!*width || rec.field_count == *width);
+        if (ok && !*width)
+            *width = rec.field_count;
+    }
+    simdsv_reader_free(sub);
+    return ok;
+}
+
+/* Line ends tried past a raw boundary before the first is taken anyway. */
+#define CUT_TRIES 16
+
+/* The width plausible records have: the first record's at base (0, any
+ * width, when it cannot be read). */
+static size_t first_width(count_job *probe, uint64_t base, uint64_t end)
+{
+    size_t width = 0;
+    return plausible_start(probe, base, end, &width) ? width : 0;
+}
+
+/* Where a chunk cut at line ends starts for raw boundary `raw`: just past
+ * the first line end at or after it, or the first of CUT_TRIES such places
+ * that starts plausible records of `width` fields; 0 when there is no line
+ * end or it cannot be read. */
+static uint64_t cut_after(count_job *probe, uint64_t raw, uint64_t end, size_t width)
+{
+    const uint64_t first = after_line_end(probe, raw, end);
+    uint64_t next = first;
+    for (int tries = 1; next && next < end; tries++) {
+        size_t want = width;
+        if (plausible_start(probe, next, end, &want))
+            return next;
+        if (tries == CUT_TRIES)
+            break;
+        next = after_line_end(probe, next, end);
+    }
+    return first;
+}
+
+/* Chunk starts at line ends: chunk i of w's n runs from jobs[i].start to
+ * jobs[i].end, jobs[0].start the plan's base and the others where
+ * cut_after puts them for their raw boundary.  0 when two cuts meet (a
+ * record longer than a chunk: fewer chunks would do, one thread does) or
+ * the bytes cannot be read. */
+static int cut_at_lines(count_plan *plan, count_work *w)
+{
+    count_job *probe = &w->jobs[0]; /* its window serves the reads of every cut */
+    const uint64_t end = plan->bounds[w->n];
+    const size_t width = first_width(probe, plan->bounds[0], end);
+    uint64_t from = plan->bounds[0];
+    for (size_t i = 0; i < w->n; i++) {
+        const uint64_t to = i + 1 < w->n ? cut_after(probe, plan->bounds[i + 1], end, width) : end;
+        if (to <= from || to > end)
+            return 0;
+        w->jobs[i].start = from;
+        w->jobs[i].end = to;
+        from = to;
+    }
+    return 1;
+}
+
+/* Counts one chunk cut at line ends with a reader of its own: ok when the
+ * reader read it without an error and, but for the last, ended every
+ * record and comment line at a line end (see count_by_lines). */
+static void count_line_chunk(void *jobs, size_t i)
+{
+    count_job *j = ((count_job **)jobs)[i];
+    count_plan *p = j->plan;
+    j->records = 0;
+    j->ok = 0;
+    if (stopped(p))
+        return;
+    simdsv_reader *sub = NULL;
+    pread_feed feed;
+    simdsv_status st = open_chunk_reader(p, j->start, j->end, &feed, &sub);
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_count(sub, &j->records);
+    j->ok = st == SIMDSV_OK && (j->end == p->bounds[p->n] || !sub->ended_by_input_end);
+    simdsv_reader_free(sub);
+    if (!j->ok)
+        atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
+}
+
+/* The dialects whose quote state is not the parity of the quotes before
+ * (parity_dialect), and lenient inputs with a special byte: the input is
+ * cut just after line ends (cut_at_lines) and each of the first `counted`
+ * chunks is counted by a reader of its own over exactly its bytes, with the
+ * full policy (slow path, lenient recovery, comment lines, escapes).
+ *
+ * Why the counts add up to the serial count: the serial reader is at a
+ * record start at the base, in the state a fresh reader starts in; a
+ * reader started there on the same bytes reads what the serial reader
+ * reads, up to where its bytes end.  When chunk i's reader ended every
+ * record and comment line it read at a line end, none depended on what
+ * follows its bytes, and the serial reader ended one at the chunk's end
+ * too (a line end outside quotes ends a record, or a comment line, in
+ * every dialect; the LF of a CR LF pair is an empty line, which holds no
+ * record).  So the chunk's end is a record start of the serial read, and
+ * by induction every cut is.  A cut inside a quoted field leaves the chunk
+ * before it inside quotes at its end: its reader reports the unterminated
+ * quote, or in lenient mode ends the record there (ended_by_input_end), and
+ * the count falls back to the serial path; so does any error (the serial
+ * path reports it, with its position). */
+static int count_by_lines(count_plan *plan, count_work *w, uint64_t *total)
+{
+    if (!cut_at_lines(plan, w))
+        return 0;
+    atomic_store(&plan->stop, 0);
+    for (size_t i = 0; i < w->counted; i++)
+        w->list[i] = &w->jobs[i];
+    if (!simdsv__run_threads(w->a, w->counted, count_line_chunk, w->list) || atomic_load(&plan->stop))
+        return 0;
+    *total = 0;
+    for (size_t i = 0; i < w->counted; i++)
+        *total += w->jobs[i].records;
+    return 1;
+}
+
 int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
 {
-    if (r->dialect.has_escape || r->dialect.has_comment || r->slow_only || r->special_pending || r->skipping || r->fatal ||
-        r->field_start != r->rec_start)
+    /* From a record start (a byte the kernel stopped at after it, such as
+     * a comment line's marker after the header, changes nothing: the count
+     * starts afresh there). */
+    if (r->skipping || r->fatal || r->field_start != r->rec_start)
         return 0;
     const int threads = simdsv__thread_count(r->opt.threads);
     if (threads < 2)
@@ -477,6 +732,7 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     plan_init(&plan, r, window);
     const uint64_t base = r->buf_origin + r->rec_start;
     uint64_t end;
+    int by_parity = parity_dialect(r);
     const bool in_memory = ((r->src.kind == SOURCE_MEMORY || r->src.kind == SOURCE_MAPPED) && !r->src.streamed) || r->eof;
     if (in_memory) {
         plan.buf = r->buf;
@@ -496,9 +752,11 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
         end = (uint64_t)st.st_size - plan.delta;
         if (sizeof(off_t) < 8 && (uint64_t)st.st_size >= ((uint64_t)1 << 31) - 1)
             return 0;
-        /* Gaps between line ends are only bounded to within a piece. */
+        /* Gaps between line ends are only bounded to within a piece; the
+         * readers of chunks cut at line ends check records as the serial
+         * count does. */
         if (r->opt.max_record_size && r->opt.max_record_size < PIECE + 128)
-            return 0;
+            by_parity = 0;
     } else {
         return 0;
     }
@@ -521,13 +779,16 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
             w.jobs[i].page = w.jobs[i].win + (4096 - (uintptr_t)w.jobs[i].win % 4096) % 4096;
     }
     uint64_t total = 0, max_gap = 0;
-    ok = ok && count_all(&plan, &w, &total, &max_gap);
+    /* The one scan of the quote parities where it applies; else, or for a
+     * lenient input that holds a special byte, the cuts at line ends. */
+    const int parity_counted = ok && by_parity && count_all(&plan, &w, &total, &max_gap);
+    ok = parity_counted || (ok && (!by_parity || r->opt.lenient) && count_by_lines(&plan, &w, &total));
     if (ok && !plan.buf) {
         /* The serial path would have caught a record over the size limit
          * in its buffer (within a block of 64 bytes); and the file must not
          * have grown since its size was taken. */
         const uint64_t gap = max_gap > PIECE ? max_gap : PIECE;
-        if (r->opt.max_record_size && gap + 64 >= r->opt.max_record_size)
+        if (parity_counted && r->opt.max_record_size && gap + 64 >= r->opt.max_record_size)
             ok = 0;
         uint8_t probe;
         ssize_t k;
@@ -566,18 +827,15 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
     r->records_emitted += total;
     r->physical_records += total;
     atomic_fetch_add_explicit(&parallel_counts, 1, memory_order_relaxed);
+    if (!parity_counted)
+        atomic_fetch_add_explicit(&line_cut_counts, 1, memory_order_relaxed);
     return 1;
-}
-
-int simdsv__chunks_countable(const simdsv_reader *r)
-{
-    return !r->dialect.has_escape && !r->dialect.has_comment && !r->slow_only;
 }
 
 int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t size, size_t n, const uint64_t *raw,
                          uint64_t *starts, uint64_t *records)
 {
-    if (n < 2 || !simdsv__chunks_countable(r) || size < n)
+    if (n < 2 || size < n)
         return 0;
     count_plan plan;
     plan_init(&plan, r, WINDOW);
@@ -590,7 +848,12 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
     count_work w = {&r->opt.alloc, plan.window, NULL, NULL, NULL, n, counted};
     int ok = work_start(&w, &plan, 0, size, raw);
     uint64_t total = 0, max_gap = 0;
-    ok = ok && count_all(&plan, &w, &total, &max_gap);
+    const int by_parity = parity_dialect(r);
+    const int parity_counted = ok && by_parity && count_all(&plan, &w, &total, &max_gap);
+    if (!parity_counted)
+        ok = ok && (!by_parity || r->opt.lenient) && count_by_lines(&plan, &w, &total);
+    if (ok)
+        ok = parity_counted ? SIMDSV__CUT_BY_PARITY : SIMDSV__CUT_AT_LINES;
     for (size_t i = 0; ok && i < counted; i++) {
         starts[i] = w.jobs[i].start;
         records[i] = w.jobs[i].records;
@@ -602,6 +865,21 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
     }
     work_free(&w);
     return ok;
+}
+
+uint64_t simdsv__chunk_bound(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t raw)
+{
+    if (parity_dialect(r) && !r->opt.lenient)
+        return raw;
+    count_plan plan;
+    plan_init(&plan, r, WINDOW);
+    plan.buf = data;
+    plan.origin = 0;
+    count_job probe;
+    memset(&probe, 0, sizeof probe);
+    probe.plan = &plan;
+    const uint64_t start = cut_after(&probe, raw, size, first_width(&probe, 0, size));
+    return start ? start - 1 : raw;
 }
 
 /* The first record start in (from, limit] under quote state h at `from`,
