@@ -22,7 +22,7 @@ from typing import Any
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 MAGIC = re.compile(r"[*?\[]")
 # Keys of storage_options (at any depth) whose values are secrets.
-_SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|session|private", re.IGNORECASE)
+_SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|session|private|auth", re.IGNORECASE)
 
 # Bytes per range request, and requests in flight ahead of the reader.
 BLOCK = 8 << 20
@@ -237,7 +237,7 @@ def expand(url: str, storage_options: dict | None, secrets: Secrets) -> tuple[li
                     found[name] = info
         else:
             info = fs.info(path)
-            if info.get("type") == "directory":
+            if info.get("type") == "directory" or path.endswith("/"):  # HTTP says "file" of a folder's page
                 found = {}
                 for p, child in fs.find(path, detail=True).items():
                     name = _decoded(p)
