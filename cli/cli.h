@@ -298,10 +298,6 @@ static inline bool sb_put(strbuf *sb, const void *data, size_t size)
 bool sb_csv_record(strbuf *sb, text_buffer *tb, const simdsv_record *rec, int delimiter);
 /* true when a CSV field must be quoted (see out_csv_field). */
 bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone);
-/* What s[0..n) holds that CSV quoting cares about: the delimiter, CR or LF
- * (CSV_HOLDS_SPECIAL), a '"' (CSV_HOLDS_QUOTE). */
-enum { CSV_HOLDS_SPECIAL = 1u, CSV_HOLDS_QUOTE = 2u };
-unsigned csv_holds(const char *s, size_t n, int delimiter);
 /* true when s[0..n) holds '"' and each one is one of a pair ("" as a quoted
  * field writes a quote). */
 bool csv_quotes_doubled(const char *s, size_t n);
@@ -408,10 +404,11 @@ static inline bool batch_field_csv(const simdsv_batch *b, size_t e, int delimite
     if (flags == 0)
         return size != 0 || !alone;
     if (flags == SIMDSV_FIELD_QUOTED) {
-        const unsigned holds = csv_holds(raw + 1, size - 2, delimiter);
-        if (holds & CSV_HOLDS_QUOTE)
-            return false; /* not in RFC 4180 quoting: never from a regular record */
-        if (!(holds & CSV_HOLDS_SPECIAL) && (size > 2 || !alone)) {
+        /* A quote inside: the general path decoded the field already
+         * (trimmed spaces); the writer must double it. */
+        if (memchr(raw + 1, '"', size - 2))
+            return false;
+        if (!csv_needs_quotes(raw + 1, size - 2, delimiter, alone)) {
             *p = raw + 1;
             *n = size - 2;
         }

@@ -95,37 +95,6 @@ static bool search_text(const search_args *a, const char *s, size_t n)
 #endif
 }
 
-/* true if the record matches (before -v). */
-static bool search_record(const search_args *a, text_buffer *tb, const simdsv_record *rec)
-{
-    if (!rec->field_count)
-        return false;
-    if (a->raw_prefilter) {
-        /* Fields are views into the reader's buffer, in order: the record's
-         * raw bytes run from the first field to the end of the last (and a
-         * closing quote, which the literal cannot hold). */
-        const char *start = rec->fields[0].data;
-        const simdsv_field *last = &rec->fields[rec->field_count - 1];
-        const char *end = last->data + last->size;
-        if (end >= start && !literal_find(&a->lit, start, (size_t)(end - start)))
-            return false;
-    }
-    text_reset(tb);
-    const size_t n = a->cols ? a->ncols : rec->field_count;
-    for (size_t k = 0; k < n; k++) {
-        const size_t i = a->cols ? a->cols[k] : k;
-        if (i >= rec->field_count)
-            continue;
-        const char *data;
-        size_t size;
-        if (!text_field(tb, rec, i, &data, &size))
-            return false;
-        if (search_text(a, data, size))
-            return true;
-    }
-    return false;
-}
-
 typedef struct search_run {
     search_args *a;
     name_list names;
@@ -170,21 +139,38 @@ static int search_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
     return write_all_fields(tb, rec, s->csv.out_delimiter) ? 0 : -1;
 }
 
-/* Whether record k matches (before -v); *failed on out of memory. */
-static bool record_matches(search_run_t *s, text_buffer *tb, const simdsv_batch *b, size_t k, bool plain,
+/* Whether record k matches (before -v); *failed on out of memory.  hit:
+ * the literal is known to occur in the record's raw bytes.  Only the fields
+ * searched are looked at, straight in the batch. */
+static bool record_matches(search_run_t *s, text_buffer *tb, const simdsv_batch *b, size_t k, bool plain, bool hit,
                            bool *failed)
 {
-    if (plain && s->whole_line) {
-        const uint32_t *o = b->bounds + b->first[k];
-        const size_t n = simdsv_batch_fields(b, k);
-        return literal_find(&s->a->lit, b->data + o[0], o[n] - 1 - o[0]) != NULL;
-    }
-    simdsv_record rec;
-    if (!batch_record(b, k, &s->views, &rec)) {
-        *failed = true;
+    const search_args *a = s->a;
+    const uint32_t *o = b->bounds + b->first[k];
+    const size_t n = simdsv_batch_fields(b, k);
+    if (plain && s->whole_line)
+        return hit || literal_find(&a->lit, b->data + o[0], o[n] - 1 - o[0]) != NULL;
+    /* The raw bytes hold the literal if a field does (search_args.raw_prefilter);
+     * they add only the quotes around the fields, which the literal lacks. */
+    if (a->raw_prefilter && !hit && !literal_find(&a->lit, b->data + o[0], o[n] - 1 - o[0]))
         return false;
+    text_reset(tb);
+    const size_t m = a->cols ? a->ncols : n;
+    for (size_t c = 0; c < m; c++) {
+        const size_t i = a->cols ? a->cols[c] : c;
+        if (i >= n)
+            continue;
+        const simdsv_field f = simdsv_batch_field(b, k, i);
+        const char *data = f.data;
+        size_t size = f.size;
+        if ((f.flags & (SIMDSV_FIELD_NEEDS_UNESCAPE | SIMDSV_FIELD_INVALID_UTF8)) && !text_of(tb, &f, &data, &size)) {
+            *failed = true;
+            return false;
+        }
+        if (search_text(a, data, size))
+            return true;
     }
-    return search_record(s->a, tb, &rec);
+    return false;
 }
 
 static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
@@ -207,7 +193,7 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     bool failed = false;
     if (!a->raw_prefilter || a->invert) {
         for (size_t k = 0; k < b->count && !failed; k++)
-            if (record_matches(s, tb, b, k, plain, &failed) != a->invert && !failed &&
+            if (record_matches(s, tb, b, k, plain, false, &failed) != a->invert && !failed &&
                 !write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views))
                 return -1;
         return failed ? -1 : 0;
@@ -222,7 +208,9 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
             k++; /* records that end before the hit */
         if (k == b->count)
             break;
-        if (record_matches(s, tb, b, k, plain, &failed) &&
+        const uint32_t start = b->bounds[b->first[k]], end = b->bounds[b->first[k + 1] - 1] - 1;
+        const bool inside = at >= start && at + a->lit.n <= end;
+        if (record_matches(s, tb, b, k, plain, inside, &failed) &&
             !write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views))
             return -1;
         if (failed)

@@ -323,21 +323,6 @@ bool csv_needs_quotes(const char *s, size_t n, int delimiter, bool alone)
     return false;
 }
 
-unsigned csv_holds(const char *s, size_t n, int delimiter)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned char special = 0, quote = 0;
-    /* Branch-free over the whole field (a loop the compiler vectorises):
-     * the content of a quoted field is short, or long text that must be
-     * read to its end anyway. */
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = u[i];
-        special |= (unsigned char)((c == '\n') | (c == '\r') | (c == delimiter));
-        quote |= (unsigned char)(c == '"');
-    }
-    return (special ? CSV_HOLDS_SPECIAL : 0u) | (quote ? CSV_HOLDS_QUOTE : 0u);
-}
-
 bool csv_quotes_doubled(const char *s, size_t n)
 {
     const char *end = s + n, *q = memchr(s, '"', n);

@@ -1153,7 +1153,11 @@ SIMDSV_API int simdsv_input_fd(const simdsv_input *in, uint64_t *size);
  *   - hive partition columns (SIMDSV_OPT_HIVE), then the file name column
  *     (SIMDSV_OPT_FILENAME_COLUMN), after the inputs' columns.
  * An empty input (no bytes) adds no column and no row; a header-only one
- * adds its columns (null-typed unless typed elsewhere) and no row.
+ * adds its columns (null-typed unless typed elsewhere) and no row.  String
+ * columns are utf8 whatever SIMDSV_OPT_STRINGS says (the inputs' strings
+ * are copied into one buffer per column anyway); SIMDSV_OPT_ROW_LIMIT and
+ * the rejects (SIMDSV_ON_ERROR_NULL: rows counted from the table's first,
+ * lines and offsets the input's) apply to each input.
  *
  * Errors name the input: simdsv_dataset_error gives the error with its
  * line, column and byte offset within that input, simdsv_dataset_error_file
@@ -1214,9 +1218,11 @@ SIMDSV_API const char *simdsv_dataset_file(const simdsv_dataset *ds, size_t inde
 SIMDSV_API simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out);
 /* Only the schema: each input's as simdsv_table_infer samples it, joined. */
 SIMDSV_API simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out);
-/* The inputs as one Arrow C stream of record batches, in bounded memory:
- * one input's stream at a time (simdsv_table_stream), whatever their
- * number.  The schema is fixed first from each input's stream sample (its
+/* The inputs as one Arrow C stream of record batches, in bounded memory
+ * whatever their number: each input streamed by simdsv_table_stream; with
+ * threads, as many inputs as threads are streamed ahead, at most 4 batches
+ * each, and handed out in input order (the batches are those of one
+ * thread).  The schema is fixed first from each input's stream sample (its
  * first 8 MiB), joined as above; each input is then streamed with its
  * columns starting from those types.  A later value that does not fit is
  * an error naming the input, line and byte (get_next returns EINVAL);

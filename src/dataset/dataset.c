@@ -224,6 +224,9 @@ simdsv_status simdsv__dataset_options(simdsv_dataset *ds, int threads, simdsv_op
     if (!*out)
         return SIMDSV_ERR_NOMEM;
     (*out)->threads = threads;
+    /* Concatenated inputs' strings are copied into one buffer per column
+     * anyway: utf8, whatever SIMDSV_OPT_STRINGS says. */
+    (*out)->strings = SIMDSV_STRINGS_UTF8;
     return SIMDSV_OK;
 }
 

@@ -440,7 +440,7 @@ static simdsv_status start(simdsv_input *in, simdsv_compression asked, simdsv_er
 {
     simdsv_compression c = asked;
     if (c == SIMDSV_COMPRESSION_AUTO) {
-        if (in->fd >= 0) {
+        if (in->fd >= 0 || in->read_fn) { /* a descriptor or a callback: its first bytes read (and kept) */
             while (in->peek_len < sizeof in->peek) {
                 int err = 0;
                 const long long n = read_source(in, in->peek + in->peek_len, sizeof in->peek - in->peek_len, &err);

@@ -2,17 +2,22 @@
  * parquet.c — Parquet out of an Arrow stream.
  *
  * Batches are held until they make a row group (the row_group_rows option;
- * a batch may straddle two), then each column chunk is encoded on its own
- * (on the worker threads, one column at a time each, while worker 0 first
- * reads the next row group's batches), and the chunks are written in column
- * order.  Memory: the held batches (this row group and the next), plus per
- * column the gathered values and the encoded chunk.
+ * a batch may straddle two).  Then the worker threads (worker 0 first reads
+ * the next row group's batches, so that parsing overlaps encoding) take
+ * tasks: a column to gather (its values, dictionary, statistics and the
+ * plan of its pages; one worker per column) or, once a column is gathered,
+ * one of its pages to encode and compress.  A page is the unit of the
+ * heavy work (compression), so that a row group whose bytes are mostly one
+ * long text column still spreads over every thread.  The chunks are written
+ * in column order, each chunk's pages in order.  Memory: the held batches
+ * (this row group and the next), plus per column the gathered values and
+ * the encoded pages.
  *
  * The column chunks themselves are encoded by parquet_chunk.c.
  */
 #include "parquet.h"
 
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,7 +79,15 @@ typedef struct writer {
     int64_t *meta_rows;
     size_t nrowgroups, rowgroups_cap, meta_rows_cap;
     int64_t total_rows;
-    atomic_size_t next_column;
+    page_scratch *scratch; /* one per worker */
+    size_t nscratch;
+    /* The row group's tasks, under lock: columns to gather (column_next on),
+     * then the pages of the gathered ones (tasks[task_next, ntasks)). */
+    pthread_mutex_t lock;
+    pthread_cond_t gathered; /* a column was gathered: its pages are tasks */
+    size_t column_next, columns_done;
+    struct page_task { size_t column, page; } *tasks;
+    size_t task_next, ntasks, tasks_cap;
 } writer;
 
 /* Pulls batches until the rows held past the row group being encoded
@@ -109,18 +122,44 @@ static simdsv_status fetch(writer *w, int64_t busy)
 
 /* Worker 0 (the caller's thread), when there are others, first reads the
  * next row group's batches, so that parsing overlaps encoding; then every
- * worker takes the next column not taken yet, until none is left. */
+ * worker takes tasks until none is left: a gathered column's page when one
+ * waits, else the next column to gather, else it waits for the columns
+ * still being gathered to give their pages. */
 static void encode_worker(void *ctx, size_t worker)
 {
     writer *w = ctx;
     if (worker == 0 && w->opt->threads > 1)
         w->fetch_status = fetch(w, w->rg_rows);
+    page_scratch *s = &w->scratch[worker];
+    pthread_mutex_lock(&w->lock);
     for (;;) {
-        const size_t j = atomic_fetch_add(&w->next_column, 1);
-        if (j >= w->ncols)
-            return;
-        simdsv__parquet_encode_chunk(&w->chunks[j], &w->cols[j], j, w->slices, w->nslices, w->rg_rows, w->opt);
+        if (w->task_next < w->ntasks) {
+            const struct page_task t = w->tasks[w->task_next++];
+            pthread_mutex_unlock(&w->lock);
+            simdsv__parquet_encode_page(&w->chunks[t.column], &w->cols[t.column], t.page, w->opt, s);
+            pthread_mutex_lock(&w->lock);
+        } else if (w->column_next < w->ncols) {
+            const size_t j = w->column_next++;
+            pthread_mutex_unlock(&w->lock);
+            chunk *c = &w->chunks[j];
+            simdsv__parquet_gather_chunk(c, &w->cols[j], j, w->slices, w->nslices, w->rg_rows, w->opt);
+            pthread_mutex_lock(&w->lock);
+            if (c->status == SIMDSV_OK) {
+                if (simdsv__grow_array((void **)&w->tasks, &w->tasks_cap, w->ntasks + c->npages, sizeof *w->tasks))
+                    for (size_t p = 0; p < c->npages; p++)
+                        w->tasks[w->ntasks++] = (struct page_task){j, p};
+                else
+                    c->status = SIMDSV_ERR_NOMEM; /* its pages stay unencoded; the row group fails */
+            }
+            w->columns_done++;
+            pthread_cond_broadcast(&w->gathered);
+        } else if (w->columns_done < w->ncols) {
+            pthread_cond_wait(&w->gathered, &w->lock);
+        } else {
+            break;
+        }
     }
+    pthread_mutex_unlock(&w->lock);
 }
 
 static simdsv_status write_rowgroup(writer *w, int64_t rows)
@@ -137,10 +176,9 @@ static simdsv_status write_rowgroup(writer *w, int64_t rows)
         need -= take;
     }
     w->rg_rows = rows;
-    atomic_store(&w->next_column, 0);
+    w->column_next = w->columns_done = w->task_next = w->ntasks = 0;
     w->fetch_status = SIMDSV_OK;
-    const size_t threads = (size_t)w->opt->threads < w->ncols + 1 ? (size_t)w->opt->threads : w->ncols + 1;
-    if (!simdsv__run_threads(&w->sink->alloc, threads, encode_worker, w))
+    if (!simdsv__run_threads(&w->sink->alloc, w->nscratch, encode_worker, w))
         return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
     if (w->fetch_status != SIMDSV_OK)
         return w->fetch_status;
@@ -153,15 +191,20 @@ static simdsv_status write_rowgroup(writer *w, int64_t rows)
     w->meta_rows[w->nrowgroups++] = rows;
     for (size_t j = 0; j < w->ncols; j++) {
         chunk *c = &w->chunks[j];
-        if (c->status != SIMDSV_OK)
+        bool ok = c->status == SIMDSV_OK;
+        for (size_t p = 0; ok && p < c->npages; p++)
+            ok = c->pages[p].ok;
+        if (!ok)
             return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0,
                                       "column \"%s\": out of memory or a compression failure", w->cols[j].name);
         chunk_meta *m = &meta[j];
         m->start = (int64_t)w->sink->written;
-        m->dict_offset = c->dict_offset < 0 ? -1 : m->start + c->dict_offset;
-        m->data_offset = m->start + c->data_offset;
-        m->uncompressed = c->uncompressed;
-        m->compressed = (int64_t)c->bytes.len;
+        m->dict_offset = c->dictionary ? m->start : -1;
+        m->data_offset = m->start + (c->dictionary ? (int64_t)c->pages[0].bytes.len : 0);
+        for (size_t p = 0; p < c->npages; p++) {
+            m->uncompressed += c->pages[p].uncompressed;
+            m->compressed += (int64_t)c->pages[p].bytes.len;
+        }
         m->null_count = c->null_count;
         m->dictionary = c->dictionary;
         m->has_minmax = c->has_minmax;
@@ -177,9 +220,11 @@ static simdsv_status write_rowgroup(writer *w, int64_t rows)
             m->nmin = c->min.len;
             m->nmax = c->max.len;
         }
-        const simdsv_status st = wsink_write(w->sink, c->bytes.data, c->bytes.len);
-        if (st != SIMDSV_OK)
-            return st;
+        for (size_t p = 0; p < c->npages; p++) {
+            const simdsv_status st = wsink_write(w->sink, c->pages[p].bytes.data, c->pages[p].bytes.len);
+            if (st != SIMDSV_OK)
+                return st;
+        }
     }
     /* Hand back the batches the row group used up. */
     need = rows;
@@ -342,6 +387,10 @@ static void writer_free(writer *w)
     for (size_t j = 0; w->chunks && j < w->ncols; j++)
         simdsv__parquet_chunk_free(&w->chunks[j]);
     free(w->chunks);
+    for (size_t i = 0; w->scratch && i < w->nscratch; i++)
+        simdsv__parquet_scratch_free(&w->scratch[i]);
+    free(w->scratch);
+    free(w->tasks);
     free(w->slices);
     for (size_t i = 0; i < w->nrowgroups * w->ncols; i++) {
         free(w->meta[i].min);
@@ -356,6 +405,8 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
 {
     writer w;
     memset(&w, 0, sizeof w);
+    pthread_mutex_init(&w.lock, NULL);
+    pthread_cond_init(&w.gathered, NULL);
     w.sink = sink;
     w.opt = opt;
     struct ArrowSchema schema;
@@ -363,6 +414,10 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
     if (st == SIMDSV_OK && w.ncols == 0)
         st = simdsv__write_fail(sink->err, SIMDSV_ERR_INVALID_ARGUMENT, 0, "Parquet needs at least one column");
     if (st == SIMDSV_OK && !(w.chunks = calloc(w.ncols, sizeof *w.chunks)))
+        st = simdsv__write_fail(sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
+    /* Workers: as many as asked, at least one (the caller's thread). */
+    w.nscratch = opt->threads > 1 ? (size_t)opt->threads : 1;
+    if (st == SIMDSV_OK && !(w.scratch = calloc(w.nscratch, sizeof *w.scratch)))
         st = simdsv__write_fail(sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
     if (st == SIMDSV_OK)
         st = wsink_write(sink, "PAR1", 4);
@@ -377,6 +432,8 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
     if (st == SIMDSV_OK)
         st = write_footer(&w);
     writer_free(&w);
+    pthread_mutex_destroy(&w.lock);
+    pthread_cond_destroy(&w.gathered);
     if (schema.release)
         schema.release(&schema);
     return st;

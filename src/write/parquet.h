@@ -15,19 +15,30 @@ enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
 enum { CT_UTF8 = 0, CT_DATE = 6, CT_TIMESTAMP_MICROS = 10 };
 enum { REP_OPTIONAL = 1 };
 
-/* One encoded column chunk of a row group, and the worker's scratch for it
- * (kept across row groups). */
+/* One page of a column chunk: which rows and values it holds, and once
+ * encoded, its header and (compressed) body as they are written. */
+typedef struct page {
+    size_t r, r_end;      /* rows [r, r_end) of the row group */
+    size_t v, v_end;      /* their non-null values [v, v_end) */
+    bool dictionary;      /* the dictionary page (a chunk's first page, when it has one) */
+    bool ok;              /* encoded (false: out of memory or a compression failure) */
+    wbuf bytes;           /* page header + body */
+    int64_t uncompressed; /* header + uncompressed body */
+} page;
+
+/* One column chunk of a row group: gathered by one worker, then its pages
+ * encoded and compressed by any worker (so that one large column spreads
+ * over every thread), then written in page order. */
 typedef struct chunk {
     /* result */
-    wbuf bytes;            /* page headers and (compressed) page bodies */
-    int64_t dict_offset;   /* within bytes; -1 without a dictionary */
-    int64_t data_offset;
-    int64_t uncompressed;  /* headers + uncompressed bodies */
+    page *pages;           /* npages in use; kept (with their buffers) for the next row group */
+    size_t npages, pages_cap, pages_ready; /* pages_ready: entries whose buffers are initialised */
     int64_t null_count;
     bool dictionary;
     bool has_minmax;
     wbuf min, max;         /* PLAIN encodings of the statistics */
-    simdsv_status status;
+    simdsv_status status;  /* of the gather: SIMDSV_OK, or out of memory */
+    int index_width;       /* dictionary indexes: bits each */
     /* scratch */
     uint8_t *levels;       /* definition level of each row */
     size_t levels_cap;
@@ -44,16 +55,28 @@ typedef struct chunk {
     size_t *dict_starts;   /* strings: entry starts in dict_plain */
     size_t dict_starts_cap;
     size_t dict_count;
-    wbuf body, packed;     /* one page, uncompressed and compressed */
-    void *codec_state;
 } chunk;
 
-/* Encodes column `index` (col) of the row group made of the slices
- * (`rows` rows) into c; c->status says whether it worked.  c's scratch is
- * kept for the next row group. */
-void simdsv__parquet_encode_chunk(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices,
+/* What a worker reuses from page to page: one page's body uncompressed and
+ * compressed, and the codec's state. */
+typedef struct page_scratch {
+    wbuf body, packed;
+    void *codec_state;
+} page_scratch;
+
+/* Gathers column `index` (col) of the row group made of the slices (`rows`
+ * rows) into c: levels, values, dictionary, statistics, and the plan of its
+ * pages (c->pages, not yet encoded).  c->status says whether it worked; c's
+ * scratch is kept for the next row group. */
+void simdsv__parquet_gather_chunk(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices,
                                   int64_t rows, const simdsv_write_options *opt);
+/* Encodes page p of a gathered chunk into c->pages[p].bytes (sets its ok).
+ * Pages of one chunk may be encoded at once by different threads, each with
+ * its own scratch. */
+void simdsv__parquet_encode_page(chunk *c, const wcolumn *col, size_t p, const simdsv_write_options *opt,
+                                 page_scratch *s);
 void simdsv__parquet_chunk_free(chunk *c);
+void simdsv__parquet_scratch_free(page_scratch *s);
 
 /* Thrift compact protocol: a struct is begun, fields are written in
  * increasing id order (the header stores the id as a delta from the last

@@ -108,20 +108,26 @@ static int bit_width(uint32_t max)
 
 void simdsv__parquet_chunk_free(chunk *c)
 {
-    wbuf_free(&c->bytes);
+    for (size_t p = 0; p < c->pages_ready; p++)
+        wbuf_free(&c->pages[p].bytes);
+    free(c->pages);
     wbuf_free(&c->min);
     wbuf_free(&c->max);
     wbuf_free(&c->plain);
     wbuf_free(&c->dict_plain);
-    wbuf_free(&c->body);
-    wbuf_free(&c->packed);
     free(c->levels);
     free(c->starts);
     free(c->indexes);
     free(c->slots);
     free(c->dict_fixed);
     free(c->dict_starts);
-    simdsv__codec_state_free(c->codec_state);
+}
+
+void simdsv__parquet_scratch_free(page_scratch *s)
+{
+    wbuf_free(&s->body);
+    wbuf_free(&s->packed);
+    simdsv__codec_state_free(s->codec_state);
 }
 
 static inline uint64_t hash64(uint64_t x)
@@ -430,28 +436,30 @@ static void stats_bytes(chunk *c, const wcolumn *col, const minmax *mm)
     }
 }
 
-/* Compresses c->body and appends header + body to c->bytes. */
-static bool emit_page(chunk *c, const simdsv_write_options *opt, int type, int32_t nvalues, int encoding)
+/* Compresses s->body and writes header + body into pg->bytes. */
+static bool emit_page(page *pg, page_scratch *s, const simdsv_write_options *opt, int type, int32_t nvalues,
+                      int encoding)
 {
-    const uint8_t *body = c->body.data;
-    size_t size = c->body.len;
+    const uint8_t *body = s->body.data;
+    size_t size = s->body.len;
     if (opt->codec != SIMDSV_CODEC_NONE) {
-        c->packed.len = 0;
-        const size_t bound = simdsv__codec_bound(opt->codec, c->body.len);
-        if (!wbuf_reserve(&c->packed, bound))
+        s->packed.len = 0;
+        const size_t bound = simdsv__codec_bound(opt->codec, s->body.len);
+        if (!wbuf_reserve(&s->packed, bound))
             return false;
-        size = simdsv__codec_compress(opt->codec, opt->level, &c->codec_state, c->body.data, c->body.len, c->packed.data, bound);
-        if (size == 0 && c->body.len)
+        size = simdsv__codec_compress(opt->codec, opt->level, &s->codec_state, s->body.data, s->body.len,
+                                      s->packed.data, bound);
+        if (size == 0 && s->body.len)
             return false;
-        body = c->packed.data;
+        body = s->packed.data;
     }
-    if (c->body.len > INT32_MAX || size > INT32_MAX)
+    if (s->body.len > INT32_MAX || size > INT32_MAX)
         return false;
-    const size_t header_at = c->bytes.len;
-    thrift t = {&c->bytes, {0}, 0};
+    pg->bytes.len = 0;
+    thrift t = {&pg->bytes, {0}, 0};
     thrift_begin(&t);
     thrift_i32(&t, 1, type);
-    thrift_i32(&t, 2, (int32_t)c->body.len);
+    thrift_i32(&t, 2, (int32_t)s->body.len);
     thrift_i32(&t, 3, (int32_t)size);
     if (type == PAGE_DATA) {
         thrift_struct(&t, 5);
@@ -467,9 +475,9 @@ static bool emit_page(chunk *c, const simdsv_write_options *opt, int type, int32
         thrift_end(&t);
     }
     thrift_end(&t);
-    c->uncompressed += (int64_t)(c->bytes.len - header_at + c->body.len);
-    wbuf_put(&c->bytes, body, size);
-    return !c->bytes.failed;
+    pg->uncompressed = (int64_t)(pg->bytes.len + s->body.len);
+    wbuf_put(&pg->bytes, body, size);
+    return !pg->bytes.failed;
 }
 
 /* Booleans: PLAIN is one bit per value, LSB first. */
@@ -484,15 +492,27 @@ static void pack_bools(wbuf *out, const uint8_t *v, size_t n)
         out->data[out->len++] = (uint8_t)p.acc;
 }
 
-/* Encodes one column chunk: gathers, then writes the dictionary page (if
- * any) and the data pages. */
-void simdsv__parquet_encode_chunk(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices,
-                                   int64_t rows, const simdsv_write_options *opt)
+/* The next page of the plan (its buffers initialised on first use), or
+ * NULL when out of memory. */
+static page *add_page(chunk *c)
 {
-    c->bytes.len = c->plain.len = c->dict_plain.len = c->min.len = c->max.len = 0;
+    if (!simdsv__grow_array((void **)&c->pages, &c->pages_cap, c->npages + 1, sizeof *c->pages))
+        return NULL;
+    if (c->npages == c->pages_ready)
+        memset(&c->pages[c->pages_ready++], 0, sizeof *c->pages);
+    page *pg = &c->pages[c->npages++];
+    pg->ok = false;
+    pg->dictionary = false;
+    return pg;
+}
+
+void simdsv__parquet_gather_chunk(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices,
+                                  int64_t rows, const simdsv_write_options *opt)
+{
+    c->plain.len = c->dict_plain.len = c->min.len = c->max.len = 0;
     c->dict_count = 0;
-    c->uncompressed = 0;
-    c->dict_offset = -1;
+    c->npages = 0;
+    c->index_width = 0;
     c->status = SIMDSV_ERR_NOMEM;
     if (c->slots)
         memset(c->slots, 0, c->slots_cap * sizeof *c->slots);
@@ -511,21 +531,19 @@ void simdsv__parquet_encode_chunk(chunk *c, const wcolumn *col, size_t index, co
     c->null_count = rows - (int64_t)nvalues;
     stats_bytes(c, col, &mm);
     const size_t width = col->type == W_DATE32 ? 4 : 8;
-    int index_width = 0;
     if (c->dictionary) {
         if (!strings) {
-            c->dict_plain.len = 0;
             for (size_t e = 0; e < c->dict_count; e++)
                 wbuf_put(&c->dict_plain, &c->dict_fixed[e], width);
+            if (c->dict_plain.failed)
+                return;
         }
-        c->body.len = 0;
-        wbuf_put(&c->body, c->dict_plain.data, c->dict_plain.len);
-        c->dict_offset = 0;
-        if (c->body.failed || !emit_page(c, opt, PAGE_DICTIONARY, (int32_t)c->dict_count, 0))
+        page *pg = add_page(c);
+        if (!pg)
             return;
-        index_width = bit_width((uint32_t)(c->dict_count - 1));
+        pg->dictionary = true;
+        c->index_width = bit_width((uint32_t)(c->dict_count - 1));
     }
-    c->data_offset = (int64_t)c->bytes.len;
     /* Pages of about PAGE_BYTES of values (dictionary pages: of index bits). */
     size_t r = 0, v = 0;
     do {
@@ -533,43 +551,62 @@ void simdsv__parquet_encode_chunk(chunk *c, const wcolumn *col, size_t index, co
         const size_t budget = c->dictionary ? PAGE_BYTES * 8 : PAGE_BYTES;
         while (r_end < (size_t)rows && r_end - r < PAGE_MAX_ROWS && cost < budget) {
             if (c->levels[r_end++]) {
-                cost += c->dictionary          ? (size_t)index_width + 1
+                cost += c->dictionary          ? (size_t)c->index_width + 1
                         : strings              ? c->starts[v_end + 1] - c->starts[v_end]
                         : col->type == W_BOOL ? 1
                                                : width;
                 v_end++;
             }
         }
-        c->body.len = 0;
-        /* Definition levels: 4-byte length, then the hybrid of width 1. */
-        const size_t len_at = c->body.len;
-        wbuf_u32(&c->body, 0);
-        if (v_end - v == r_end - r)
-            hybrid_run(&c->body, 1, r_end - r, 1);
-        else
-            hybrid(&c->body, c->levels + r, 0, r_end - r, 1);
-        if (c->body.failed)
+        page *pg = add_page(c);
+        if (!pg)
             return;
-        const uint32_t levels_len = (uint32_t)(c->body.len - len_at - 4);
-        memcpy(c->body.data + len_at, &levels_len, 4);
-        if (c->dictionary) {
-            wbuf_byte(&c->body, (uint8_t)index_width);
-            if (index_width)
-                hybrid(&c->body, c->indexes + v, 1, v_end - v, index_width);
-            else if (v_end > v)
-                hybrid_run(&c->body, 0, v_end - v, 0);
-        } else if (col->type == W_BOOL) {
-            pack_bools(&c->body, c->plain.data + v, v_end - v);
-        } else if (strings) {
-            wbuf_put(&c->body, c->plain.data + c->starts[v], c->starts[v_end] - c->starts[v]);
-        } else if (col->type != W_NULL) {
-            wbuf_put(&c->body, c->plain.data + v * width, (v_end - v) * width);
-        }
-        if (c->body.failed ||
-            !emit_page(c, opt, PAGE_DATA, (int32_t)(r_end - r), c->dictionary ? ENC_RLE_DICTIONARY : ENC_PLAIN))
-            return;
+        pg->r = r;
+        pg->r_end = r_end;
+        pg->v = v;
+        pg->v_end = v_end;
         r = r_end;
         v = v_end;
     } while (r < (size_t)rows);
     c->status = SIMDSV_OK;
+}
+
+void simdsv__parquet_encode_page(chunk *c, const wcolumn *col, size_t p, const simdsv_write_options *opt,
+                                 page_scratch *s)
+{
+    page *pg = &c->pages[p];
+    s->body.len = 0;
+    if (pg->dictionary) {
+        wbuf_put(&s->body, c->dict_plain.data, c->dict_plain.len);
+        pg->ok = !s->body.failed && emit_page(pg, s, opt, PAGE_DICTIONARY, (int32_t)c->dict_count, 0);
+        return;
+    }
+    const bool strings = col->type == W_UTF8 || col->type == W_LARGE_UTF8;
+    const size_t width = col->type == W_DATE32 ? 4 : 8;
+    const size_t r = pg->r, r_end = pg->r_end, v = pg->v, v_end = pg->v_end;
+    /* Definition levels: 4-byte length, then the hybrid of width 1. */
+    wbuf_u32(&s->body, 0);
+    if (v_end - v == r_end - r)
+        hybrid_run(&s->body, 1, r_end - r, 1);
+    else
+        hybrid(&s->body, c->levels + r, 0, r_end - r, 1);
+    if (s->body.failed)
+        return;
+    const uint32_t levels_len = (uint32_t)(s->body.len - 4);
+    memcpy(s->body.data, &levels_len, 4);
+    if (c->dictionary) {
+        wbuf_byte(&s->body, (uint8_t)c->index_width);
+        if (c->index_width)
+            hybrid(&s->body, c->indexes + v, 1, v_end - v, c->index_width);
+        else if (v_end > v)
+            hybrid_run(&s->body, 0, v_end - v, 0);
+    } else if (col->type == W_BOOL) {
+        pack_bools(&s->body, c->plain.data + v, v_end - v);
+    } else if (strings) {
+        wbuf_put(&s->body, c->plain.data + c->starts[v], c->starts[v_end] - c->starts[v]);
+    } else if (col->type != W_NULL) {
+        wbuf_put(&s->body, c->plain.data + v * width, (v_end - v) * width);
+    }
+    pg->ok = !s->body.failed &&
+             emit_page(pg, s, opt, PAGE_DATA, (int32_t)(r_end - r), c->dictionary ? ENC_RLE_DICTIONARY : ENC_PLAIN);
 }

@@ -35,7 +35,7 @@ __version__ = _c.version
 __all__ = ["Error", "Table", "CsvStream", "read_csv", "infer_schema", "open_csv", "scan_csv", "records", "count",
            "__version__"]
 
-_READ_KEYS = _options.DIALECT_KEYS + _options.TYPED_KEYS
+_READ_KEYS = _options.DIALECT_KEYS + _options.TYPED_KEYS + _options.DATASET_KEYS
 
 
 def _value_error(where: str, column: str, err: _types.CastError, header: int) -> Error:
@@ -197,7 +197,8 @@ def _nullable_dtypes() -> dict:
                      pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(), pa.uint16(): pd.UInt16Dtype(),
                      pa.uint32(): pd.UInt32Dtype(), pa.uint64(): pd.UInt64Dtype(), pa.bool_(): pd.BooleanDtype(),
                      pa.float32(): pd.Float32Dtype(), pa.float64(): pd.Float64Dtype(),
-                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype()}
+                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype(),
+                     pa.string_view(): pd.StringDtype()}
     return _NULLABLE
 
 
@@ -209,6 +210,13 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
         raise ValueError(f"dtype_backend must be None, 'numpy', 'numpy_nullable' or 'pyarrow', got {dtype_backend!r}")
     if dtype_backend == "pyarrow":
         kwargs.setdefault("types_mapper", pd.ArrowDtype)
+        # string views (string_view=True) as utf8: pandas' ArrowDtype methods run pyarrow compute functions, which
+        # in pyarrow 26 mostly lack string_view kernels (filter, take, compare, sort)
+        import pyarrow as pa
+
+        if any(pa.types.is_string_view(t) for t in table.schema.types):
+            table = table.cast(pa.schema([f.with_type(pa.string()) if pa.types.is_string_view(f.type) else f
+                                          for f in table.schema]))
     elif dtype_backend == "numpy_nullable":
         kwargs.setdefault("types_mapper", _nullable_dtypes().get)
     kwargs.setdefault("date_as_object", False)  # dates as datetime64, as pandas' own parsers give them
@@ -224,26 +232,84 @@ def _map_path(plan: Any, source: Any) -> None:
         plan.ints[_c.OPT_MMAP] = 1
 
 
+class _Inputs:
+    """Several inputs read as one table or stream (the library's simdsv_dataset): local paths, globs and folders
+    (listed by the library), buffers, and remote objects (read through callbacks by byte ranges; each dataset
+    made gets fresh readers, so the inputs can be read more than once)."""
+
+    def __init__(self, items: list) -> None:
+        self.items = items  # ("path", str) | ("memory", name, buffer) | ("remote", _remote.RemoteFile)
+
+    def dataset(self, ints: dict, strings: dict) -> Any:
+        return self.dataset_of(self.items, ints, strings)
+
+    @staticmethod
+    def dataset_of(items: list, ints: dict | None = None, strings: dict | None = None) -> Any:
+        inputs = [("callback", item[1].name, item[1].reader(), item[1].size) if item[0] == "remote" else item
+                  for item in items]
+        return _options.call(_c.dataset, inputs, ints or {}, strings or {})
+
+
+def _input_items(source: Any, storage_options: dict | None, index: int) -> list:
+    """The dataset inputs one item of a source list names."""
+    if _remote.is_url(source):
+        files, _ = _remote.expand(source, storage_options, _remote.Secrets([source], storage_options))
+        return [("remote", f) for f in files]
+    if isinstance(source, (str, os.PathLike)):
+        return [("path", _remote.local_path(os.fspath(source)))]
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return [("memory", f"<buffer {index}>", source)]
+    raise TypeError(f"a list of inputs holds paths, URLs and buffers, got {type(source).__name__}")
+
+
+def _inputs_of(source: Any, storage_options: dict | None, as_dataset: bool) -> tuple[Any, _Inputs | None]:
+    """(the source read alone, None) or (None, the inputs read as one): a list, a glob, a folder, a URL of
+    several objects, or any source when a dataset option (union_by_name, include_path_column, hive_partitioning)
+    asks for it.  One remote object alone is read as a file object, by byte ranges."""
+    if isinstance(source, (list, tuple)):
+        return None, _Inputs([item for i, s in enumerate(source) for item in _input_items(s, storage_options, i)])
+    if _remote.is_url(source):
+        files, alone = _remote.expand(source, storage_options, _remote.Secrets([source], storage_options))
+        if alone and not as_dataset:
+            return files[0].reader(), None
+        return None, _Inputs([("remote", f) for f in files])
+    if storage_options is not None:
+        raise ValueError("storage_options apply to URLs (s3://, https://, ...), not to a local path or a buffer")
+    if isinstance(source, (str, os.PathLike)):
+        path = _remote.local_path(os.fspath(source))
+        if as_dataset or os.path.isdir(path) or (_remote.MAGIC.search(path) and not os.path.exists(path)):
+            return None, _Inputs([("path", path)])
+        return path, None
+    if as_dataset and isinstance(source, (bytes, bytearray, memoryview)):
+        return None, _Inputs([("memory", "<buffer>", source)])
+    return source, None
+
+
 def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool = False,
              records: bool = False) -> tuple[Any, Any]:
     """(the C layer's source, the Plan) of a call: keywords normalized, detection asked for (or done, for a file
-    object read as it goes), usecols resolved with the header.  A URL is read by byte ranges as a file object."""
+    object read as it goes), usecols resolved with the header.  A URL of one object is read by byte ranges as a
+    file object; a list, glob, folder or URL of several objects becomes _Inputs (one dataset)."""
     storage_options = kwargs.pop("storage_options", None)
-    if _remote.is_url(source):
-        source = _remote.open_single(source, storage_options)
-        stream = True  # read as it comes, never fetched whole first
-    elif storage_options is not None:
-        raise ValueError("storage_options apply to URLs (s3://, https://, ...), not to a local path or a buffer")
-    elif isinstance(source, str):
-        source = _remote.local_path(source)
+    as_dataset = any(kwargs.get(k) not in (None, False)
+                     for k in _options.DATASET_KEYS + ("include_file_paths",))
+    source, inputs = _inputs_of(source, storage_options, as_dataset)
+    if inputs is not None and function == "records":
+        raise TypeError("records() reads one input: pass one path, URL or buffer (read_csv, open_csv and count "
+                        "take several)")
     given = _options.normalize(function, kwargs, keys + _detect.KEYS)
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build(function, **given)
     _detect.apply(plan, given, records=records, **input_keys)
-    _map_path(plan, source)
-    src = _options.source(source, stream)
-    if hasattr(src, "read"):
-        src = _detect.file_source(src, plan)
+    if inputs is not None:
+        if _c.OPT_MMAP not in plan.ints:
+            plan.ints[_c.OPT_MMAP] = 1  # the local files among them, as for one path (_map_path)
+        src: Any = inputs
+    else:
+        _map_path(plan, source)
+        src = _options.source(source, stream or isinstance(source, _remote.RangeReader))
+        if hasattr(src, "read"):
+            src = _detect.file_source(src, plan)
     if plan.usecols is not None or any(isinstance(k, int) for k in plan.casts):
         # pandas' usecols keeps the file's order and may be a callable over the names, and a narrower type given
         # by position is cast by name after the read: the names first.
@@ -251,7 +317,7 @@ def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool
             src = _options.source(src)  # read whole: the names are needed before the read
         ints = {k: v for k, v in plan.ints.items() if k != _c.OPT_ROW_LIMIT}
         strings = {k: v for k, v in plan.strings.items() if k not in (_c.OPT_COLUMNS, _c.OPT_SCHEMA)}
-        names = [c[0] for c in _options.call(_c.read_table, src, ints, strings, True).column_info]
+        names = [c[0] for c in _read_native(src, ints, strings, True).column_info]
         for key in [k for k in plan.casts if isinstance(k, int)]:
             if key >= len(names):
                 raise ValueError(f"schema: no column at position {key} (the file has {len(names)})")
@@ -261,8 +327,16 @@ def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool
     return src, plan
 
 
+def _read_native(src: Any, ints: dict, strings: dict, schema_only: bool) -> Any:
+    if isinstance(src, _Inputs):
+        return src.dataset(ints, strings).read(schema_only)
+    return _options.call(_c.read_table, src, ints, strings, schema_only)
+
+
 def _where(source: Any) -> str:
-    return str(source) if isinstance(source, str) else "<buffer>"
+    if isinstance(source, (list, tuple)):
+        return "dataset"
+    return _remote.shown(source) if isinstance(source, str) else "<buffer>"
 
 
 def _name_narrow_types(exc: Exception, casts: dict) -> Exception:
@@ -279,7 +353,7 @@ def _name_narrow_types(exc: Exception, casts: dict) -> Exception:
 
 def _read(src: Any, plan: Any, schema_only: bool) -> Any:
     try:
-        return _options.call(_c.read_table, src, plan.ints, plan.strings, schema_only)
+        return _read_native(src, plan.ints, plan.strings, schema_only)
     except Error as e:
         raise _name_narrow_types(e, plan.casts) from None
 
@@ -289,7 +363,12 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
 
     source: a path, bytes-like object or binary file object (read whole),
       or an fsspec URL (s3://, https://, memory://, ...; storage_options=
-      as fsspec takes them), read by byte ranges as it is parsed.
+      as fsspec takes them), read by byte ranges as it is parsed; or many
+      as one table: a list of these, a glob or a folder (local or remote),
+      with union_by_name=False (True: columns matched by name),
+      hive_partitioning=None (key=value folders as columns; None: when
+      every path has them) and include_path_column=False (True or a name:
+      a column with each row's file).
     Keywords (simdsv's names; pandas' and polars' beside them, see
     docs/PYTHON.md):
       columns: names or 0-based positions to keep, in output order (a str is
@@ -317,6 +396,10 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
       as timestamps), true_values, false_values, use_mmap / memory_map
       (default True for a path: mapped; False: read with read()).
+      string_view: string columns as Arrow string views (pyarrow
+        string_view) whose long strings point into the input's own bytes,
+        kept alive by the table; False: Arrow utf8, every string copied
+        (default: see docs/PYTHON.md).
       low_memory and engine are accepted and have no effect.
       sniff=True: the encoding, dialect and layout of every setting not given
         are detected as the simdsv command does (sniff=False: the defaults);
@@ -422,7 +505,10 @@ def open_csv(source: Any, *, batch_rows: int = 65536, **kwargs: Any) -> CsvStrea
     """
     kwargs["batch_rows"] = batch_rows
     src, plan = _prepare("open_csv", source, kwargs, _READ_KEYS + ("batch_rows",), stream=True)
-    native = _options.call(_c.open_stream, src, plan.ints, plan.strings)
+    if isinstance(src, _Inputs):
+        native = src.dataset(plan.ints, plan.strings).open_stream()
+    else:
+        native = _options.call(_c.open_stream, src, plan.ints, plan.strings)
     return CsvStream(native, plan.casts, _where(source), plan.ints.get(_c.OPT_HEADER, 1), plan.schema_only)
 
 
@@ -441,7 +527,22 @@ def records(source: Any, **kwargs: Any) -> Any:
 def count(source: Any, **kwargs: Any) -> int:
     """The number of data records (quote-aware; on several threads for large files)."""
     src, plan = _prepare("count", source, kwargs, _options.DIALECT_KEYS, stream=True, records=True)
-    return _options.call(_c.count, src, plan.ints, plan.strings)
+    if not isinstance(src, _Inputs):
+        return _options.call(_c.count, src, plan.ints, plan.strings)
+    # Several inputs: each counted as it is read alone (its own detection), as the dataset reads it.
+    total = 0
+    for item in src.items:
+        if item[0] == "path":  # a glob or a folder: its files as the library lists them
+            ones: list = src.dataset_of([item]).files()
+        else:
+            ones = [item[1].reader() if item[0] == "remote" else memoryview(item[2])]
+        for one in ones:
+            own = _options.Plan()
+            own.ints, own.strings = dict(plan.ints), dict(plan.strings)
+            if hasattr(one, "read"):
+                one = _detect.file_source(one, own)
+            total += _options.call(_c.count, one, own.ints, own.strings)
+    return total
 
 
 # Last: _scan uses the names above (and simdsv.dask's schema helpers, which import them too).

@@ -1,7 +1,7 @@
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Union
 import os
 
-_Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, Any]
+_Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, list, tuple, Any]
 _Schema = Union[str, Mapping[Union[str, int], Any], Any]
 
 __version__: str
@@ -107,12 +107,17 @@ def read_csv(
     dayfirst: bool = ...,
     use_mmap: bool = ...,
     memory_map: bool = ...,
+    string_view: bool | None = ...,
     low_memory: bool = ...,
     engine: str | None = ...,
     sniff: bool = ...,
     encoding: str | None = ...,
     compression: Literal["infer", "gzip", "zstd"] | None = ...,
     storage_options: Mapping[str, Any] | None = ...,
+    union_by_name: bool = ...,
+    hive_partitioning: bool | None = ...,
+    include_path_column: bool | str = ...,
+    include_file_paths: str | None = ...,
 ) -> Table: ...
 def infer_schema(source: _Source, **kwargs: Any) -> Table: ...
 # A polars.LazyFrame (Any here: polars is an optional dependency).  Takes read_csv's keywords; a file object is

@@ -97,9 +97,13 @@ PyObject *ext_array_capsule(struct ArrowArray *p);
 /* An "arrow_array_stream" capsule owning a copy of filled (released on failure). */
 PyObject *ext_stream_capsule(struct ArrowArrayStream filled);
 
-/* ---- _table.c, _stream.c, _records.c: the module's types and functions */
+/* ---- _table.c, _stream.c, _records.c, _dataset.c: the module's types and functions */
 
-extern PyTypeObject ext_TableType, ext_StreamType, ext_RecordsType;
+extern PyTypeObject ext_TableType, ext_StreamType, ext_RecordsType, ext_DatasetType;
+/* The exception being raised, normalized to one object, and cleared. */
+PyObject *ext_take_exception(void);
+/* A Table from a read table (consumed: its rows are moved out); NULL with an exception set. */
+PyObject *ext_table_object(simdsv_table *t);
 /* Reads r into a Table (the GIL released meanwhile); frees r. */
 PyObject *ext_read_into_table(simdsv_reader *r, const char *name, int schema_only);
 PyObject *py_read_table(PyObject *mod, PyObject *args);
@@ -109,5 +113,6 @@ PyObject *py_read_range(PyObject *mod, PyObject *args);
 PyObject *py_open_stream(PyObject *mod, PyObject *args);
 PyObject *py_records(PyObject *mod, PyObject *args);
 PyObject *py_count(PyObject *mod, PyObject *args);
+PyObject *py_dataset(PyObject *mod, PyObject *args);
 
 #endif

@@ -35,7 +35,11 @@ DIALECT_KEYS = ("delimiter", "quote", "escape", "comment", "header", "names", "s
 TYPED_KEYS = ("columns", "usecols", "schema", "null_values", "keep_default_na", "true_values", "false_values",
               "infer_rows", "row_limit", "on_error", "short_rows", "long_rows", "decimal_comma", "decimal",
               "thousands", "parse_dates", "date_format", "dayfirst", "low_memory", "engine", "try_parse_dates",
-              "quoting")
+              "quoting", "string_view")
+
+# Many inputs read as one (a list, a glob, a folder, a URL of several objects): the library's dataset options.
+DATASET_KEYS = ("union_by_name", "include_path_column", "hive_partitioning")
+_HIVE = {None: _c.HIVE_AUTO, True: _c.HIVE_ON, False: _c.HIVE_OFF}
 
 # pandas / polars spelling -> simdsv's.  Where both are given, that is a TypeError.
 ALIASES = {
@@ -59,6 +63,7 @@ ALIASES = {
     "n_rows": "row_limit",
     "infer_schema_length": "infer_rows",
     "truncate_ragged_lines": "long_rows",
+    "include_file_paths": "include_path_column",
 }
 
 
@@ -275,12 +280,25 @@ def build(function: str = "read_csv", **kwargs: Any) -> Plan:
         ints[_c.OPT_DATE_ORDER] = _DATE_ORDERS[order]
     if "batch_rows" in kwargs:
         ints[_c.OPT_BATCH_ROWS] = _count("batch_rows", kwargs["batch_rows"], 1)
+    if kwargs.get("string_view") is not None:
+        ints[_c.OPT_STRINGS] = _c.STRINGS_VIEW if kwargs["string_view"] else _c.STRINGS_UTF8
     nulls = null_spec(kwargs.get("null_values"), bool(kwargs.get("keep_default_na", False)))
     if nulls is not None:
         strings[_c.OPT_NULL_VALUES] = nulls
     for key, opt in (("true_values", _c.OPT_TRUE_VALUES), ("false_values", _c.OPT_FALSE_VALUES)):
         if kwargs.get(key) is not None:
             strings[opt] = join_list(_strings(key, kwargs[key]))
+    if kwargs.get("union_by_name") is not None:
+        ints[_c.OPT_UNION_BY_NAME] = 1 if kwargs["union_by_name"] else 0
+    if "hive_partitioning" in kwargs:
+        if kwargs["hive_partitioning"] not in _HIVE:
+            raise ValueError(f"hive_partitioning must be None (auto), True or False, got {kwargs['hive_partitioning']!r}")
+        ints[_c.OPT_HIVE] = _HIVE[kwargs["hive_partitioning"]]
+    path_column = kwargs.get("include_path_column")
+    if path_column:  # dask's spelling: True names the column "path"
+        if path_column is not True and not isinstance(path_column, str):
+            raise TypeError(f"include_path_column is a bool or a column name, got {path_column!r}")
+        strings[_c.OPT_FILENAME_COLUMN] = "path" if path_column is True else path_column
     _projection(kwargs, plan)
     _schema(kwargs, plan)
     return plan

@@ -20,7 +20,7 @@ from typing import Any
 
 # A URL with a protocol other than file:// (a local path stays a path: memory-mapped, read with pread).
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
-_MAGIC = re.compile(r"[*?\[]")
+MAGIC = re.compile(r"[*?\[]")
 # Keys of storage_options (at any depth) whose values are secrets.
 _SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|session|private", re.IGNORECASE)
 
@@ -114,6 +114,11 @@ class RemoteFile:
     def __init__(self, fs: Any, path: str, info: dict, secrets: Secrets) -> None:
         self.fs, self.path, self.secrets = fs, path, secrets
         self.name = shown(fs.unstrip_protocol(path))
+        if info.get("size") is None:  # an HTTP folder listing has links, not sizes
+            try:
+                info = fs.info(path)
+            except Exception as e:  # noqa: BLE001
+                reraise(e, self.name, secrets)
         self.size = int(info.get("size") or 0)
         self.version = _version(info)
 
@@ -208,38 +213,80 @@ class RangeReader:
         self.rewind()
 
 
-def expand(url: str, storage_options: dict | None, secrets: Secrets) -> list[RemoteFile]:
-    """The objects a URL names, in byte order of their paths: one object; a folder: every object under it
-    (names starting with '.' or '_' skipped, as the library skips them in local folders); a glob (fsspec's: *,
-    ?, [...], **).  A URL that names nothing is FileNotFoundError."""
+def expand(url: str, storage_options: dict | None, secrets: Secrets) -> tuple[list[RemoteFile], bool]:
+    """(the objects a URL names, in byte order of their paths; whether it named one object itself): one object;
+    a folder: every object under it; a glob: ``*`` (any characters but '/'), ``?``, ``[...]`` and ``**`` as a
+    whole part (any number of folders), as the library's globs.  Names starting with '.' or '_' are skipped in
+    folders and matched by a glob only when its part says so, as the library does for local files.  A URL that
+    names nothing is FileNotFoundError."""
     fsspec = _fsspec()
     try:
         fs, path = fsspec.core.url_to_fs(url, **(storage_options or {}))
-        if _MAGIC.search(path):
-            listed = fs.glob(path, detail=True)
-            found = {p: i for p, i in listed.items() if i.get("type") != "directory"}
+        if MAGIC.search(path):
+            # Listed under the part before the first wildcard and matched here (fsspec's HTTP glob compares the
+            # pattern to percent-encoded links: year=* never matches nginx's year%3D2024/).
+            base = path[: MAGIC.search(path).start()].rsplit("/", 1)[0]
+            pattern = _glob_regex(path[len(base) + 1:])
+            found = {}
+            for p, info in fs.find(base, detail=True).items():
+                name = _decoded(p)
+                relative = name[len(base.rstrip("/")) + 1:]
+                if pattern.fullmatch(relative) and not _hidden(relative, path[len(base) + 1:]):
+                    found[name] = info
         else:
             info = fs.info(path)
             if info.get("type") == "directory":
-                found = {p: i for p, i in fs.find(path, detail=True).items()
-                         if not _hidden(p[len(path.rstrip("/")) + 1:])}
+                found = {}
+                for p, child in fs.find(path, detail=True).items():
+                    name = _decoded(p)
+                    if not _hidden(name[len(path.rstrip("/")) + 1:], ""):
+                        found[name] = child
             else:
                 found = {path: info}
     except Exception as e:  # noqa: BLE001
         reraise(e, url, secrets)
     if not found:
         raise FileNotFoundError(f"{secrets.redact(url)}: no object matches")
-    return [RemoteFile(fs, p, found[p], secrets) for p in sorted(found, key=lambda p: p.encode())]
+    files = [RemoteFile(fs, p, found[p], secrets) for p in sorted(found, key=lambda p: p.encode())]
+    return files, len(found) == 1 and path in found
 
 
-def _hidden(relative: str) -> bool:
-    return any(part.startswith((".", "_")) for part in relative.split("/"))
+def _decoded(path: str) -> str:
+    """A listed path with percent-escapes of characters other than / ? # % decoded (HTTP listings escape '=':
+    year%3D2024), so that hive folders and globs see the names; the server takes either spelling."""
+    return re.sub(r"%([0-9A-Fa-f]{2})",
+                  lambda m: m.group(0) if chr(int(m.group(1), 16)) in "/?#%" or int(m.group(1), 16) < 0x21
+                  or int(m.group(1), 16) > 0x7E else chr(int(m.group(1), 16)), path)
 
 
-def open_single(url: str, storage_options: dict | None) -> RangeReader:
-    """A reader of the one object url names."""
-    secrets = Secrets([url], storage_options)
-    files = expand(url, storage_options, secrets)
-    if len(files) != 1:
-        raise ValueError(f"{secrets.redact(url)}: names {len(files)} objects; one was expected")
-    return files[0].reader()
+def _glob_regex(pattern: str) -> re.Pattern:
+    out = []
+    parts = pattern.split("/")
+    for i, part in enumerate(parts):
+        if part == "**":  # any number of folders; last, every name below
+            out.append("(?:[^/]+/)*" + ("[^/]+/" if i == len(parts) - 1 else ""))
+            continue
+        text, j = "", 0
+        while j < len(part):
+            c = part[j]
+            if c == "*":
+                text += "[^/]*"
+            elif c == "?":
+                text += "[^/]"
+            elif c == "[" and "]" in part[j + 2:] + part[j + 1:j + 2]:
+                end = part.index("]", j + 2 if part[j + 1:j + 2] in ("!", "]") else j + 1)
+                body = part[j + 1:end]
+                text += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+                j = end
+            else:
+                text += re.escape(c)
+            j += 1
+        out.append(text + "/")
+    return re.compile("".join(out)[:-1])
+
+
+def _hidden(relative: str, pattern: str) -> bool:
+    """Whether a name under a folder or glob has a part starting with '.' or '_' that the pattern does not
+    spell out (its own part starting so)."""
+    spelled = {part[0] for part in pattern.split("/") if part[:1] in (".", "_")}
+    return any(part[:1] in (".", "_") and part[0] not in spelled for part in relative.split("/"))

@@ -94,8 +94,7 @@ fail:
     return NULL;
 }
 
-/* The exception being raised, normalized to one object, and cleared. */
-static PyObject *take_exception(void)
+PyObject *ext_take_exception(void)
 {
 #if PY_VERSION_HEX >= 0x030C0000
     return PyErr_GetRaisedException();
@@ -144,7 +143,7 @@ static long long file_read(void *ctx, void *buf, size_t size, int *os_errno)
     if (got < 0) {
         *os_errno = EIO;
         Py_XDECREF(in->file_error);
-        in->file_error = take_exception();
+        in->file_error = ext_take_exception();
     }
     PyGILState_Release(g);
     return got;
@@ -411,6 +410,7 @@ static PyMethodDef module_methods[] = {
     {"range_summary", py_range_summary, METH_VARARGS, "range_summary(bytes, begin, prev_byte, ints, strings)"},
     {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, in_quote)]"},
     {"read_range", py_read_range, METH_VARARGS, "read_range(bytes, range, ints, strings, name) -> Table"},
+    {"dataset", py_dataset, METH_VARARGS, "dataset([input], ints, strings) -> Dataset"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_simdsv",
@@ -419,7 +419,8 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_simdsv",
 
 PyMODINIT_FUNC PyInit__simdsv(void)
 {
-    if (PyType_Ready(&ext_TableType) < 0 || PyType_Ready(&ext_StreamType) < 0 || PyType_Ready(&ext_RecordsType) < 0)
+    if (PyType_Ready(&ext_TableType) < 0 || PyType_Ready(&ext_StreamType) < 0 || PyType_Ready(&ext_RecordsType) < 0 ||
+        PyType_Ready(&ext_DatasetType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
@@ -457,6 +458,8 @@ PyMODINIT_FUNC PyInit__simdsv(void)
         {"RAGGED_ERROR", SIMDSV_RAGGED_ERROR},   {"RAGGED_PAD", SIMDSV_RAGGED_PAD},
         {"RAGGED_TRUNCATE", SIMDSV_RAGGED_TRUNCATE},
         {"OPT_ENCODING", SIMDSV_OPT_ENCODING},   {"OPT_COMPRESSION", SIMDSV_OPT_COMPRESSION},
+        {"OPT_STRINGS", SIMDSV_OPT_STRINGS},     {"STRINGS_UTF8", SIMDSV_STRINGS_UTF8},
+        {"STRINGS_VIEW", SIMDSV_STRINGS_VIEW},
         {"COMPRESSION_AUTO", SIMDSV_COMPRESSION_AUTO}, {"COMPRESSION_NONE", SIMDSV_COMPRESSION_NONE},
         {"COMPRESSION_GZIP", SIMDSV_COMPRESSION_GZIP}, {"COMPRESSION_ZSTD", SIMDSV_COMPRESSION_ZSTD},
         {"DETECT_GIVEN", EXT_DETECT_GIVEN},      {"DETECT_RECORDS", EXT_DETECT_RECORDS},
@@ -471,7 +474,10 @@ PyMODINIT_FUNC PyInit__simdsv(void)
         {"OPT_COMMENT_STRING", SIMDSV_OPT_COMMENT_STRING},
         {"OPT_THOUSANDS", SIMDSV_OPT_THOUSANDS}, {"OPT_DATE_ORDER", SIMDSV_OPT_DATE_ORDER},
         {"OPT_END_OFFSET", SIMDSV_OPT_END_OFFSET}, {"DATE_ISO", SIMDSV_DATE_ISO},           {"DATE_DMY", SIMDSV_DATE_DMY},
-        {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD}};
+        {"DATE_MDY", SIMDSV_DATE_MDY},           {"DATE_YMD", SIMDSV_DATE_YMD},
+        {"OPT_UNION_BY_NAME", SIMDSV_OPT_UNION_BY_NAME}, {"OPT_HIVE", SIMDSV_OPT_HIVE},
+        {"OPT_FILENAME_COLUMN", SIMDSV_OPT_FILENAME_COLUMN}, {"HIVE_AUTO", SIMDSV_HIVE_AUTO},
+        {"HIVE_ON", SIMDSV_HIVE_ON}, {"HIVE_OFF", SIMDSV_HIVE_OFF}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {
             Py_DECREF(m);

@@ -167,8 +167,7 @@ PyTypeObject ext_TableType = {
     .tp_new = NULL,
 };
 
-/* A Table from a read table (consumed: its rows are moved out). */
-static PyObject *table_object(simdsv_table *t)
+PyObject *ext_table_object(simdsv_table *t)
 {
     PyObject *columns = PyList_New(0), *rejects = PyList_New(0);
     for (size_t j = 0; columns && j < simdsv_table_columns(t); j++) {
@@ -224,7 +223,7 @@ PyObject *ext_read_into_table(simdsv_reader *r, const char *name, int schema_onl
     Py_BEGIN_ALLOW_THREADS
     st = schema_only ? simdsv_table_infer(r, &t) : simdsv_table_read(r, &t);
     Py_END_ALLOW_THREADS
-    PyObject *result = st == SIMDSV_OK ? table_object(t) : ext_raise_error(simdsv_reader_error(r), st, name);
+    PyObject *result = st == SIMDSV_OK ? ext_table_object(t) : ext_raise_error(simdsv_reader_error(r), st, name);
     simdsv_table_free(t);
     simdsv_reader_free(r);
     return result;
