@@ -1280,8 +1280,10 @@ typedef struct simdsv_write_options {
     simdsv_codec codec;      /* default NONE */
     int level;               /* codec level, 0 = the codec's default; at most gzip 9, zstd 22, lz4 12
                                 (snappy: 0 only) */
-    int64_t row_group_rows;  /* Parquet rows per row group; 0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
-    int threads;             /* columns encoded and compressed side by side; 0 = all cores; at most 256 */
+    int64_t row_group_rows;  /* Parquet rows per row group, fewer once they hold 32 MiB of values;
+                                0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
+    int threads;             /* columns gathered and their pages encoded and compressed side by side;
+                                0 = all cores; at most 256 */
     int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays
                                 under 1 MiB per row group, else PLAIN; 0: PLAIN only */
 } simdsv_write_options;
