@@ -1218,9 +1218,11 @@ SIMDSV_API const char *simdsv_dataset_file(const simdsv_dataset *ds, size_t inde
 SIMDSV_API simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out);
 /* Only the schema: each input's as simdsv_table_infer samples it, joined. */
 SIMDSV_API simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out);
-/* The inputs as one Arrow C stream of record batches, in bounded memory:
- * one input's stream at a time (simdsv_table_stream), whatever their
- * number.  The schema is fixed first from each input's stream sample (its
+/* The inputs as one Arrow C stream of record batches, in bounded memory
+ * whatever their number: each input streamed by simdsv_table_stream; with
+ * threads, as many inputs as threads are streamed ahead, at most 4 batches
+ * each, and handed out in input order (the batches are those of one
+ * thread).  The schema is fixed first from each input's stream sample (its
  * first 8 MiB), joined as above; each input is then streamed with its
  * columns starting from those types.  A later value that does not fit is
  * an error naming the input, line and byte (get_next returns EINVAL);

@@ -981,6 +981,15 @@ static void test_unescape(void)
         {"plain", '"', '\\', "plain"},
         {"", '"', -1, ""},
         {"x''y", '\'', -1, "x'y"},
+        /* quote and escape bytes next to each other: each takes the byte after it as it is */
+        {"a\\\"\"\"b", '"', '\\', "a\"\"b"},
+        {"\"\\x", '"', '\\', "\\x"},
+        {"\\\"\"\\", '"', '\\', "\"\\"},
+        /* a last lone quote or escape byte is dropped */
+        {"ab\"", '"', -1, "ab"},
+        {"ab\\", '"', '\\', "ab"},
+        /* long runs between them */
+        {"0123456789abcdefghijklmnopqrstu\"\"vwxyz0123456789", '"', -1, "0123456789abcdefghijklmnopqrstu\"vwxyz0123456789"},
     };
     for (size_t i = 0; i < sizeof cases_ / sizeof cases_[0]; i++) {
         simdsv_field f;

@@ -846,19 +846,35 @@ simdsv_status simdsv_reader_unescape(simdsv_reader *r, const simdsv_field *field
     return SIMDSV_OK;
 }
 
+/* The first byte b (-1: none) in [p, end), or end. */
+static const char *find_byte(const char *p, const char *end, int b)
+{
+    const char *at = b >= 0 && p < end ? memchr(p, b, (size_t)(end - p)) : NULL;
+    return at ? at : end;
+}
+
 size_t simdsv_unescape(const simdsv_field *field, int quote, int escape, char *dst)
 {
+    /* The runs between quote and escape bytes are copied whole: memchr
+     * finds the next of each (long quoted text holds few), and a position
+     * is looked for again only once the copy has passed it. */
     const char *p = field->data;
     const char *end = p + field->size;
+    const char *next_quote = find_byte(p, end, quote), *next_escape = find_byte(p, end, escape);
     char *out = dst;
-    while (p < end) {
-        const char c = *p++;
-        if ((escape >= 0 && (unsigned char)c == escape) || (quote >= 0 && (unsigned char)c == quote)) {
-            if (p < end)
-                *out++ = *p++; /* ESC x -> x and "" -> " */
-            continue;
-        }
-        *out++ = c;
+    for (;;) {
+        const char *stop = next_quote < next_escape ? next_quote : next_escape;
+        memcpy(out, p, (size_t)(stop - p));
+        out += stop - p;
+        if (stop == end)
+            break;
+        p = stop + 1;
+        if (p < end)
+            *out++ = *p++; /* ESC x -> x and "" -> " (a last lone one is dropped) */
+        if (next_quote < p)
+            next_quote = find_byte(p, end, quote);
+        if (next_escape < p)
+            next_escape = find_byte(p, end, escape);
     }
     return (size_t)(out - dst);
 }

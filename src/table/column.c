@@ -496,10 +496,12 @@ static inline int bool_word_value(const bool_words *b, const unsigned char *s, s
 
 /* Whether byte b occurs in s[0..n): a word at a time (the classic
  * has-zero-byte test on the word XOR b; exact as a yes/no), the last
- * word overlapping the one before it. */
+ * word overlapping the one before it; memchr past 64 bytes. */
 static inline int has_byte(const unsigned char *s, size_t n, unsigned char b)
 {
     const uint64_t ones = 0x0101010101010101u, pattern = ones * b;
+    if (n > 64)
+        return memchr(s, b, n) != NULL; /* long text: the C library's vector search */
     if (n < 8) {
         for (size_t i = 0; i < n; i++)
             if (s[i] == b)

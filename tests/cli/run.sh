@@ -236,6 +236,9 @@ t select_crlf select 2 crlf.csv
 t select_bom select --delimiter ';' note,id bom_semicolon.csv
 t select_quoting select 3,1,2 quoting.csv
 t select_quoting_alone select 2 quoting.csv
+# consecutive columns copied as one run: short records, quoted fields in the run
+t select_run_ragged select 1-3,1-2 ragged.csv
+t select_run_quoting select 2-3,1-2 quoting.csv
 t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
 t select_missing_sel select

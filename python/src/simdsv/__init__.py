@@ -197,7 +197,8 @@ def _nullable_dtypes() -> dict:
                      pa.int64(): pd.Int64Dtype(), pa.uint8(): pd.UInt8Dtype(), pa.uint16(): pd.UInt16Dtype(),
                      pa.uint32(): pd.UInt32Dtype(), pa.uint64(): pd.UInt64Dtype(), pa.bool_(): pd.BooleanDtype(),
                      pa.float32(): pd.Float32Dtype(), pa.float64(): pd.Float64Dtype(),
-                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype()}
+                     pa.string(): pd.StringDtype(), pa.large_string(): pd.StringDtype(),
+                     pa.string_view(): pd.StringDtype()}
     return _NULLABLE
 
 
@@ -209,6 +210,13 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
         raise ValueError(f"dtype_backend must be None, 'numpy', 'numpy_nullable' or 'pyarrow', got {dtype_backend!r}")
     if dtype_backend == "pyarrow":
         kwargs.setdefault("types_mapper", pd.ArrowDtype)
+        # string views (string_view=True) as utf8: pandas' ArrowDtype methods run pyarrow compute functions, which
+        # in pyarrow 26 mostly lack string_view kernels (filter, take, compare, sort)
+        import pyarrow as pa
+
+        if any(pa.types.is_string_view(t) for t in table.schema.types):
+            table = table.cast(pa.schema([f.with_type(pa.string()) if pa.types.is_string_view(f.type) else f
+                                          for f in table.schema]))
     elif dtype_backend == "numpy_nullable":
         kwargs.setdefault("types_mapper", _nullable_dtypes().get)
     kwargs.setdefault("date_as_object", False)  # dates as datetime64, as pandas' own parsers give them
@@ -388,6 +396,10 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
       dayfirst (non-ISO dates: the date order), parse_dates (columns read
       as timestamps), true_values, false_values, use_mmap / memory_map
       (default True for a path: mapped; False: read with read()).
+      string_view: string columns as Arrow string views (pyarrow
+        string_view) whose long strings point into the input's own bytes,
+        kept alive by the table; False: Arrow utf8, every string copied
+        (default: see docs/PYTHON.md).
       low_memory and engine are accepted and have no effect.
       sniff=True: the encoding, dialect and layout of every setting not given
         are detected as the simdsv command does (sniff=False: the defaults);

@@ -107,6 +107,7 @@ def read_csv(
     dayfirst: bool = ...,
     use_mmap: bool = ...,
     memory_map: bool = ...,
+    string_view: bool | None = ...,
     low_memory: bool = ...,
     engine: str | None = ...,
     sniff: bool = ...,

@@ -35,7 +35,7 @@ DIALECT_KEYS = ("delimiter", "quote", "escape", "comment", "header", "names", "s
 TYPED_KEYS = ("columns", "usecols", "schema", "null_values", "keep_default_na", "true_values", "false_values",
               "infer_rows", "row_limit", "on_error", "short_rows", "long_rows", "decimal_comma", "decimal",
               "thousands", "parse_dates", "date_format", "dayfirst", "low_memory", "engine", "try_parse_dates",
-              "quoting")
+              "quoting", "string_view")
 
 # Many inputs read as one (a list, a glob, a folder, a URL of several objects): the library's dataset options.
 DATASET_KEYS = ("union_by_name", "include_path_column", "hive_partitioning")
@@ -280,6 +280,8 @@ def build(function: str = "read_csv", **kwargs: Any) -> Plan:
         ints[_c.OPT_DATE_ORDER] = _DATE_ORDERS[order]
     if "batch_rows" in kwargs:
         ints[_c.OPT_BATCH_ROWS] = _count("batch_rows", kwargs["batch_rows"], 1)
+    if kwargs.get("string_view") is not None:
+        ints[_c.OPT_STRINGS] = _c.STRINGS_VIEW if kwargs["string_view"] else _c.STRINGS_UTF8
     nulls = null_spec(kwargs.get("null_values"), bool(kwargs.get("keep_default_na", False)))
     if nulls is not None:
         strings[_c.OPT_NULL_VALUES] = nulls

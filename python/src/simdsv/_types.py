@@ -227,6 +227,8 @@ def cast_column(column: Any, description: str) -> Any:
 
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
+    if pa.types.is_string_view(column.type):
+        column = column.cast(pa.string())  # pyarrow's compute functions (filter, unique, ...) take utf8
     if description.startswith("time64"):
         return _time_values(column, description[7:-1])
     if description == "dictionary":
