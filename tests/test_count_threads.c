@@ -686,13 +686,16 @@ static void lines_counted_from_the_file(void)
 /* A file read with read() holds at most a record of SIMDSV_OPT_MAX_RECORD_SIZE
  * in its buffer: past that the serial count fails, and so must the parallel
  * one (it cannot see records, only gaps between line ends, so it leaves
- * such a file to the serial count). */
+ * such a file to the serial count).  The same with an escape byte, whose
+ * chunks are cut at line ends and read as streams that check the limit
+ * themselves. */
 static void record_size_limit(void)
 {
     set_chunk(300000); /* 150000-byte windows */
     max_record_size = 200000;
-    for (int over = 0; over <= 1; over++) {
-        input in = {{NULL, 0, 0}, 1, 0, 0, 0, PLAIN, 0};
+    for (int round = 0; round < 4; round++) {
+        const int over = round % 2;
+        input in = {{NULL, 0, 0}, 1, 0, 0, 0, round < 2 ? PLAIN : ESCAPE, 0};
         puts_(&in.data, "id,text\n");
         for (int k = 0; in.data.n < 2400000; k++) {
             char head[32];
@@ -713,7 +716,8 @@ static void record_size_limit(void)
             puts_(&in.data, "\n");
         }
         char what[64];
-        snprintf(what, sizeof what, "record size limit, %s it", over ? "a record over" : "every record under");
+        snprintf(what, sizeof what, "record size limit, %s it, %s", over ? "a record over" : "every record under",
+                 dialect_names[in.dialect]);
         h_context("%s", what);
         outcome want, got;
         write_files(&in);
@@ -731,8 +735,11 @@ static void record_size_limit(void)
             compare(what, &in, &want, &got, SRC_PATH, threads);
         }
         /* In parallel: every count without a record over the limit, the
-         * count that goes on after it when there is one. */
-        CHECK_EQ_U64(parallel_counts() - before, 3);
+         * count that goes on after it when there is one (the parity cut:
+         * the cuts at line ends mostly fall inside the long quoted fields,
+         * and the serial count reads those inputs). */
+        if (in.dialect == PLAIN)
+            CHECK_EQ_U64(parallel_counts() - before, 3);
         free(in.data.p);
     }
     max_record_size = 0;
