@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import _READ_KEYS, CsvStream, Table, _cast_batch, _detect, _map_path, _options, _resolve_casts, _where
+from . import _READ_KEYS, CsvStream, Table, _cast_batch, _detect, _inputs_of, _map_path, _options, _remote, \
+    _resolve_casts, _where
 from . import _simdsv as _c
 from .dask import _arrow_schema, _fields
 
@@ -41,6 +42,14 @@ def scan_csv(source: Any, *, batch_rows: int | None = None, **kwargs: Any) -> An
     import polars as pl
     from polars.io.plugins import register_io_source
 
+    where = _where(source)
+    if isinstance(source, (list, tuple)) or _remote.is_url(source):
+        raise TypeError("scan_csv reads one local file or buffer: read a URL, a list, a glob or a folder with "
+                        "read_csv or open_csv")
+    source, inputs = _inputs_of(source, None, False)
+    if inputs is not None:
+        raise TypeError(f"scan_csv reads one local file or buffer, not a glob or a folder ({where}): use read_csv "
+                        "or open_csv")
     given = _options.normalize("scan_csv", kwargs, _READ_KEYS + _detect.KEYS)
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build("scan_csv", **given)
@@ -48,7 +57,6 @@ def scan_csv(source: Any, *, batch_rows: int | None = None, **kwargs: Any) -> An
     _map_path(plan, source)
     if batch_rows is not None:
         batch_rows = _options._count("batch_rows", batch_rows, 1)
-    where = _where(source)
     src = _options.source(source)
     if _c.DETECT_GIVEN in plan.ints:  # once: every collect() reads with the options found here
         plan.ints, plan.strings = _options.call(_c.detect, src, plan.ints, plan.strings)
