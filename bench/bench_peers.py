@@ -271,10 +271,11 @@ class Bench:
     # ---- running ----
     def run_once(self, m):
         env = dict(os.environ, **m.env)
+        argv = (["chrt", "-f", str(self.a.rt)] if self.a.rt else []) + m.argv
         c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         try:
-            p = subprocess.run(m.argv, env=env, capture_output=True, text=True, timeout=self.a.timeout,
+            p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=self.a.timeout,
                                cwd=self.tmp)
         except subprocess.TimeoutExpired:
             return None, "timed out after %d s" % self.a.timeout
@@ -398,6 +399,8 @@ class Bench:
                     self.elapsed))
         if self.load_before[0] >= 3 or self.load_after[0] >= 3:
             L.append("**The machine was busy (load average 3 or more): compare within this report only.**")
+        if a.rt:
+            L.append("Every timed command ran under `chrt -f %d` (real-time priority over the other work)." % a.rt)
         if a.quick:
             L.append("**Quick run: files of a few MB, where process and module start dominate; it checks that every "
                      "job runs, it measures nothing.**")
@@ -408,7 +411,9 @@ class Bench:
         L.append("| shape | file | bytes | rows |")
         L.append("|---|---|---|---|")
         for s in plan:
-            L.append("| %s | `%s` | %d | %s |" % (s, info[s]["path"], info[s]["bytes"], info[s]["rows"]))
+            rows = info[s]["rows"]
+            L.append("| %s | `%s` | %d | %s |" % (s, info[s]["path"], info[s]["bytes"],
+                                                  "–" if rows is None else rows))
         L.append("")
         versions = {}
         for s in plan:
@@ -577,6 +582,9 @@ def parse_args(argv):
     p.add_argument("--peers-dir", help="folder of peer.sh (default: $PEERS_DIR, ../shared/peers)")
     p.add_argument("--python", help="Python that imports simdsv, for py-simdsv (default: build-py/venv)")
     p.add_argument("--timeout", type=int, default=600, help="seconds one run may take")
+    p.add_argument("--rt", type=int, default=0, metavar="PRIORITY",
+                   help="run every timed command under chrt -f PRIORITY (root): on a machine busy with other\n"
+                        "work, the readers then get the cores as on a quiet one (the report says so)")
     p.add_argument("--out", help="report path (default bench/results/peers-UTCSTAMP.md, copied to peers-latest.md)")
     a = p.parse_args(argv)
     a.argv = argv
