@@ -59,6 +59,7 @@ QUERIES = [
 ]
 
 
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/datasets/real is not there")
 @pytest.mark.parametrize("path, kwargs, query", QUERIES,
                          ids=[f"{p.stem[:20]}-{i}" for i, (p, _, _) in enumerate(QUERIES)])
 def test_queries_equal_polars_scan_csv(path: pathlib.Path, kwargs: dict, query) -> None:
