@@ -16,7 +16,7 @@ Jobs (each one table in the report: median seconds per reader, the fastest peer,
   iterate   every field in C (bench_scan --op iterate, in memory, one thread) vs simd-csv's ZeroCopyReader and
             the csv crate (RSIMD_MEM=1: also from memory)
   cli       select / search / frequency / count against xan, whole processes, output to /dev/null
-            (the commands of the peers' cli-peers.sh; select and search outputs are compared byte for byte)
+            (the commands of the peers' cli-peers.sh, and frequency; the outputs are compared byte for byte)
 
 Rounds are interleaved: round r runs every measurement of every shape once before round r+1 starts, so a slow
 stretch of a shared machine hits every reader alike; the file is read once (page cache) before each shape's turn.
@@ -271,10 +271,11 @@ class Bench:
     # ---- running ----
     def run_once(self, m):
         env = dict(os.environ, **m.env)
+        argv = (["chrt", "-f", str(self.a.rt)] if self.a.rt else []) + m.argv
         c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         try:
-            p = subprocess.run(m.argv, env=env, capture_output=True, text=True, timeout=self.a.timeout,
+            p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=self.a.timeout,
                                cwd=self.tmp)
         except subprocess.TimeoutExpired:
             return None, "timed out after %d s" % self.a.timeout
@@ -316,11 +317,11 @@ class Bench:
                 pass
 
     def compare_outputs(self, path, ms):
-        """select and search: simdsv's output and xan's, byte for byte (one untimed run each)."""
+        """select, search and frequency: simdsv's output and xan's, byte for byte (one untimed run each)."""
         same = {}
         for op, s_args, x_args in self.cli_commands():
-            if op == "frequency" or not self.xan:
-                continue  # xan's frequency table has columns and an order of its own
+            if not self.xan:
+                continue
             digests = []
             for argv in ([self.simdsv, *s_args, path], [self.xan, *x_args, path]):
                 h = hashlib.md5()
@@ -328,7 +329,7 @@ class Bench:
                     for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
                         h.update(chunk)
                 digests.append(h.hexdigest())
-            same[op] = "identical" if digests[0] == digests[1] else "DIFFERENT"
+            same[op] = "identical" if digests[0] == digests[1] else "differs"
         return same
 
     def run(self):
@@ -398,6 +399,8 @@ class Bench:
                     self.elapsed))
         if self.load_before[0] >= 3 or self.load_after[0] >= 3:
             L.append("**The machine was busy (load average 3 or more): compare within this report only.**")
+        if a.rt:
+            L.append("Every timed command ran under `chrt -f %d` (real-time priority over the other work)." % a.rt)
         if a.quick:
             L.append("**Quick run: files of a few MB, where process and module start dominate; it checks that every "
                      "job runs, it measures nothing.**")
@@ -408,7 +411,9 @@ class Bench:
         L.append("| shape | file | bytes | rows |")
         L.append("|---|---|---|---|")
         for s in plan:
-            L.append("| %s | `%s` | %d | %s |" % (s, info[s]["path"], info[s]["bytes"], info[s]["rows"]))
+            rows = info[s]["rows"]
+            L.append("| %s | `%s` | %d | %s |" % (s, info[s]["path"], info[s]["bytes"],
+                                                  "–" if rows is None else rows))
         L.append("")
         versions = {}
         for s in plan:
@@ -528,6 +533,10 @@ class Bench:
                         L.append("| %s | %s | %d | %s | %s | %s | %s |" % (
                             s, op, t, self.cell(sm, t), self.cell(xm, t) if self.xan else "missing", ratio, same))
             L.append("")
+            L.append("*output*: simdsv's output against xan's, byte for byte. Differences by design seen with xan "
+                     "0.61: xan's select passes each field through with its original quotes (simdsv writes RFC 4180 "
+                     "minimal quoting), and xan's frequency adds a `<rest>` row for the values past the limit.")
+            L.append("")
         if targets:
             L.append("## The issue's targets")
             L.append("")
@@ -573,6 +582,9 @@ def parse_args(argv):
     p.add_argument("--peers-dir", help="folder of peer.sh (default: $PEERS_DIR, ../shared/peers)")
     p.add_argument("--python", help="Python that imports simdsv, for py-simdsv (default: build-py/venv)")
     p.add_argument("--timeout", type=int, default=600, help="seconds one run may take")
+    p.add_argument("--rt", type=int, default=0, metavar="PRIORITY",
+                   help="run every timed command under chrt -f PRIORITY (root): on a machine busy with other\n"
+                        "work, the readers then get the cores as on a quiet one (the report says so)")
     p.add_argument("--out", help="report path (default bench/results/peers-UTCSTAMP.md, copied to peers-latest.md)")
     a = p.parse_args(argv)
     a.argv = argv

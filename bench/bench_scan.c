@@ -4,7 +4,7 @@
  * into memory first, so the numbers are the parser's, not the disk's.
  *
  *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|all]
- *              [--threads LIST]
+ *              [--threads LIST] [--escape C] [--comment S] [--lenient 1] [--delimiter S]
  *
  * count:   simdsv_reader_count (records, quote-aware, strict checks)
  * count-file: the same on the file opened by path (read(), or pread() per
@@ -23,6 +23,9 @@
  * per value; the values take turns within each repeat (interleaved, so that
  * a noisy machine slows them alike), and with more than one value each line
  * also gives its median time relative to the first value's.
+ *
+ * --escape, --comment, --lenient, --delimiter: the dialect of the count ops
+ * (bench/dialects.py: the dialects the chunk planner cuts at line ends).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "simdsv.h"
@@ -74,6 +77,8 @@ static unsigned char *load(const char *path, size_t *size)
 
 static int threads = 1;         /* SIMDSV_OPT_THREADS of the count ops */
 static const char *path;        /* the file (count-file) */
+static int escape = -1, lenient; /* the dialect: SIMDSV_OPT_ESCAPE, SIMDSV_OPT_LENIENT, */
+static const char *comment, *delimiter; /* SIMDSV_OPT_COMMENT_STRING, SIMDSV_OPT_DELIMITER_STRING */
 
 static simdsv_options *bench_options(simdsv_kernel kernel)
 {
@@ -81,6 +86,12 @@ static simdsv_options *bench_options(simdsv_kernel kernel)
     simdsv_options_set(opt, SIMDSV_OPT_KERNEL, kernel);
     simdsv_options_set(opt, SIMDSV_OPT_THREADS, threads);
     simdsv_options_set(opt, SIMDSV_OPT_UTF8, SIMDSV_UTF8_NONE);
+    simdsv_options_set(opt, SIMDSV_OPT_ESCAPE, escape);
+    simdsv_options_set(opt, SIMDSV_OPT_LENIENT, lenient);
+    if (comment)
+        simdsv_options_set_string(opt, SIMDSV_OPT_COMMENT_STRING, comment);
+    if (delimiter)
+        simdsv_options_set_string(opt, SIMDSV_OPT_DELIMITER_STRING, delimiter);
     return opt;
 }
 
@@ -229,7 +240,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|all]"
-                        " [--threads LIST]\n");
+                        " [--threads LIST] [--escape C] [--comment S] [--lenient 1] [--delimiter S]\n");
         return 2;
     }
     simdsv_kernel kernel;
@@ -245,6 +256,14 @@ int main(int argc, char **argv)
             repeat = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--op") == 0)
             ops = argv[i + 1];
+        else if (strcmp(argv[i], "--escape") == 0)
+            escape = (unsigned char)argv[i + 1][0];
+        else if (strcmp(argv[i], "--comment") == 0)
+            comment = argv[i + 1];
+        else if (strcmp(argv[i], "--lenient") == 0)
+            lenient = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--delimiter") == 0)
+            delimiter = argv[i + 1];
         else if (strcmp(argv[i], "--threads") == 0) {
             nthreads = 0;
             for (const char *p = argv[i + 1]; *p && nthreads < 16;) {

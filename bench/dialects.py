@@ -9,6 +9,8 @@ Makes the files with bench/gen_dialects.py when DIR lacks them, then runs
 ROUNDS interleaved rounds of, per file and thread count,
     simdsv count --threads T --no-sniff DIALECT FILE          (whole process)
     bench_read FILE --threads T DIALECT                       (simdsv_table_read + Arrow export)
+then, per file, `bench_scan FILE --op count --threads 1,2` (the count in
+process, the file preloaded into memory: no process start, no page faults),
 and prints a Markdown table of the medians: wall seconds, CPU seconds (user +
 system: on a loaded machine the steadier number), and the speed-up of 2
 threads over 1 (wall, and CPU / wall, the threads kept busy).  The load
@@ -23,7 +25,7 @@ import subprocess
 import sys
 import time
 
-FILES = {  # file: (count options, bench_read options)
+FILES = {  # file: (count options, bench_read and bench_scan options)
     "plain": ([], []),
     "escape": (["--escape", "\\"], ["--escape", "\\"]),
     "comment": (["--comment", "#"], ["--comment", "#"]),
@@ -94,6 +96,18 @@ def main() -> None:
             w2, c2 = statistics.median(w for w, _ in two), statistics.median(c for _, c in two)
             print(f"| {name} | {op} | {w1:.3f} ({c1:.3f}) | {w2:.3f} ({c2:.3f}) | {w1 / w2:.2f}x | "
                   f"{c2 / w2:.2f} | {size[name] / w2 / 1e9:.2f} |")
+    print()
+    print("| file | count in memory, 1 thread GB/s | 2 threads GB/s | 2 / 1 |")
+    print("|---|---|---|---|")
+    bench_scan = os.path.join(args.build, "bench", "bench_scan")
+    for name in names:
+        _, _, out = timed([bench_scan, os.path.join(args.data, name + ".csv"), "--op", "count", "--threads", "1,2",
+                           "--repeat", str(2 * args.rounds + 1), *FILES[name][1]])
+        lines = [dict(kv.split("=", 1) for kv in line.split()) for line in out.splitlines() if line.startswith("op=")]
+        one, two = lines[0], lines[1]
+        if one["check"] != two["check"] or one["check"] != outputs[(name, "count")]:
+            sys.exit(f"{name}: bench_scan counted {one['check']} / {two['check']}, simdsv count {outputs[(name, 'count')]}")
+        print(f"| {name} | {one['GB/s']} | {two['GB/s']} | {float(two['speedup']):.2f}x |")
     print()
     print("answers (the same on 1 and 2 threads):", "; ".join(f"{k[0]} {k[1]}: {v}" for k, v in outputs.items()))
 

@@ -25,6 +25,8 @@ static const char help[] =
 typedef struct select_run {
     cli_common *c;
     size_t *cols, ncols;
+    size_t *run; /* run[i]: how many of cols[i], cols[i+1], ... are consecutive columns */
+    bool runs;   /* some run[i] > 1 */
     name_list names;
     int out_delimiter;
     bool unique; /* no column selected twice */
@@ -46,6 +48,11 @@ static int resolve(select_run *s, text_buffer *tb, const simdsv_record *header, 
     for (size_t i = 0; i < s->ncols; i++)
         for (size_t k = 0; k < i; k++)
             s->unique = s->unique && s->cols[k] != s->cols[i];
+    s->run = malloc(s->ncols * sizeof *s->run);
+    if (!s->run)
+        return -1;
+    for (size_t i = s->ncols; i-- > 0;)
+        s->runs |= (s->run[i] = i + 1 < s->ncols && s->cols[i + 1] == s->cols[i] + 1 ? s->run[i + 1] + 1 : 1) > 1;
     return 0;
 }
 
@@ -88,11 +95,28 @@ static bool record_unbuffered(const select_run *s, text_buffer *tb, const simdsv
     return true;
 }
 
+static inline bool unquoted(const uint8_t *flags, size_t n)
+{
+    unsigned any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= flags[i];
+    return any == 0;
+}
+
 /* A batch that batch_raw allowed: each selected field's CSV is its raw bytes
  * or its content (batch_field_csv), copied into an output window kept open
  * across the records; a record with a field to decode is written again on
  * its own. */
-static inline bool raw_batch_of(const select_run *s, text_buffer *tb, const simdsv_batch *b, const bool plain)
+/* raw_batch_of is compiled once per combination of its constant flags:
+ * inlined at each call, whatever the compiler's size limits would choose. */
+#if defined(__GNUC__)
+#define SELECT_INLINE static inline __attribute__((always_inline))
+#else
+#define SELECT_INLINE static inline
+#endif
+
+SELECT_INLINE bool raw_batch_of(const select_run *s, text_buffer *tb, const simdsv_batch *b, const bool plain,
+                                const bool runs)
 {
     const size_t ncols = s->ncols;
     const size_t *cols = s->cols;
@@ -122,6 +146,17 @@ static inline bool raw_batch_of(const select_run *s, text_buffer *tb, const simd
         size_t i = 0;
         for (; i < ncols; i++) {
             const size_t j = cols[i];
+            /* Consecutive columns of unquoted fields: their raw bytes, the
+             * delimiters between them included, in one copy. */
+            const size_t len = runs ? s->run[i] : 1;
+            if (len > 1 && j + len <= n && (plain || unquoted(b->flags + e0 + j, len))) {
+                const size_t size = o[j + len] - 1 - o[j];
+                memcpy(p, b->data + o[j], size);
+                p += size;
+                *p++ = d;
+                i += len - 1;
+                continue;
+            }
             if (plain) { /* no field is quoted: the raw bytes, and "" for a lone empty field */
                 const size_t size = j < n ? o[j + 1] - 1 - o[j] : 0;
                 memcpy(p, b->data + o[j < n ? j : 0], size);
@@ -162,9 +197,16 @@ static int select_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
         if (status)
             return status;
     }
-    /* Two copies of the loop: a batch without quoted fields reads no flag. */
-    if (batch_raw(b, &s->csv))
-        return (b->flags_any ? raw_batch_of(s, tb, b, false) : raw_batch_of(s, tb, b, true)) ? 0 : -1;
+    /* Four copies of the loop: a batch without quoted fields reads no flag, a
+     * selection without consecutive columns looks for no run. */
+    if (batch_raw(b, &s->csv)) {
+        bool ok;
+        if (b->flags_any)
+            ok = s->runs ? raw_batch_of(s, tb, b, false, true) : raw_batch_of(s, tb, b, false, false);
+        else
+            ok = s->runs ? raw_batch_of(s, tb, b, true, true) : raw_batch_of(s, tb, b, true, false);
+        return ok ? 0 : -1;
+    }
     simdsv_record rec;
     for (size_t k = 0; k < b->count; k++)
         if (!batch_record(b, k, &s->views, &rec) || !write_record(tb, &rec, s->cols, s->ncols, s->out_delimiter))
@@ -186,6 +228,7 @@ int cmd_select(int argc, char **argv)
     const cli_record_ops ops = {select_header, select_batch, NULL, NULL};
     status = cli_run_records(&c, status, &ops, &s);
     free(s.cols);
+    free(s.run);
     names_free(&s.names);
     field_views_free(&s.views);
     return status;

@@ -372,14 +372,16 @@ SIMDSV_API simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *r
  * counted so far even when an error stops the count.
  * Threads: with SIMDSV_OPT_THREADS other than 1, an input in memory, mapped,
  * or in a regular file (path or descriptor: each thread then reads its part
- * with pread() into a 1 MiB window, and the descriptor is left at the end of
- * the file, as reading it would leave it) is counted on up to that many
- * threads, at least 4 MiB each (so not below 8 MiB), unless an escape or
- * comment byte is set.  The result is the same as on one thread: input with
- * irregular quoting, or anything else out of the ordinary, is counted again
- * on the caller's thread from where the count began, so errors and lenient
- * recovery are unchanged.  Pipes, FILE* and callbacks are read on the
- * caller's thread. */
+ * with pread(), and the descriptor is left at the end of the file, as
+ * reading it would leave it) is counted on up to that many threads, at least
+ * 4 MiB each (so not below 8 MiB), in every dialect.  The result is the same
+ * as on one thread: input with irregular quoting, an error, a cut that
+ * cannot be proven (in a dialect with an escape byte, comments, lenient
+ * recovery, a several-byte delimiter or trimmed spaces the cuts are made at
+ * line ends and proven by the chunks' own reads), or anything else out of
+ * the ordinary, is counted again on the caller's thread from where the count
+ * began, so errors and lenient recovery are unchanged.  Pipes, FILE* and
+ * callbacks are read on the caller's thread. */
 SIMDSV_API simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count);
 
 /* The decoded bytes of a field of the current record: doubled quotes and
@@ -1219,9 +1221,11 @@ SIMDSV_API const char *simdsv_dataset_file(const simdsv_dataset *ds, size_t inde
 SIMDSV_API simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out);
 /* Only the schema: each input's as simdsv_table_infer samples it, joined. */
 SIMDSV_API simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out);
-/* The inputs as one Arrow C stream of record batches, in bounded memory:
- * one input's stream at a time (simdsv_table_stream), whatever their
- * number.  The schema is fixed first from each input's stream sample (its
+/* The inputs as one Arrow C stream of record batches, in bounded memory
+ * whatever their number: each input streamed by simdsv_table_stream; with
+ * threads, as many inputs as threads are streamed ahead, at most 4 batches
+ * each, and handed out in input order (the batches are those of one
+ * thread).  The schema is fixed first from each input's stream sample (its
  * first 8 MiB), joined as above; each input is then streamed with its
  * columns starting from those types.  A later value that does not fit is
  * an error naming the input, line and byte (get_next returns EINVAL);
@@ -1279,8 +1283,10 @@ typedef struct simdsv_write_options {
     simdsv_codec codec;      /* default NONE */
     int level;               /* codec level, 0 = the codec's default; at most gzip 9, zstd 22, lz4 12
                                 (snappy: 0 only) */
-    int64_t row_group_rows;  /* Parquet rows per row group; 0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
-    int threads;             /* columns encoded and compressed side by side; 0 = all cores; at most 256 */
+    int64_t row_group_rows;  /* Parquet rows per row group, fewer once they hold 32 MiB of values;
+                                0 = default (SIMDSV_DEFAULT_ROW_GROUP_ROWS) */
+    int threads;             /* columns gathered and their pages encoded and compressed side by side;
+                                0 = all cores; at most 256 */
     int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays
                                 under 1 MiB per row group, else PLAIN; 0: PLAIN only */
 } simdsv_write_options;

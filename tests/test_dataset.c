@@ -649,11 +649,14 @@ static char *stream_text(simdsv_dataset *ds, size_t *batches)
             break;
         ++*batches;
         CHECK_EQ_INT(batch.n_children, schema.n_children);
+        for (int64_t j = 0; j < batch.n_children; j++)
+            if (batch.children[j]->length != batch.length)
+                FAIL_MSG("child %lld has %lld rows, its batch %lld", (long long)j,
+                         (long long)batch.children[j]->length, (long long)batch.length);
         for (int64_t i = 0; i < batch.length; i++) {
             for (int64_t j = 0; j < batch.n_children; j++) {
                 if (j)
                     put(&t, "|", 1);
-                CHECK_EQ_INT(batch.children[j]->length, batch.length);
                 render_value(&t, schema.children[j]->format, batch.children[j], i);
             }
             put(&t, "\n", 1);
@@ -710,12 +713,16 @@ static void test_stream_misfit(void)
         putf(&big, r == 300 ? "%d.5\n" : "%d\n", r);
     const char *names[] = {"a.csv", "big.csv"};
     const char *data[] = {"x\n7\n", big.s};
-    simdsv_options *opt = options(0, 1);
+    for (int threads = 1; threads <= 3; threads += 2) {
+    h_context("threads %d", threads);
+    simdsv_options *opt = options(0, threads);
     CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_INFER_ROWS, 10), SIMDSV_OK);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_BATCH_ROWS, 100), SIMDSV_OK);
     simdsv_dataset *ds = NULL;
     CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
     for (size_t i = 0; i < 2; i++)
         CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_add_memory(ds, "after.csv", "x\n9\n", 4), SIMDSV_OK);
     size_t batches;
     char *got = stream_text(ds, &batches);
     CHECK_STR(got, "error 22 (file 1, line 302, byte 1092): big.csv: line 302, column 1 (byte 1092): value does not fit column `x` of type int64, inferred from the start of the stream");
@@ -727,12 +734,15 @@ static void test_stream_misfit(void)
     CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_OK);
     char *expected = render(t);
     CHECK(strncmp(expected, "x:float64\n7\n0\n1\n", strlen("x:float64\n7\n0\n1\n")) == 0);
+    CHECK(strstr(expected, "\n999\n9\n") != NULL);
     CHECK_STR(got, expected);
     simdsv_table_free(t);
     free(expected);
     free(got);
     simdsv_dataset_free(ds);
     simdsv_options_free(opt);
+    }
+    h_context("%s", "");
     free(big.s);
 }
 
@@ -778,6 +788,18 @@ static void test_threads_equal_one_by_one(void)
         char *got = read_paths(opt, pattern, 1, NULL);
         CHECK(strcmp(got, expected.s) == 0);
         free(got);
+        /* The stream: the same rows, its workers ahead of the consumer. */
+        simdsv_dataset *ds = NULL;
+        char path[1024];
+        path_of(path, sizeof path, pattern[0]);
+        CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+        CHECK_STATUS(simdsv_dataset_add_path(ds, path), SIMDSV_OK);
+        size_t batches;
+        got = stream_text(ds, &batches);
+        CHECK(strcmp(got, expected.s) == 0);
+        CHECK(batches > FILES);
+        free(got);
+        simdsv_dataset_free(ds);
         simdsv_options_free(opt);
     }
     h_context("%s", "");

@@ -1,7 +1,7 @@
 /*
  * test_table_threads.c — the typed reader on several threads for the
  * dialects whose chunks are cut at line ends (src/record/chunks.c): an escape byte,
- * comment lines, lenient mode.  Inputs are built so that escaped quotes,
+ * comment lines, lenient mode, the delimiter "||", trimmed spaces.  Inputs are built so that escaped quotes,
  * quoted line ends, comment lines holding quotes and delimiters, stray
  * quotes and blank lines fall on and around the chunk edges
  * (SIMDSV_TEST_COUNT_CHUNK lets inputs of a few KiB be cut; 2 to 7 threads
@@ -29,6 +29,10 @@ typedef struct opt_kv {
     simdsv_option id;
     int64_t value;
 } opt_kv;
+
+/* The delimiter of the PIPES shape (SIMDSV_OPT_DELIMITER_STRING) for the
+ * reads that follow; NULL: the default. */
+static const char *delimiter_string;
 
 /* What a read gave, as text: status, error, types, every value, rejects. */
 typedef struct dump {
@@ -96,6 +100,8 @@ static dump read_dump_from(const char *csv, const char *path, int map, const opt
     simdsv_options *o = simdsv_options_new(NULL);
     for (; opts && opts->id; opts++)
         simdsv_options_set(o, opts->id, opts->value);
+    if (delimiter_string)
+        CHECK(simdsv_options_set_string(o, SIMDSV_OPT_DELIMITER_STRING, delimiter_string) == SIMDSV_OK);
     simdsv_options_set(o, SIMDSV_OPT_THREADS, threads);
     simdsv_options_set(o, SIMDSV_OPT_MMAP, map);
     if (path) /* the header's read takes 4 KiB: the rest is left to the typed reader */
@@ -143,7 +149,7 @@ static dump read_dump(const char *csv, const opt_kv *opts, const char *schema, i
     return read_dump_from(csv, NULL, 0, opts, schema, threads);
 }
 
-enum shape { PLAIN, ESCAPED, COMMENTED, LENIENT };
+enum shape { PLAIN, ESCAPED, COMMENTED, LENIENT, PIPES, TRIMMED };
 
 static size_t first_bad; /* offset of the first id that is not an integer (build) */
 
@@ -161,6 +167,13 @@ static const char *const name_forms[][8] = {
     /* stray quotes, text after a closing quote, quoted line ends */
     [LENIENT] = {"ab\"c%u,", "ab\"c%u,", "\"ab\"cd %u,", "\"ab\"cd %u,", "\"q\n\"\"x\"\" %u\",", "w%u\",", "w%u\",",
                  "w%u\","},
+    /* the delimiter "||": bars inside fields, quoted or not; a bar after a
+     * delimiter is the next field's ("|||x" is "||" then "|x") */
+    [PIPES] = {"\"say \"\"hi\"\"|| %u\"||", "\"a|b %u\"||", "\"two\r\nlines|| %u\"||", "\"two\r\nlines|| %u\"||",
+               "plain|bar %u||", "|lead %u||", "p %u||", "p %u||"},
+    /* trimmed spaces: around unquoted fields, around quoted ones */
+    [TRIMMED] = {" \"say \"\"hi\"\", %u\"  ,", "  plain %u  ,", "\"two\r\nlines %u\" ,", "\"two\r\nlines %u\" ,",
+                 "  \" q %u \",", "p %u,", "p %u,", " p %u ,"},
 };
 
 /* A CSV of `rows` data rows in the given shape: id,x,name,day,flag (flag a
@@ -172,7 +185,8 @@ static char *build(enum shape shape, int rows, uint32_t seed, uint64_t *id_sum, 
     char *csv = malloc(cap);
     *id_sum = 0;
     *bad = 0;
-    len += (size_t)sprintf(csv + len, "id,x,name,day,flag\n");
+    const char *const sep = shape == PIPES ? "||" : ",";
+    len += (size_t)sprintf(csv + len, "id%sx%sname%sday%sflag\n", sep, sep, sep, sep);
     uint32_t rng = seed;
     for (int row = 0; row < rows; row++) {
         rng = rng * 1103515245u + 12345u;
@@ -187,10 +201,10 @@ static char *build(enum shape shape, int rows, uint32_t seed, uint64_t *id_sum, 
             len += (size_t)sprintf(csv + len, "x%d,", row); /* not an int64: a reject */
             ++*bad;
         } else {
-            len += (size_t)sprintf(csv + len, "%d,", row);
+            len += (size_t)sprintf(csv + len, "%d%s", row, sep);
             *id_sum += (uint64_t)row;
         }
-        len += (size_t)sprintf(csv + len, "%u.%02u,", rng % 1000, (rng >> 10) % 100);
+        len += (size_t)sprintf(csv + len, "%u.%02u%s", rng % 1000, (rng >> 10) % 100, sep);
         /* the name field: one of eight forms per shape, each with a number */
         const char *form = name_forms[shape][pick];
         const char *cut = strstr(form, "%u");
@@ -198,7 +212,7 @@ static char *build(enum shape shape, int rows, uint32_t seed, uint64_t *id_sum, 
         len += (size_t)(cut - form);
         len += (size_t)sprintf(csv + len, "%u", rng % 97);
         len += (size_t)sprintf(csv + len, "%s", cut + 2);
-        len += (size_t)sprintf(csv + len, "2024-%02u-%02u,%s%s", 1 + (rng >> 4) % 12, 1 + (rng >> 8) % 28,
+        len += (size_t)sprintf(csv + len, "2024-%02u-%02u%s%s%s", 1 + (rng >> 4) % 12, 1 + (rng >> 8) % 28, sep,
                                (rng >> 24) % 3 == 0 ? "" : (rng >> 24) % 3 == 1 ? "true" : "false",
                                (rng >> 20) % 3 == 0 ? "\r\n" : "\n");
     }
@@ -601,6 +615,11 @@ int main(int argc, char **argv)
     check_shape(COMMENTED, commented, NULL, 600);
     check_shape(LENIENT, lenient, "id:int64", 600);
     check_shape(ESCAPED, lenient_escaped, NULL, 600);
+    const opt_kv trimmed[] = {{SIMDSV_OPT_TRIM_SPACES, 1}, {0, 0}};
+    check_shape(TRIMMED, trimmed, NULL, 600);
+    delimiter_string = "||";
+    check_shape(PIPES, NULL, NULL, 600);
+    delimiter_string = NULL;
     check_errors();
     check_overlapped();
     check_late_misfits();

@@ -2,12 +2,18 @@
  * stream.c — simdsv_dataset_stream: the inputs as one Arrow C stream, in
  * bounded memory.  The schema is fixed first: each input's schema sampled
  * (simdsv_table_infer, side by side on the threads) and joined as the read
- * joins them.  Then one input at a time is opened and streamed by the typed
- * reader (simdsv_table_stream) with its columns starting from the joined
- * types, and each of its batches becomes a batch of the dataset: its
- * children moved over as they are, the columns it lacks and the hive and
- * file name columns made for the batch's rows.  Only one input's reader and
- * one batch are held, whatever the number of inputs.
+ * joins them.  Then each input is opened and streamed by the typed reader
+ * (simdsv_table_stream) with its columns starting from the joined types,
+ * and each of its batches becomes a batch of the dataset: its children
+ * moved over as they are, the columns it lacks and the hive and file name
+ * columns made for the batch's rows.
+ *
+ * On one thread the inputs are streamed one after another as the consumer
+ * asks.  With threads (SIMDSV_OPT_THREADS), as many workers stream the next
+ * inputs ahead, each one input at a time into a queue of PART_QUEUE batches
+ * that the consumer empties in input order: memory is bounded by workers x
+ * PART_QUEUE batches and one reader per worker, whatever the number of
+ * inputs, and the batches are those of one thread, in the same order.
  *
  * An input whose stream finds a column wider than the joined type (in its
  * own first rows, or in a later value) stops the stream with an error that
@@ -18,23 +24,53 @@
 #include "../table/typed.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Batches a worker may hold ahead of the consumer, per input. */
+#define PART_QUEUE 4
+
+/* One input being streamed, and what it made or how it failed. */
+typedef struct part {
+    size_t input;
+    simdsv_input *in;             /* the input and its stream (which owns its reader) */
+    struct ArrowArrayStream stream;
+    size_t *child_of;             /* dataset column j: the input stream's child, or SIZE_MAX */
+    struct ArrowArray queue[PART_QUEUE]; /* workers: batches made, not yet taken */
+    size_t head, count;
+    int done;                     /* the whole input was streamed, or it failed */
+    int err;                      /* its failure: errno, the error about input `input` */
+    simdsv_error error;
+    int misfit;                   /* ... a column wider than the join: its name and type */
+    char misfit_name[512];
+    simdsv_type misfit_type;
+} part;
 
 typedef struct ds_stream {
     simdsv_dataset *ds;
     ds_schema schema;
     ds_hive hive;
-    size_t next;             /* the next input to open */
-    size_t current;          /* the input being streamed */
-    simdsv_input *in;        /* its input, and its stream (which owns its reader) */
-    struct ArrowArrayStream part;
-    size_t *child_of;        /* dataset column j: the input stream's child, or SIZE_MAX */
-    int failed;              /* errno of a failed get_next: every later call repeats it */
+    size_t workers;               /* 0: the consumer streams each input itself */
+    part *parts;                  /* one (no workers) or `workers` slots: input i in parts[i % n] */
+    size_t taken;                 /* workers: the next input a worker takes */
+    size_t current;               /* the input the consumer reads */
+    pthread_t *threads;
+    size_t started;
+    int stop;                     /* release: the workers end */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;       /* a batch queued or taken, an input done, stop */
+    int failed;                   /* errno of a failed get_next: every later call repeats it */
     int ended;
-    char message[512];       /* get_last_error */
+    char message[512];            /* get_last_error */
 } ds_stream;
 
+static int errno_of(simdsv_status st)
+{
+    return st == SIMDSV_ERR_NOMEM ? ENOMEM : st == SIMDSV_ERR_IO ? EIO : EINVAL;
+}
+
+/* The stream fails with error e about input `file` (-1: none). */
 static int stream_fail(ds_stream *p, long file, const simdsv_error *e, int err)
 {
     simdsv__dataset_fail(p->ds, file, e);
@@ -50,16 +86,15 @@ static int stream_fail(ds_stream *p, long file, const simdsv_error *e, int err)
     return err;
 }
 
-static int errno_of(simdsv_status st)
+/* Part q failed: its error, as the stream will report it. */
+static int part_fail(part *q, simdsv_status st, const simdsv_error *e, const char *message)
 {
-    return st == SIMDSV_ERR_NOMEM ? ENOMEM : st == SIMDSV_ERR_IO ? EIO : EINVAL;
-}
-
-static int fail_status(ds_stream *p, long file, simdsv_status st, const char *message)
-{
-    simdsv_error e;
-    simdsv__dataset_set_error(&e, st, message);
-    return stream_fail(p, file, &e, errno_of(st));
+    if (e)
+        q->error = *e;
+    else
+        simdsv__dataset_set_error(&q->error, st, message);
+    q->err = errno_of(q->error.code ? q->error.code : st);
+    return q->err;
 }
 
 /* A table of the dataset's columns (names borrowed) and `rows` rows: the
@@ -140,61 +175,61 @@ static int get_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out)
     return st == SIMDSV_OK ? 0 : errno_of(st);
 }
 
-/* Closes the input being streamed. */
-static void close_part(ds_stream *p)
+/* Closes part q's input and stream (its queue stays). */
+static void part_close(part *q)
 {
-    if (p->part.release)
-        p->part.release(&p->part);
-    p->part.release = NULL;
-    simdsv_input_free(p->in);
-    p->in = NULL;
+    if (q->stream.release)
+        q->stream.release(&q->stream);
+    q->stream.release = NULL;
+    simdsv_input_free(q->in);
+    q->in = NULL;
 }
 
-/* Opens the next input's stream, its columns from the joined types up,
- * and maps the dataset's columns to its children.  0, or the errno. */
-static int open_part(ds_stream *p)
+/* Opens input i's stream in q, its columns from the joined types up, and
+ * maps the dataset's columns to its children.  0, or the errno (q failed:
+ * q->err, q->error).  q->err and q->misfit are 0 on entry. */
+static int part_open(ds_stream *p, part *q, size_t i)
 {
     simdsv_dataset *ds = p->ds;
-    const size_t i = p->next++;
-    p->current = i;
+    q->input = i;
     simdsv_options *o = NULL;
     simdsv_status st = simdsv__dataset_options(ds, 1, &o);
     const size_t *map = p->schema.map[i];
-    for (size_t q = 0; st == SIMDSV_OK && q < p->schema.map_sizes[i]; q++) {
-        const ds_column *d = &p->schema.cols[map[q]];
+    const size_t ncols = p->schema.map_sizes[i];
+    for (size_t k = 0; st == SIMDSV_OK && k < ncols; k++) {
+        const ds_column *d = &p->schema.cols[map[k]];
         if (d->type != SIMDSV_TYPE_NULL && !d->user_type)
             st = simdsv_options_set_column_min_type(o, d->name, d->type);
     }
     if (st != SIMDSV_OK) {
         simdsv_options_free(o);
-        return fail_status(p, -1, st, simdsv_status_message(st));
+        return part_fail(q, st, NULL, simdsv_status_message(st));
     }
     simdsv_error err;
     simdsv_reader *r = NULL;
-    st = simdsv__dataset_open(ds, i, o, &p->in, &r, &err);
+    st = simdsv__dataset_open(ds, i, o, &q->in, &r, &err);
     simdsv_options_free(o);
     if (st != SIMDSV_OK)
-        return stream_fail(p, (long)i, &err, errno_of(st));
-    if ((st = simdsv_table_stream(r, &p->part)) != SIMDSV_OK) {
-        simdsv__dataset_reader_error(r, p->in, &err);
+        return part_fail(q, st, &err, NULL);
+    if ((st = simdsv_table_stream(r, &q->stream)) != SIMDSV_OK) {
+        simdsv__dataset_reader_error(r, q->in, &err);
         simdsv_reader_free(r);
-        p->part.release = NULL;
-        return stream_fail(p, (long)i, &err, errno_of(st));
+        q->stream.release = NULL;
+        return part_fail(q, st, &err, NULL);
     }
     for (size_t j = 0; j < p->schema.ncols; j++)
-        p->child_of[j] = SIZE_MAX;
+        q->child_of[j] = SIZE_MAX;
     /* The stream's columns are the sample's, in its order (one header). */
-    const size_t ncols = p->schema.map_sizes[i];
-    for (size_t q = 0;; q++) {
+    for (size_t k = 0;; k++) {
         simdsv_column_info info;
-        if (simdsv_table_stream_column(&p->part, q, &info) != SIMDSV_OK)
+        if (simdsv_table_stream_column(&q->stream, k, &info) != SIMDSV_OK)
             break;
-        const ds_column *d = q < ncols ? &p->schema.cols[map[q]] : NULL;
+        const ds_column *d = k < ncols ? &p->schema.cols[map[k]] : NULL;
         char text[400];
         if (!d || strcmp(d->name, info.name) != 0) {
-            snprintf(text, sizeof text, "column %zu `%.60s` is not in the file's sample (did it change?)", q + 1,
+            snprintf(text, sizeof text, "column %zu `%.60s` is not in the file's sample (did it change?)", k + 1,
                      info.name);
-            return fail_status(p, (long)i, SIMDSV_ERR_IO, text);
+            return part_fail(q, SIMDSV_ERR_IO, NULL, text);
         }
         if (info.type == SIMDSV_TYPE_NULL && d->type != SIMDSV_TYPE_NULL)
             continue; /* no value in its first rows: made as nulls of the joined type */
@@ -202,46 +237,147 @@ static int open_part(ds_stream *p)
             /* Its first rows say more than its sample did: wider than the join. */
             snprintf(text, sizeof text, "column `%.60s` is %s in the file's first rows, but %s in the dataset's schema (from the files' samples)",
                      info.name, simdsv_type_name(info.type), simdsv_type_name(d->type));
-            ds->misfit = strlen(info.name) < sizeof ds->misfit_name;
-            if (ds->misfit) {
-                memcpy(ds->misfit_name, info.name, strlen(info.name) + 1);
-                ds->misfit_type = info.type;
+            q->misfit = strlen(info.name) < sizeof q->misfit_name;
+            if (q->misfit) {
+                memcpy(q->misfit_name, info.name, strlen(info.name) + 1);
+                q->misfit_type = info.type;
             }
-            return fail_status(p, (long)i, SIMDSV_ERR_VALUE, text);
+            return part_fail(q, SIMDSV_ERR_VALUE, NULL, text);
         }
-        p->child_of[map[q]] = q;
+        q->child_of[map[k]] = k;
     }
     return 0;
 }
 
 /* The dataset's batch out of the input's: its children moved over, the
  * others made. */
-static int combine(ds_stream *p, struct ArrowArray *part, struct ArrowArray *out)
+static int combine(ds_stream *p, part *q, struct ArrowArray *from, struct ArrowArray *out)
 {
     const simdsv_allocator *a = &p->ds->alloc;
     simdsv_table t;
     struct ArrowArray extras;
-    simdsv_status st = extras_table(p, p->current, (uint64_t)part->length, p->child_of, &t);
+    simdsv_status st = extras_table(p, q->input, (uint64_t)from->length, q->child_of, &t);
     if (st == SIMDSV_OK)
         st = to_arrow(&t, NULL, &extras);
     free_extras(a, &t);
     if (st != SIMDSV_OK) {
-        part->release(part);
-        return fail_status(p, -1, st, simdsv_status_message(st));
+        from->release(from);
+        return part_fail(q, st, NULL, simdsv_status_message(st));
     }
     /* extras has every column: those made for this batch, and empty ones
      * where the input's children go (swapped in, the empty ones released). */
     for (size_t j = 0; j < p->schema.ncols; j++) {
-        if (p->child_of[j] == SIZE_MAX)
+        if (q->child_of[j] == SIZE_MAX)
             continue;
-        struct ArrowArray *mine = extras.children[j], *theirs = part->children[p->child_of[j]];
+        struct ArrowArray *mine = extras.children[j], *theirs = from->children[q->child_of[j]];
         mine->release(mine);
         *mine = *theirs;
         theirs->release = NULL; /* moved */
     }
-    part->release(part);
+    from->release(from);
     *out = extras;
     return 0;
+}
+
+/* The next batch of q's input into *out (release NULL at its end, when q is
+ * closed); the errno when q failed (then closed). */
+static int part_next(ds_stream *p, part *q, struct ArrowArray *out)
+{
+    struct ArrowArray from;
+    if (q->stream.get_next(&q->stream, &from) != 0) {
+        const simdsv_error *e = simdsv_table_stream_error(&q->stream);
+        simdsv_error copy;
+        memset(&copy, 0, sizeof copy);
+        if (e)
+            copy = *e;
+        else
+            simdsv__dataset_set_error(&copy, SIMDSV_ERR_VALUE, q->stream.get_last_error(&q->stream));
+        if (copy.code == SIMDSV_ERR_IO && simdsv_input_error(q->in))
+            snprintf(copy.message, sizeof copy.message, "%s", simdsv_input_error(q->in));
+        size_t at;
+        simdsv_type widened;
+        simdsv_column_info info;
+        if (simdsv_table_stream_misfit(&q->stream, &at, &widened) == SIMDSV_OK &&
+            simdsv_table_stream_column(&q->stream, at, &info) == SIMDSV_OK &&
+            strlen(info.name) < sizeof q->misfit_name) {
+            memcpy(q->misfit_name, info.name, strlen(info.name) + 1);
+            q->misfit_type = widened;
+            q->misfit = 1;
+        }
+        part_fail(q, copy.code, &copy, NULL);
+        part_close(q);
+        return q->err;
+    }
+    if (!from.release) {
+        part_close(q);
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    const int err = combine(p, q, &from, out);
+    if (err)
+        part_close(q);
+    return err;
+}
+
+/* ---------------------------------------------------------------- workers */
+
+static void *worker(void *arg)
+{
+    ds_stream *p = arg;
+    const size_t n = p->ds->ninputs;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        /* The next input, once its slot is free (the consumer is past the
+         * input that had it). */
+        while (!p->stop && p->taken < n && p->taken >= p->current + p->workers)
+            pthread_cond_wait(&p->changed, &p->lock);
+        if (p->stop || p->taken >= n)
+            break;
+        const size_t i = p->taken++;
+        part *q = &p->parts[i % p->workers];
+        q->head = q->count = 0;
+        q->done = q->err = q->misfit = 0; /* under the lock: the consumer reads them for input i now */
+        pthread_mutex_unlock(&p->lock);
+        int err = part_open(p, q, i);
+        while (!err) {
+            struct ArrowArray batch;
+            err = part_next(p, q, &batch);
+            if (err || !batch.release)
+                break;
+            pthread_mutex_lock(&p->lock);
+            while (!p->stop && q->count == PART_QUEUE)
+                pthread_cond_wait(&p->changed, &p->lock);
+            if (p->stop) {
+                pthread_mutex_unlock(&p->lock);
+                batch.release(&batch);
+                part_close(q);
+                return NULL;
+            }
+            q->queue[(q->head + q->count) % PART_QUEUE] = batch;
+            q->count++;
+            pthread_cond_broadcast(&p->changed);
+            pthread_mutex_unlock(&p->lock);
+        }
+        pthread_mutex_lock(&p->lock);
+        q->done = 1;
+        pthread_cond_broadcast(&p->changed);
+        if (err)
+            break; /* the stream fails at this input: nothing after it is needed */
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Reports part q's failure as the stream's. */
+static int fail_part(ds_stream *p, part *q)
+{
+    simdsv_dataset *ds = p->ds;
+    if (q->misfit) {
+        memcpy(ds->misfit_name, q->misfit_name, strlen(q->misfit_name) + 1);
+        ds->misfit_type = q->misfit_type;
+        ds->misfit = 1;
+    }
+    return stream_fail(p, (long)q->input, &q->error, q->err);
 }
 
 static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
@@ -249,49 +385,54 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
     ds_stream *p = stream->private_data;
     if (p->failed)
         return p->failed;
+    const size_t n = p->ds->ninputs;
+    if (!p->workers) {
+        part *q = &p->parts[0];
+        for (;;) {
+            if (p->ended || (!q->stream.release && p->current >= n)) {
+                p->ended = 1;
+                memset(out, 0, sizeof *out);
+                return 0;
+            }
+            if (!q->stream.release) {
+                q->err = q->misfit = 0;
+                if (part_open(p, q, p->current++) != 0)
+                    return fail_part(p, q);
+            }
+            if (part_next(p, q, out) != 0)
+                return fail_part(p, q);
+            if (out->release)
+                return 0;
+        }
+    }
+    pthread_mutex_lock(&p->lock);
     for (;;) {
-        if (p->ended || (!p->part.release && p->next >= p->ds->ninputs)) {
+        if (p->current >= n) {
+            pthread_mutex_unlock(&p->lock);
             p->ended = 1;
             memset(out, 0, sizeof *out);
             return 0;
         }
-        if (!p->part.release) {
-            const int err = open_part(p);
-            if (err)
-                return err;
+        part *q = &p->parts[p->current % p->workers];
+        const int mine = p->taken > p->current; /* a worker has taken this input */
+        if (mine && q->count) {
+            *out = q->queue[q->head];
+            q->head = (q->head + 1) % PART_QUEUE;
+            q->count--;
+            pthread_cond_broadcast(&p->changed);
+            pthread_mutex_unlock(&p->lock);
+            return 0;
         }
-        struct ArrowArray part;
-        if (p->part.get_next(&p->part, &part) != 0) {
-            const simdsv_error *e = simdsv_table_stream_error(&p->part);
-            simdsv_error copy;
-            memset(&copy, 0, sizeof copy);
-            if (e)
-                copy = *e;
-            else
-                snprintf(copy.message, sizeof copy.message, "%s", p->part.get_last_error(&p->part));
-            if (copy.code == SIMDSV_ERR_IO && simdsv_input_error(p->in))
-                snprintf(copy.message, sizeof copy.message, "%s", simdsv_input_error(p->in));
-            size_t misfit_at;
-            simdsv_type widened;
-            simdsv_column_info info;
-            simdsv_dataset *ds = p->ds;
-            if (simdsv_table_stream_misfit(&p->part, &misfit_at, &widened) == SIMDSV_OK &&
-                simdsv_table_stream_column(&p->part, misfit_at, &info) == SIMDSV_OK &&
-                strlen(info.name) < sizeof ds->misfit_name) {
-                memcpy(ds->misfit_name, info.name, strlen(info.name) + 1);
-                ds->misfit_type = widened;
-                ds->misfit = 1;
-            }
-            const int err = copy.code == SIMDSV_ERR_NOMEM ? ENOMEM : copy.code == SIMDSV_ERR_IO ? EIO : EINVAL;
-            stream_fail(p, (long)p->current, &copy, err);
-            close_part(p);
-            return err;
+        if (mine && q->done && q->err) {
+            pthread_mutex_unlock(&p->lock);
+            return fail_part(p, q);
         }
-        if (!part.release) { /* this input is done */
-            close_part(p);
+        if (mine && q->done) {
+            p->current++; /* its slot is free for the input `workers` ahead */
+            pthread_cond_broadcast(&p->changed);
             continue;
         }
-        return combine(p, &part, out);
+        pthread_cond_wait(&p->changed, &p->lock);
     }
 }
 
@@ -306,8 +447,26 @@ static void release(struct ArrowArrayStream *stream)
     ds_stream *p = stream->private_data;
     simdsv_dataset *ds = p->ds;
     const simdsv_allocator a = ds->alloc;
-    close_part(p);
-    simdsv__free(&a, p->child_of, (p->schema.ncols ? p->schema.ncols : 1) * sizeof *p->child_of);
+    if (p->workers) {
+        pthread_mutex_lock(&p->lock);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->lock);
+        for (size_t w = 0; w < p->started; w++)
+            pthread_join(p->threads[w], NULL);
+        pthread_mutex_destroy(&p->lock);
+        pthread_cond_destroy(&p->changed);
+    }
+    const size_t nparts = p->workers ? p->workers : 1;
+    for (size_t k = 0; p->parts && k < nparts; k++) {
+        part *q = &p->parts[k];
+        for (; q->count; q->count--, q->head = (q->head + 1) % PART_QUEUE)
+            q->queue[q->head].release(&q->queue[q->head]);
+        part_close(q);
+        simdsv__free(&a, q->child_of, (p->schema.ncols ? p->schema.ncols : 1) * sizeof *q->child_of);
+    }
+    simdsv__free(&a, p->parts, nparts * sizeof *p->parts);
+    simdsv__free(&a, p->threads, (p->workers ? p->workers : 1) * sizeof *p->threads);
     simdsv__schema_free(&a, &p->schema, ds->ninputs);
     simdsv__hive_free(&a, &p->hive, ds->ninputs);
     simdsv__free(&a, p, sizeof *p);
@@ -340,9 +499,39 @@ simdsv_status simdsv_dataset_stream(simdsv_dataset *ds, struct ArrowArrayStream 
     simdsv__free(a, tables, (n ? n : 1) * sizeof *tables);
     if (st == SIMDSV_OK)
         st = simdsv__hive_find(ds, &p->schema, &p->hive);
-    if (st == SIMDSV_OK &&
-        !(p->child_of = simdsv__alloc(a, (p->schema.ncols ? p->schema.ncols : 1) * sizeof *p->child_of)))
+    /* Workers when there are threads to give and inputs to share. */
+    const size_t threads = (size_t)simdsv__thread_count(ds->opt->threads);
+    const size_t workers = threads > 1 && n > 1 ? (threads < n ? threads : n) : 0;
+    const size_t nparts = workers ? workers : 1;
+    if (st == SIMDSV_OK && (p->parts = simdsv__alloc(a, nparts * sizeof *p->parts)) != NULL) {
+        memset(p->parts, 0, nparts * sizeof *p->parts);
+        for (size_t k = 0; k < nparts && st == SIMDSV_OK; k++)
+            if (!(p->parts[k].child_of =
+                      simdsv__alloc(a, (p->schema.ncols ? p->schema.ncols : 1) * sizeof *p->parts[k].child_of)))
+                st = SIMDSV_ERR_NOMEM;
+    } else if (st == SIMDSV_OK) {
         st = SIMDSV_ERR_NOMEM;
+    }
+    if (st == SIMDSV_OK && workers) {
+        if (!(p->threads = simdsv__alloc(a, workers * sizeof *p->threads)) ||
+            pthread_mutex_init(&p->lock, NULL) != 0) {
+            st = SIMDSV_ERR_NOMEM;
+        } else if (pthread_cond_init(&p->changed, NULL) != 0) {
+            pthread_mutex_destroy(&p->lock);
+            st = SIMDSV_ERR_NOMEM;
+        } else {
+            p->workers = workers;
+            /* A worker that cannot start leaves its inputs to the others. */
+            for (; p->started < workers; p->started++)
+                if (pthread_create(&p->threads[p->started], NULL, worker, p) != 0)
+                    break;
+            if (!p->started) {
+                pthread_mutex_destroy(&p->lock);
+                pthread_cond_destroy(&p->changed);
+                p->workers = 0;
+            }
+        }
+    }
     out->get_schema = get_schema;
     out->get_next = get_next;
     out->get_last_error = get_last_error;
@@ -354,7 +543,7 @@ simdsv_status simdsv_dataset_stream(simdsv_dataset *ds, struct ArrowArrayStream 
         release(out);
         ds->error = e;
         if (!ds->error.code)
-            ds->error.code = st;
+            simdsv__dataset_set_error(&ds->error, st, simdsv_status_message(st));
     }
     return st;
 }

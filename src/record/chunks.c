@@ -668,9 +668,13 @@ static void count_line_chunk(void *jobs, size_t i)
         return;
     simdsv_reader *sub = NULL;
     pread_feed feed;
+    /* Counted on the stack: the count grows record by record on the slow
+     * path, and the jobs share cache lines. */
+    uint64_t records = 0;
     simdsv_status st = open_chunk_reader(p, j->start, j->end, &feed, &sub);
     if (st == SIMDSV_OK)
-        st = simdsv_reader_count(sub, &j->records);
+        st = simdsv_reader_count(sub, &records);
+    j->records = records;
     j->ok = st == SIMDSV_OK && (j->end == p->bounds[p->n] || !sub->ended_by_input_end);
     simdsv_reader_free(sub);
     if (!j->ok)
@@ -837,6 +841,9 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
 {
     if (n < 2 || size < n)
         return 0;
+    for (size_t i = 0; i < n; i++)
+        if (raw[i] > raw[i + 1] || raw[i + 1] > size)
+            return 0; /* (the chunks read [raw[i], raw[i + 1]) ) */
     count_plan plan;
     plan_init(&plan, r, WINDOW);
     plan.buf = data;

@@ -1,8 +1,8 @@
 /*
  * parquet.c — Parquet out of an Arrow stream.
  *
- * Batches are held until they make a row group (the row_group_rows option;
- * a batch may straddle two).  Then the worker threads (worker 0 first reads
+ * Batches are held until they make a row group (the row_group_rows option,
+ * or fewer rows once they hold ROW_GROUP_BYTES; a batch may straddle two).  Then the worker threads (worker 0 first reads
  * the next row group's batches, so that parsing overlaps encoding) take
  * tasks: a column to gather (its values, dictionary, statistics and the
  * plan of its pages; one worker per column) or, once a column is gathered,
@@ -49,8 +49,16 @@ static int parquet_codec(simdsv_codec c)
 
 typedef struct held {
     struct ArrowArray batch;
-    int64_t used; /* rows already in row groups */
+    int64_t used;  /* rows already in row groups */
+    int64_t bytes; /* of its values (Arrow buffers, validity aside) */
 } held;
+
+/* A row group ends at row_group_rows rows, or sooner once its rows hold
+ * ROW_GROUP_BYTES of values: rows of long text (quoted_text: 740 bytes a
+ * row) would otherwise make row groups of 100 MB, so few that reading the
+ * first one and encoding the last one, which nothing overlaps, take a large
+ * share of the time (and the memory held is twice a row group). */
+#define ROW_GROUP_BYTES ((int64_t)32 << 20)
 
 /* What the footer needs of one written chunk. */
 typedef struct chunk_meta {
@@ -90,11 +98,86 @@ typedef struct writer {
     size_t task_next, ntasks, tasks_cap;
 } writer;
 
+/* Bytes of a batch's values as Parquet holds them (fixed widths; a string
+ * is its 4-byte length and its bytes), whatever the Arrow layout: the same
+ * rows as utf8, large_utf8 or views make the same row groups, so one file. */
+static int64_t value_bytes(const writer *w, const struct ArrowArray *batch)
+{
+    int64_t bytes = 0;
+    const int64_t n = batch->length;
+    for (size_t j = 0; j < w->ncols; j++) {
+        const struct ArrowArray *a = batch->children[j];
+        switch (w->cols[j].type) {
+        case W_NULL: break;
+        case W_BOOL: bytes += n / 8 + 1; break;
+        case W_DATE32: bytes += 4 * n; break;
+        case W_INT64:
+        case W_DOUBLE:
+        case W_TIMESTAMP: bytes += 8 * n; break;
+        case W_UTF8: {
+            const int32_t *o = (const int32_t *)a->buffers[1] + a->offset;
+            bytes += 4 * n + (o[n] - o[0]);
+            break;
+        }
+        case W_LARGE_UTF8: {
+            const int64_t *o = (const int64_t *)a->buffers[1] + a->offset;
+            bytes += 4 * n + (o[n] - o[0]);
+            break;
+        }
+        case W_UTF8_VIEW:
+            bytes += 4 * n;
+            for (int64_t i = 0; i < n; i++) {
+                size_t len;
+                wstring(a, W_UTF8_VIEW, a->offset + i, &len);
+                bytes += (int64_t)len;
+            }
+            break;
+        }
+    }
+    return bytes;
+}
+
+/* How many of the held rows after the first `skip` (the row group being
+ * encoded) make the next row group; *whole: whether it is complete (it
+ * reached row_group_rows rows or ROW_GROUP_BYTES) rather than short of
+ * held rows.  A batch's rows count its bytes evenly. */
+static int64_t next_group_rows(const writer *w, int64_t skip, bool *whole)
+{
+    int64_t rows = 0, bytes = 0;
+    for (size_t k = 0; k < w->nqueue; k++) {
+        const held *h = w->queue[k];
+        int64_t avail = h->batch.length - h->used;
+        if (skip >= avail) {
+            skip -= avail;
+            continue;
+        }
+        avail -= skip;
+        skip = 0;
+        const int64_t row_bytes = h->bytes / h->batch.length + 1;
+        const int64_t to_cap = (ROW_GROUP_BYTES - bytes + row_bytes - 1) / row_bytes; /* >= 1: bytes < cap */
+        int64_t take = w->opt->row_group_rows - rows < avail ? w->opt->row_group_rows - rows : avail;
+        if (to_cap < take)
+            take = to_cap;
+        rows += take;
+        bytes += take * row_bytes;
+        if (rows >= w->opt->row_group_rows || bytes >= ROW_GROUP_BYTES) {
+            *whole = true;
+            return rows;
+        }
+    }
+    *whole = false;
+    return rows;
+}
+
 /* Pulls batches until the rows held past the row group being encoded
- * (`busy` rows) make a row group, or the stream ends. */
+ * (`busy` rows) make a whole row group, or the stream ends. */
 static simdsv_status fetch(writer *w, int64_t busy)
 {
-    while (!w->ended && w->queued_rows - busy < w->opt->row_group_rows) {
+    for (;;) {
+        bool whole;
+        next_group_rows(w, busy, &whole);
+        if (whole || w->ended)
+            break;
         struct ArrowArray batch;
         simdsv_status st = simdsv__write_next(w->stream, w->ncols, &batch, w->sink->err);
         if (st == SIMDSV_END) {
@@ -113,7 +196,7 @@ static simdsv_status fetch(writer *w, int64_t busy)
             batch.release(&batch);
             return simdsv__write_fail(w->sink->err, SIMDSV_ERR_NOMEM, 0, "out of memory");
         }
-        *h = (held){batch, 0};
+        *h = (held){batch, 0, value_bytes(w, &batch)};
         w->queue[w->nqueue++] = h;
         w->queued_rows += batch.length;
     }
@@ -425,7 +508,8 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
     if (st == SIMDSV_OK)
         st = fetch(&w, 0);
     while (st == SIMDSV_OK && w.queued_rows > 0) {
-        st = write_rowgroup(&w, w.queued_rows < opt->row_group_rows ? w.queued_rows : opt->row_group_rows);
+        bool whole;
+        st = write_rowgroup(&w, next_group_rows(&w, 0, &whole));
         if (st == SIMDSV_OK && opt->threads <= 1)
             st = fetch(&w, 0);
     }

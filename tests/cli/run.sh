@@ -168,6 +168,7 @@ t dataset_stats stats --union-by-name --filename-column file --format csv ds
 t dataset_check_glob check 'ds/**/*.csv'
 t dataset_no_match schema 'ds/*/*.tsv'
 t dataset_convert_csv convert --to csv 'ds/*/*'
+t dataset_convert_jsonl convert --union-by-name --filename-column file --to jsonl ds
 t dataset_filename_column_bad schema --filename-column id ds/year=2024/a.csv
 t convert_help convert --help
 # Duplicate and empty names (issue #21): a, b, a_3, column_4, a_2 (the file's own), a_4
@@ -236,6 +237,9 @@ t select_crlf select 2 crlf.csv
 t select_bom select --delimiter ';' note,id bom_semicolon.csv
 t select_quoting select 3,1,2 quoting.csv
 t select_quoting_alone select 2 quoting.csv
+# consecutive columns copied as one run: short records, quoted fields in the run
+t select_run_ragged select 1-3,1-2 ragged.csv
+t select_run_quoting select 2-3,1-2 quoting.csv
 t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
 t select_missing_sel select

@@ -485,6 +485,24 @@ async function groupRowGroups() {
     if (String(row.stats_min_value) !== lo || String(row.stats_max_value) !== hi)
       fail(what, `min/max ${row.stats_min_value} / ${row.stats_max_value}, expected ${lo} / ${hi}`);
   }
+  // A row group also ends once its rows hold 32 MiB of values: 9000 rows of
+  // an int64 and a 4000-byte string count 8 + 4 (offset) + 4000 bytes, + 1
+  // for the rounding of a batch's bytes per row, so 33554432 / 4013 makes
+  // 8362 rows, then the 638 left; every value is read back.
+  const longCsv = write('long.csv', ['id,text', ...Array.from({ length: 9000 }, (_, i) => `${i},${String(i % 10).repeat(4000)}`)].join('\n') + '\n');
+  for (const threads of ['1', '2']) {
+    const longFile = path.join(work, `long${threads}.parquet`);
+    execFileSync(simdsv, ['convert', longCsv, '--threads', threads, '-o', longFile]);
+    const groups = await duck.runAndReadAll(`SELECT row_group_id, any_value(row_group_num_rows) AS n FROM
+      parquet_metadata('${longFile}') GROUP BY row_group_id ORDER BY row_group_id`);
+    const sizes = groups.getRowObjects().map((row) => Number(row.n)).join(',');
+    const sums = (await duck.runAndReadAll(`SELECT count(*) AS n, sum(id) AS ids, sum(length(text)) AS len,
+      sum(CAST(substr(text, 4000, 1) AS INTEGER)) AS digits FROM read_parquet('${longFile}')`)).getRowObjects()[0];
+    checked++;
+    if (sizes !== '8362,638') fail(`row group bytes, ${threads} thread(s)`, `row groups of ${sizes} rows, expected 8362,638`);
+    if (Number(sums.n) !== 9000 || Number(sums.ids) !== 40495500 || Number(sums.len) !== 36000000 || Number(sums.digits) !== 40500)
+      fail(`row group bytes, ${threads} thread(s)`, `read back ${JSON.stringify(sums, (k, v) => String(v))}`);
+  }
 }
 
 // More than one row group (and many batches) through a pipe.

@@ -22,7 +22,7 @@ from typing import Any
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 MAGIC = re.compile(r"[*?\[]")
 # Keys of storage_options (at any depth) whose values are secrets.
-_SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|session|private", re.IGNORECASE)
+_SECRET_KEY = re.compile(r"secret|password|passwd|token|credential|session|private|auth", re.IGNORECASE)
 
 # Bytes per range request, and requests in flight ahead of the reader.
 BLOCK = 8 << 20
@@ -158,8 +158,8 @@ def _version(info: dict) -> tuple:
 
 class RangeReader:
     """An object read front to back: read(n) as a file object, from ranges fetched ``ahead`` at a time on
-    threads.  At its end the object is checked against its listing, so a change mid-read is an error, never a
-    mix of two versions."""
+    threads.  Before its last range is handed out the object is checked against its listing, so a change
+    mid-read is an error, never a mix of two versions."""
 
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
@@ -200,11 +200,13 @@ class RangeReader:
         while not self._current:
             self._fill()
             if not self._pending:
-                if not self._checked:
-                    self._checked = True
-                    self.file.check_unchanged()
                 return b""
             self._current = memoryview(self._pending.popleft().result())
+            if not self._pending and self._next >= self.file.size and not self._checked:
+                # The last range: checked before it is handed out (a reader that knows the size may never ask
+                # past the end).
+                self._checked = True
+                self.file.check_unchanged()
         out = bytes(self._current[:size])
         self._current = self._current[size:]
         return out
@@ -235,7 +237,7 @@ def expand(url: str, storage_options: dict | None, secrets: Secrets) -> tuple[li
                     found[name] = info
         else:
             info = fs.info(path)
-            if info.get("type") == "directory":
+            if info.get("type") == "directory" or path.endswith("/"):  # HTTP says "file" of a folder's page
                 found = {}
                 for p, child in fs.find(path, detail=True).items():
                     name = _decoded(p)
