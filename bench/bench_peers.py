@@ -411,7 +411,9 @@ class Bench:
         L.append("| shape | file | bytes | rows |")
         L.append("|---|---|---|---|")
         for s in plan:
-            L.append("| %s | `%s` | %d | %s |" % (s, info[s]["path"], info[s]["bytes"], info[s]["rows"]))
+            rows = info[s]["rows"]
+            L.append("| %s | `%s` | %d | %s |" % (s, info[s]["path"], info[s]["bytes"],
+                                                  "–" if rows is None else rows))
         L.append("")
         versions = {}
         for s in plan:

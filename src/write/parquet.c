@@ -98,7 +98,9 @@ typedef struct writer {
     size_t task_next, ntasks, tasks_cap;
 } writer;
 
-/* Bytes of a batch's values: fixed widths, string offsets (views) and data. */
+/* Bytes of a batch's values as Parquet holds them (fixed widths; a string
+ * is its 4-byte length and its bytes), whatever the Arrow layout: the same
+ * rows as utf8, large_utf8 or views make the same row groups, so one file. */
 static int64_t value_bytes(const writer *w, const struct ArrowArray *batch)
 {
     int64_t bytes = 0;
@@ -119,15 +121,15 @@ static int64_t value_bytes(const writer *w, const struct ArrowArray *batch)
         }
         case W_LARGE_UTF8: {
             const int64_t *o = (const int64_t *)a->buffers[1] + a->offset;
-            bytes += 8 * n + (o[n] - o[0]);
+            bytes += 4 * n + (o[n] - o[0]);
             break;
         }
         case W_UTF8_VIEW:
-            bytes += 16 * n;
+            bytes += 4 * n;
             for (int64_t i = 0; i < n; i++) {
                 size_t len;
                 wstring(a, W_UTF8_VIEW, a->offset + i, &len);
-                bytes += len > 12 ? (int64_t)len : 0; /* past the view's own 12 bytes */
+                bytes += (int64_t)len;
             }
             break;
         }
