@@ -581,7 +581,7 @@ void simdsv__parquet_encode_page(chunk *c, const wcolumn *col, size_t p, const s
         pg->ok = !s->body.failed && emit_page(pg, s, opt, PAGE_DICTIONARY, (int32_t)c->dict_count, 0);
         return;
     }
-    const bool strings = col->type == W_UTF8 || col->type == W_LARGE_UTF8;
+    const bool strings = wtype_string(col->type);
     const size_t width = col->type == W_DATE32 ? 4 : 8;
     const size_t r = pg->r, r_end = pg->r_end, v = pg->v, v_end = pg->v_end;
     /* Definition levels: 4-byte length, then the hybrid of width 1. */
