@@ -14,7 +14,9 @@
 # Jobs: "arrow" the files into one Arrow table (simdsv: bench_dataset, in
 # process; the peers in their Python process), "parquet" the files into one
 # Parquet file (simdsv convert; DuckDB COPY; Polars sink_parquet).  Wall
-# seconds as each tool times itself; simdsv convert's whole process.
+# seconds as each tool times itself (simdsv convert: its whole process), and
+# CPU seconds (every thread's, getrusage; the steadier measure on a shared
+# machine), each as "wall/cpu".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -52,7 +54,7 @@ median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "NA"; else print 
 # sized at import); prints the seconds, or nothing when it failed.
 peer() {
     POLARS_MAX_THREADS=$3 "$PY" - "$1" "$2" "$3" "$DIR" "$out/$1.parquet" <<'EOF' 2>>"$out/peer.err" || true
-import glob, sys, time
+import glob, resource, sys, time
 tool, job, threads, folder, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 files = sorted(glob.glob(folder + "/part-*"))
 if tool == "duckdb":
@@ -60,14 +62,14 @@ if tool == "duckdb":
     con = duckdb.connect()
     con.execute(f"SET threads={threads}")
     query = f"SELECT * FROM read_csv('{folder}/part-*', union_by_name=true)"
-    start = time.time()
+    start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
     if job == "arrow":
-        rows = con.execute(query).fetch_arrow_table().num_rows
+        rows = con.execute(query).to_arrow_table().num_rows
     else:
         con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet)")
 elif tool == "polars":
     import polars as pl
-    start = time.time()
+    start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
     frame = pl.concat([pl.scan_csv(f) for f in files], how="diagonal_relaxed")
     if job == "arrow":
         rows = frame.collect().to_arrow().num_rows
@@ -79,22 +81,22 @@ elif tool == "pyarrow":
     pyarrow.set_io_thread_count(threads)
     if job != "arrow":
         sys.exit(1)
-    start = time.time()
+    start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
     rows = ds.dataset(files, format="csv").to_table().num_rows
-print(f"{time.time() - start:.4f}")
+end = resource.getrusage(resource.RUSAGE_SELF)
+used = end.ru_utime + end.ru_stime - cpu.ru_utime - cpu.ru_stime
+print(f"{time.time() - start:.4f} {used:.4f}")
 EOF
 }
 
 simdsv_arrow() {
-    "$BUILD/bench/bench_dataset" "$1" 1 "$DIR" 2>>"$out/simdsv.err" | sed -n 's/^seconds=\([0-9.]*\).*/\1/p'
+    "$BUILD/bench/bench_dataset" "$1" 1 "$DIR" 2>>"$out/simdsv.err" | sed -n 's/^seconds=\([0-9.]*\) cpu=\([0-9.]*\).*/\1 \2/p'
 }
 
 simdsv_parquet() {
-    local start end
-    start=$(date +%s.%N)
-    "$BUILD/simdsv" convert --union-by-name --threads "$1" "$DIR" -o "$out/simdsv.parquet" 2>>"$out/simdsv.err" || return 0
-    end=$(date +%s.%N)
-    echo "$end - $start" | bc
+    /usr/bin/time -f '%e %U %S' -o "$out/time" "$BUILD/simdsv" convert --union-by-name --threads "$1" "$DIR" \
+        -o "$out/simdsv.parquet" 2>>"$out/simdsv.err" || return 0
+    awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/time"
 }
 
 echo "# $FILES files of $MB MiB ($(du -sh "$DIR" | cut -f1) on disk), medians of $REPEAT rounds, seconds"
@@ -106,16 +108,23 @@ for t in $THREADS; do
         for tool in duckdb polars; do peer $tool parquet "$t" >>"$out/parquet.$tool.$t"; done
     done
 done
-printf '%-8s %-8s %8s %8s %8s %8s %s\n' job threads simdsv duckdb polars pyarrow "fastest peer / simdsv"
+# col N FILE: median of field N of FILE's lines ("NA" when there are none)
+col() { [ -f "$2" ] && cut -d' ' -f"$1" <"$2" | median || echo NA; }
+printf '%-8s %-3s %15s %15s %15s %15s  %s\n' job thr "simdsv w/cpu" "duckdb w/cpu" "polars w/cpu" "pyarrow w/cpu" \
+    "fastest peer / simdsv (wall, cpu)"
 for job in arrow parquet; do
     for t in $THREADS; do
-        s=$(median <"$out/$job.simdsv.$t")
-        d=$(median <"$out/$job.duckdb.$t")
-        p=$(median <"$out/$job.polars.$t")
-        a=$( [ -f "$out/$job.pyarrow.$t" ] && median <"$out/$job.pyarrow.$t" || echo NA)
-        best=$(printf '%s\n' "$d" "$p" "$a" | grep -v NA | sort -g | head -1)
-        ratio=$( [ -n "$best" ] && [ "$s" != NA ] && echo "scale=2; $best / $s" | bc || echo NA)
-        printf '%-8s %-8s %8s %8s %8s %8s %s\n' "$job" "$t" "$s" "$d" "$p" "$a" "$ratio"
+        line="$(printf '%-8s %-3s' "$job" "$t")"
+        ratios=""
+        for m in 1 2; do
+            s=$(col $m "$out/$job.simdsv.$t")
+            best=$(for tool in duckdb polars pyarrow; do col $m "$out/$job.$tool.$t"; done | grep -v NA | sort -g | head -1)
+            ratios="$ratios $( [ -n "$best" ] && [ "$s" != NA ] && echo "scale=2; $best / $s" | bc || echo NA)"
+        done
+        for tool in simdsv duckdb polars pyarrow; do
+            line="$line $(printf '%15s' "$(col 1 "$out/$job.$tool.$t")/$(col 2 "$out/$job.$tool.$t")")"
+        done
+        echo "$line $ratios"
     done
 done
 if [ -s "$out/peer.err" ]; then echo "# peer errors (a failed run has no time):"; sort -u "$out/peer.err" | tail -5 | sed 's/^/#   /'; fi

@@ -6,12 +6,16 @@ the thread count asked for, set before it loads), the readers interleaved
 round by round so that a slow stretch of a shared machine hits all alike;
 the timer is in-process around the read only.  Prints medians and bests.
 
-    build-py/venv/bin/python bench/python_read.py FILE...    [--repeat 5] [--sections arrow,pandas,dask,ranges]
+    build-py/venv/bin/python bench/python_read.py FILE...    [--repeat 5] [--sections arrow,pandas,scan,dask,ranges]
+                                                             [--column NAME] [--build build]
 
 Sections:
-  arrow   simdsv.read_csv(...).to_arrow() vs pyarrow.csv.read_csv, polars.read_csv,
-          duckdb read_csv(...).arrow(), at 1 and 2 threads
+  arrow   simdsv.read_csv(...).to_arrow() vs the C reader (BUILD/bench/bench_read, the file mapped, as
+          Python maps a path), pyarrow.csv.read_csv, polars.read_csv, duckdb read_csv(...).arrow(), at 1
+          and 2 threads
   pandas  simdsv .to_pandas() vs pandas.read_csv (C engine) and engine="pyarrow", 1 and 2 threads
+  scan    simdsv.scan_csv(...).select(COLUMN).collect() vs polars.scan_csv(...) for the same query,
+          1 and 2 threads (COLUMN: --column, default the file's first)
   dask    simdsv.dask.read_csv vs dask.dataframe.read_csv, .compute() on a LocalCluster of
           2 worker processes (one thread each), blocksize 64 MB
   ranges  the range summary in GB/s (1 thread, CPU time), and the total work (CPU time) of a
@@ -21,6 +25,7 @@ Sections:
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import statistics
 import subprocess
@@ -36,13 +41,22 @@ def cpu_seconds() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def one(lib: str, threads: int, path: str) -> tuple[float, float]:
+def one(lib: str, threads: int, path: str, column: str) -> tuple[float, float]:
     """One timed read in this process (the driver starts a process per call):
     (wall seconds, CPU seconds).  Modules are imported before the timer."""
     import pandas  # noqa: F401  (to_pandas and read_csv need it: not timed)
+    import polars as pl
     import pyarrow  # noqa: F401
 
-    if lib == "simdsv":
+    if lib == "simdsv-scan":
+        import simdsv
+
+        c0, t = cpu_seconds(), time.perf_counter()
+        simdsv.scan_csv(path).select(column).collect()
+    elif lib == "polars-scan":
+        c0, t = cpu_seconds(), time.perf_counter()
+        pl.scan_csv(path).select(column).collect()
+    elif lib == "simdsv":
         import simdsv
 
         c0, t = cpu_seconds(), time.perf_counter()
@@ -54,9 +68,7 @@ def one(lib: str, threads: int, path: str) -> tuple[float, float]:
         pa.set_cpu_count(threads)
         c0, t = cpu_seconds(), time.perf_counter()
         pacsv.read_csv(path, read_options=pacsv.ReadOptions(use_threads=threads > 1))
-    elif lib == "polars":
-        import polars as pl  # POLARS_MAX_THREADS was set by the driver
-
+    elif lib == "polars":  # POLARS_MAX_THREADS was set by the driver
         c0, t = cpu_seconds(), time.perf_counter()
         pl.read_csv(path)
     elif lib == "duckdb":
@@ -87,9 +99,18 @@ def one(lib: str, threads: int, path: str) -> tuple[float, float]:
     return time.perf_counter() - t, cpu_seconds() - c0
 
 
-def spawn(lib: str, threads: int, path: str) -> tuple[float, float]:
+BUILD = "build"
+
+
+def spawn(lib: str, threads: int, path: str, column: str = "") -> tuple[float, float]:
+    if lib == "c":
+        # The C reader's own timer and CPU clock around open + typed read (bench_read maps the file).
+        out = subprocess.run([os.path.join(BUILD, "bench", "bench_read"), path, "--threads", str(threads)],
+                             check=True, capture_output=True, text=True).stdout
+        fields = dict(item.split("=", 1) for item in out.split() if "=" in item)
+        return float(fields["seconds"]), float(fields["cpu"])
     env = dict(os.environ, POLARS_MAX_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
-    out = subprocess.run([sys.executable, __file__, "--one", lib, str(threads), path], env=env, check=True,
+    out = subprocess.run([sys.executable, __file__, "--one", lib, str(threads), path, column], env=env, check=True,
                          capture_output=True, text=True)
     wall, cpu = out.stdout.split()
     return float(wall), float(cpu)
@@ -109,13 +130,21 @@ def report(title: str, times: dict[str, list[tuple[float, float]]], size: int, r
               f"{size / 1e6 / wall:9.0f} {wall / ref_wall:13.2f}x {cpu / ref_cpu:13.2f}x")
 
 
-def compare(path: str, libs: list[str], repeat: int, threads: int, title: str) -> None:
+def compare(path: str, libs: list[str], repeat: int, threads: int, title: str, column: str = "") -> dict:
+    """Runs libs interleaved round by round; prints the table; returns {lib: (median wall, median CPU)}."""
     times: dict[str, list[tuple[float, float]]] = {lib: [] for lib in libs}
     for _ in range(repeat):
         for lib in libs:
-            times[lib].append(spawn(lib, threads, path))
+            times[lib].append(spawn(lib, threads, path, column))
     report(f"{title}, {threads} thread{'s' if threads > 1 else ''} ({repeat} rounds)", times, os.path.getsize(path),
            libs[0])
+    return {lib: (statistics.median(w for w, _ in ts), statistics.median(c for _, c in ts)) for lib, ts in times.items()}
+
+
+def target(what: str, numerator: tuple[float, float], denominator: tuple[float, float], goal: str) -> None:
+    """One line of issue #23's speed targets: the ratio of two medians, wall and CPU."""
+    print(f"    target {what}: wall {numerator[0] / denominator[0]:.2f}x, cpu {numerator[1] / denominator[1]:.2f}x "
+          f"(goal {goal})")
 
 
 def dask_section(path: str, repeat: int) -> None:
@@ -182,26 +211,40 @@ def ranges_section(path: str, repeat: int) -> None:
 
 
 def main() -> None:
+    global BUILD
     if len(sys.argv) > 1 and sys.argv[1] == "--one":
-        print("%.6f %.6f" % one(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
+        print("%.6f %.6f" % one(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]))
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--sections", default="arrow,pandas,dask,ranges")
+    ap.add_argument("--sections", default="arrow,pandas,scan,dask,ranges")
+    ap.add_argument("--column", default=None, help="the scan section's column (default: the file's first)")
+    ap.add_argument("--build", default=BUILD, help="the CMake build holding bench/bench_read")
     a = ap.parse_args()
+    BUILD = a.build
     sections = a.sections.split(",")
     for path in a.files:
         with open(path, "rb") as f:  # into the page cache
             while f.read(1 << 24):
                 pass
         print(f"{path} ({os.path.getsize(path) / 1e6:.1f} MB)")
+        with open(path, newline="") as f:
+            column = a.column or next(csv.reader(f))[0]
         for threads in (1, 2):
             if "arrow" in sections:
-                compare(path, ["simdsv", "pyarrow", "polars", "duckdb"], a.repeat, threads, "into Arrow")
+                m = compare(path, ["simdsv", "c", "pyarrow", "polars", "duckdb"], a.repeat, threads, "into Arrow")
+                target("Python / C reader", m["simdsv"], m["c"], "<= 1.05x")
+                fastest = min(("pyarrow", "polars", "duckdb"), key=lambda lib: m[lib][0])
+                target(f"fastest peer ({fastest}) / Python", m[fastest], m["simdsv"], ">= 2.5x")
             if "pandas" in sections:
                 libs = ["simdsv-pandas", "pandas-pyarrow"] + (["pandas-c"] if threads == 1 else [])
-                compare(path, libs, a.repeat, threads, "into pandas")
+                m = compare(path, libs, a.repeat, threads, "into pandas")
+                target("pandas engine=pyarrow / to_pandas()", m["pandas-pyarrow"], m["simdsv-pandas"], ">= 3x")
+            if "scan" in sections:
+                m = compare(path, ["simdsv-scan", "polars-scan"], a.repeat, threads,
+                            f"scan_csv(...).select({column!r}).collect()", column)
+                target("polars.scan_csv / simdsv.scan_csv", m["polars-scan"], m["simdsv-scan"], ">= 2x")
         if "dask" in sections:
             dask_section(path, a.repeat)
         if "ranges" in sections:

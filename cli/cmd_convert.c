@@ -31,8 +31,10 @@ static const char help[] =
     "--no-header it is read as an ordinary record.  Memory stays bounded whatever\n"
     "the input's size: csv goes record batch by record batch, the typed formats\n"
     "typed batch by typed batch.  Stops at the first error (exit status 1) unless\n"
-    "--lenient.  Several FILEs (a folder, a glob) go to parquet, arrow or arrows as\n"
-    "one table, one file in memory at a time.\n\n" CLI_TYPED_HELP;
+    "--lenient.  Several FILEs (a folder, a glob) go to the typed formats as one\n"
+    "table, a few files in memory at a time; a value past their samples that does\n"
+    "not fit its column is read again widened (-o FILE, parquet and arrow) or is an\n"
+    "error (json, jsonl).\n\n" CLI_TYPED_HELP;
 
 typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL, TO_PARQUET, TO_ARROW, TO_ARROWS } target;
 
@@ -139,8 +141,8 @@ int cmd_convert(int argc, char **argv)
         args.to = target_of_path(c.output);
     if (status < 0 && args.to == TO_NONE)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl|parquet|arrow|arrows");
-    if (status < 0 && c.ds && args.to != TO_PARQUET && args.to != TO_ARROW && args.to != TO_ARROWS)
-        status = cli_usage_error("convert", "%s", "several FILEs are converted to parquet, arrow or arrows");
+    if (status < 0 && c.ds && args.to == TO_CSV)
+        status = cli_usage_error("convert", "%s", "several FILEs are converted to a typed format, not csv");
     if (status < 0 && args.to == TO_CSV) {
         csv_run s = {csv_plain_of(&c), {NULL, 0}};
         const cli_record_ops ops = {NULL, csv_batch, NULL, NULL};

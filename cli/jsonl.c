@@ -484,7 +484,9 @@ static int next_batch(cli_common *c, simdsv_reader *r, struct ArrowArrayStream *
     if (e != 0) {
         /* The stream's reader (alive until the stream is released) holds
          * the error with its position: reported like every command's. */
-        if (simdsv_reader_error(r)->code != SIMDSV_OK)
+        if (c->ds && simdsv_dataset_error(c->ds)->code != SIMDSV_OK)
+            cli_dataset_failure(c); /* several files: the dataset names the file */
+        else if (r && simdsv_reader_error(r)->code != SIMDSV_OK)
             cli_report(c, r);
         else
             cli_error("%s: %s", c->display, stream->get_last_error(stream));
@@ -519,9 +521,13 @@ int convert_json(cli_common *c, bool lines)
         threads = sysconf(_SC_NPROCESSORS_ONLN);
     struct ArrowArrayStream stream;
     int status = EXIT_OK;
-    simdsv_reader *r = cli_open_stream(c, &stream, &status);
-    if (!r)
+    simdsv_reader *r = NULL;
+    if (c->ds) { /* several files: the dataset's stream (a late misfit stops it: no rejects to write) */
+        if (simdsv_dataset_stream(c->ds, &stream) != SIMDSV_OK)
+            return cli_dataset_failure(c);
+    } else if (!(r = cli_open_stream(c, &stream, &status))) {
         return status;
+    }
     json_run run;
     memset(&run, 0, sizeof run);
     run.lines = lines;

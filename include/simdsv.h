@@ -371,14 +371,16 @@ SIMDSV_API simdsv_status simdsv_reader_header(simdsv_reader *r, simdsv_record *r
  * counted so far even when an error stops the count.
  * Threads: with SIMDSV_OPT_THREADS other than 1, an input in memory, mapped,
  * or in a regular file (path or descriptor: each thread then reads its part
- * with pread() into a 1 MiB window, and the descriptor is left at the end of
- * the file, as reading it would leave it) is counted on up to that many
- * threads, at least 4 MiB each (so not below 8 MiB), unless an escape or
- * comment byte is set.  The result is the same as on one thread: input with
- * irregular quoting, or anything else out of the ordinary, is counted again
- * on the caller's thread from where the count began, so errors and lenient
- * recovery are unchanged.  Pipes, FILE* and callbacks are read on the
- * caller's thread. */
+ * with pread(), and the descriptor is left at the end of the file, as
+ * reading it would leave it) is counted on up to that many threads, at least
+ * 4 MiB each (so not below 8 MiB), in every dialect.  The result is the same
+ * as on one thread: input with irregular quoting, an error, a cut that
+ * cannot be proven (in a dialect with an escape byte, comments, lenient
+ * recovery, a several-byte delimiter or trimmed spaces the cuts are made at
+ * line ends and proven by the chunks' own reads), or anything else out of
+ * the ordinary, is counted again on the caller's thread from where the count
+ * began, so errors and lenient recovery are unchanged.  Pipes, FILE* and
+ * callbacks are read on the caller's thread. */
 SIMDSV_API simdsv_status simdsv_reader_count(simdsv_reader *r, uint64_t *count);
 
 /* The decoded bytes of a field of the current record: doubled quotes and

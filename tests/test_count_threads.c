@@ -643,16 +643,59 @@ static void large_input(void)
     free(in.data.p);
 }
 
+/* A count by read() drops the bytes it has counted without counting their
+ * lines; an error's line then counts them from the file, 1 MiB a piece
+ * (position.c).  Three pieces and more behind an error, a CRLF cut by the
+ * first piece's end (one line end, not two), a lone CR ending the second
+ * piece and a quoted line end: every count of the rounds (the error, then the
+ * count after it) gives the lines the count from memory gives, at one
+ * thread (the serial count) and from a descriptor that starts inside a file. */
+static void lines_counted_from_the_file(void)
+{
+    unsetenv("SIMDSV_TEST_COUNT_CHUNK");
+    input in = {{NULL, 0, 0}, 0, 0, 0, 0, PLAIN, 0};
+    put(&in.data, "", 0);
+    const size_t piece = (size_t)1 << 20;
+    const char *const ends[] = {"\r\n", "\r"};
+    for (int k = 0; k < 2; k++) {
+        while (in.data.n < piece * (size_t)(k + 1) - 64)
+            puts_(&in.data, below(4) ? "12,\"a\nb\",cd\n" : "3,x,\r\n");
+        /* a record whose line end starts on the piece's last byte */
+        puts_(&in.data, "pad,");
+        while (in.data.n < piece * (size_t)(k + 1) - 1)
+            puts_(&in.data, "p");
+        puts_(&in.data, ends[k]);
+        CHECK_EQ_U64(in.data.n, piece * (size_t)(k + 1) + (k == 0));
+    }
+    while (in.data.n < 3 * piece + 5000)
+        puts_(&in.data, "7,\"q\r\nq\",z\n");
+    puts_(&in.data, "bad,ab\"c,1\n8,9,10\r\n11,12,13\n");
+    h_context("lines counted from the file");
+    outcome want, got;
+    count_with(&in, SRC_MEMORY, 1, &want);
+    CHECK_STATUS(want.st[0], SIMDSV_ERR_QUOTE_IN_UNQUOTED_FIELD);
+    CHECK(want.err[0].line > 3 * piece / 16); /* far past the buffer: the lines were dropped */
+    write_files(&in);
+    count_with(&in, SRC_PATH, 1, &got);
+    compare("lines counted from the file", &in, &want, &got, SRC_PATH, 1);
+    count_with(&in, SRC_FD, 1, &got);
+    compare("lines counted from the file", &in, &want, &got, SRC_FD, 1);
+    free(in.data.p);
+}
+
 /* A file read with read() holds at most a record of SIMDSV_OPT_MAX_RECORD_SIZE
  * in its buffer: past that the serial count fails, and so must the parallel
  * one (it cannot see records, only gaps between line ends, so it leaves
- * such a file to the serial count). */
+ * such a file to the serial count).  The same with an escape byte, whose
+ * chunks are cut at line ends and read as streams that check the limit
+ * themselves. */
 static void record_size_limit(void)
 {
     set_chunk(300000); /* 150000-byte windows */
     max_record_size = 200000;
-    for (int over = 0; over <= 1; over++) {
-        input in = {{NULL, 0, 0}, 1, 0, 0, 0, PLAIN, 0};
+    for (int round = 0; round < 4; round++) {
+        const int over = round % 2;
+        input in = {{NULL, 0, 0}, 1, 0, 0, 0, round < 2 ? PLAIN : ESCAPE, 0};
         puts_(&in.data, "id,text\n");
         for (int k = 0; in.data.n < 2400000; k++) {
             char head[32];
@@ -673,7 +716,8 @@ static void record_size_limit(void)
             puts_(&in.data, "\n");
         }
         char what[64];
-        snprintf(what, sizeof what, "record size limit, %s it", over ? "a record over" : "every record under");
+        snprintf(what, sizeof what, "record size limit, %s it, %s", over ? "a record over" : "every record under",
+                 dialect_names[in.dialect]);
         h_context("%s", what);
         outcome want, got;
         write_files(&in);
@@ -691,8 +735,11 @@ static void record_size_limit(void)
             compare(what, &in, &want, &got, SRC_PATH, threads);
         }
         /* In parallel: every count without a record over the limit, the
-         * count that goes on after it when there is one. */
-        CHECK_EQ_U64(parallel_counts() - before, 3);
+         * count that goes on after it when there is one (the parity cut:
+         * the cuts at line ends mostly fall inside the long quoted fields,
+         * and the serial count reads those inputs). */
+        if (in.dialect == PLAIN)
+            CHECK_EQ_U64(parallel_counts() - before, 3);
         free(in.data.p);
     }
     max_record_size = 0;
@@ -758,6 +805,7 @@ int main(int argc, char **argv)
     CHECK(rescans2 - rescans1 > 0);
     dialect_inputs();
     large_input();
+    lines_counted_from_the_file();
     record_size_limit();
     if (file_path) {
         unlink(file_path);

@@ -814,6 +814,71 @@ static void free_tables(simdsv_table **tables, size_t n)
     }
 }
 
+/* The columns of the dataset's table filled side by side: column j of
+ * every input's table (or nulls, or a hive or file name value) into column
+ * j of t, on the thread that takes j. */
+typedef struct concat_job {
+    simdsv_dataset *ds;
+    simdsv_table **tables;
+    const ds_schema *s;
+    const ds_hive *h;
+    simdsv_table *t;
+    atomic_size_t next;
+    atomic_int failed;  /* a status: NOMEM, or INVALID_ARGUMENT from a piece of another type */
+} concat_job;
+
+static simdsv_status concat_column(concat_job *job, size_t j, concat_piece *pieces, column *ones)
+{
+    simdsv_dataset *ds = job->ds;
+    const simdsv_allocator *a = &ds->alloc;
+    const ds_schema *s = job->s;
+    const size_t n = ds->ninputs;
+    simdsv_status st = SIMDSV_OK;
+    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
+        const simdsv_table *ti = job->tables[i];
+        pieces[i] = (concat_piece){NULL, NULL, ti ? ti->rows : 0};
+        if (j < s->ncols) {
+            for (size_t q = 0; ti && q < ti->ncols; q++)
+                if (s->map[i][q] == j)
+                    pieces[i].from = &ti->cols[q];
+        } else if ((st = simdsv__extra_value(ds, job->h, i, j - s->ncols, &ones[i])) == SIMDSV_OK) {
+            pieces[i].repeat = &ones[i];
+        }
+    }
+    if (st == SIMDSV_OK)
+        st = simdsv__column_concat(a, &job->t->cols[j], pieces, n);
+    for (size_t i = 0; i < n; i++) {
+        simdsv__column_free_data(a, &ones[i]);
+        if (pieces[i].from) /* done with: the peak stays a column per thread above the inputs' tables */
+            simdsv__column_free_data(a, (column *)(uintptr_t)pieces[i].from);
+        pieces[i].from = NULL;
+    }
+    return st;
+}
+
+static void concat_worker(void *arg, size_t thread)
+{
+    concat_job *job = arg;
+    const simdsv_allocator *a = &job->ds->alloc;
+    const size_t n = job->ds->ninputs ? job->ds->ninputs : 1;
+    (void)thread;
+    concat_piece *pieces = simdsv__alloc(a, n * sizeof *pieces);
+    column *ones = simdsv__alloc(a, n * sizeof *ones);
+    if (!pieces || !ones) {
+        atomic_store(&job->failed, SIMDSV_ERR_NOMEM);
+    } else {
+        memset(pieces, 0, n * sizeof *pieces);
+        memset(ones, 0, n * sizeof *ones);
+        for (size_t j; !atomic_load(&job->failed) && (j = atomic_fetch_add(&job->next, 1)) < job->t->ncols;) {
+            const simdsv_status st = concat_column(job, j, pieces, ones);
+            if (st != SIMDSV_OK)
+                atomic_store(&job->failed, st);
+        }
+    }
+    simdsv__free(a, pieces, n * sizeof *pieces);
+    simdsv__free(a, ones, n * sizeof *ones);
+}
+
 /* The inputs' tables, joined, concatenated into *out. */
 static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, const ds_schema *s, const ds_hive *h,
                                  simdsv_table **out)
@@ -821,9 +886,7 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
     const simdsv_allocator *a = &ds->alloc;
     const size_t n = ds->ninputs, extra = simdsv__extra_count(ds, h), ncols = s->ncols + extra;
     simdsv_table *t = simdsv__alloc(a, sizeof *t);
-    concat_piece *pieces = simdsv__alloc(a, (n ? n : 1) * sizeof *pieces);
-    column *ones = simdsv__alloc(a, (n ? n : 1) * sizeof *ones);
-    simdsv_status st = t && pieces && ones ? SIMDSV_OK : SIMDSV_ERR_NOMEM;
+    simdsv_status st = t ? SIMDSV_OK : SIMDSV_ERR_NOMEM;
     if (t) {
         memset(t, 0, sizeof *t);
         t->alloc = *a;
@@ -831,8 +894,6 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
         if (!(t->cols = simdsv__alloc(a, t->cols_cap * sizeof *t->cols)))
             st = SIMDSV_ERR_NOMEM;
     }
-    if (ones)
-        memset(ones, 0, (n ? n : 1) * sizeof *ones);
     for (size_t i = 0; st == SIMDSV_OK && i < n; i++)
         t->rows += tables[i] ? tables[i]->rows : 0;
     for (size_t j = 0; st == SIMDSV_OK && j < ncols; j++) {
@@ -859,26 +920,14 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
             else
                 snprintf(c->reason, sizeof c->reason, "string: each row's file");
         }
-        for (size_t i = 0; i < n; i++) {
-            const simdsv_table *ti = tables[i];
-            pieces[i] = (concat_piece){NULL, NULL, ti ? ti->rows : 0};
-            if (j < s->ncols) {
-                for (size_t q = 0; ti && q < ti->ncols; q++)
-                    if (s->map[i][q] == j)
-                        pieces[i].from = &ti->cols[q];
-            } else if ((st = simdsv__extra_value(ds, h, i, j - s->ncols, &ones[i])) != SIMDSV_OK) {
-                break;
-            } else {
-                pieces[i].repeat = &ones[i];
-            }
-        }
-        if (st == SIMDSV_OK)
-            st = simdsv__column_concat(a, c, pieces, n);
-        for (size_t i = 0; i < n; i++) {
-            simdsv__column_free_data(a, &ones[i]);
-            if (pieces[i].from) /* done with: the peak stays one column above the inputs' tables */
-                simdsv__column_free_data(a, (column *)(uintptr_t)pieces[i].from);
-        }
+    }
+    if (st == SIMDSV_OK) {
+        concat_job job = {ds, tables, s, h, t, 0, 0};
+        const size_t threads = (size_t)simdsv__thread_count(ds->opt->threads);
+        if (!simdsv__run_threads(a, threads < ncols ? threads : ncols ? ncols : 1, concat_worker, &job))
+            st = SIMDSV_ERR_NOMEM;
+        else if (atomic_load(&job.failed))
+            st = (simdsv_status)atomic_load(&job.failed);
     }
     uint64_t row_base = 0;
     for (size_t i = 0; st == SIMDSV_OK && i < n; i++) {
@@ -887,8 +936,6 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
         st = simdsv__move_rejects(t, tables[i], row_base);
         row_base += tables[i]->rows;
     }
-    simdsv__free(a, pieces, (n ? n : 1) * sizeof *pieces);
-    simdsv__free(a, ones, (n ? n : 1) * sizeof *ones);
     if (st != SIMDSV_OK) {
         simdsv_table_free(t);
         return fail_with(ds, -1, st, simdsv_status_message(st));

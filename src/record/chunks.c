@@ -841,6 +841,9 @@ int simdsv__count_chunks(const simdsv_reader *r, const uint8_t *data, size_t siz
 {
     if (n < 2 || size < n)
         return 0;
+    for (size_t i = 0; i < n; i++)
+        if (raw[i] > raw[i + 1] || raw[i + 1] > size)
+            return 0; /* (the chunks read [raw[i], raw[i + 1]) ) */
     count_plan plan;
     plan_init(&plan, r, WINDOW);
     plan.buf = data;

@@ -37,17 +37,25 @@ void simdsv__lines_at_origin(const simdsv_reader *r, uint64_t *lines, uint64_t *
     simdsv__file_view f;
     if (!simdsv__reader_file(r, &f))
         return;
-    uint8_t piece[16 << 10];
+    /* Pieces of 1 MiB (a count can leave gigabytes behind); without the
+     * memory, a small piece on the stack, which may be a small thread's. */
+    uint8_t small[4096];
+    size_t cap = (size_t)1 << 20;
+    uint8_t *piece = simdsv__alloc(&r->opt.alloc, cap);
+    if (!piece) {
+        piece = small;
+        cap = sizeof small;
+    }
     for (uint64_t at = r->line_offset; at < r->buf_origin;) {
         const uint64_t left = r->buf_origin - at;
         size_t got = 0;
-        if (simdsv__file_read_at(&f, at, piece, left < sizeof piece ? (size_t)left : sizeof piece, &got) !=
-                SIMDSV_OK ||
-            got == 0)
-            return;
+        if (simdsv__file_read_at(&f, at, piece, left < cap ? (size_t)left : cap, &got) != SIMDSV_OK || got == 0)
+            break;
         *lines += r->kernel->count_lines(piece, got, after_cr);
         at += got;
     }
+    if (piece != small)
+        simdsv__free(&r->opt.alloc, piece, cap);
 }
 
 /* Fills line and column for buffer position pos (>= the record start). */

@@ -596,8 +596,11 @@ static simdsv_status convert_overlapped(typed_ctx *x, worker_job **jobs, size_t 
         o.raw[i] = (uint64_t)(first + other * (double)(i - 1));
     o.raw[n] = x->size;
     /* The first chunk ends at the first record past its bound: the cut the
-     * planner makes there. */
-    o.raw[1] = simdsv__chunk_bound(x->r, x->data, x->size, o.raw[1]);
+     * planner makes there, unless that is past the next raw bound (then the
+     * cuts disagree with the first chunk's end and one thread reads). */
+    const uint64_t bound = simdsv__chunk_bound(x->r, x->data, x->size, o.raw[1]);
+    if (bound < o.raw[2])
+        o.raw[1] = bound;
     o.gate.bound = (size_t)o.raw[1];
     atomic_init(&o.gate.claim, 0);
     atomic_init(&o.gate.rows, SIMDSV__ROWS_UNKNOWN);

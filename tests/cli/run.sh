@@ -168,6 +168,7 @@ t dataset_stats stats --union-by-name --filename-column file --format csv ds
 t dataset_check_glob check 'ds/**/*.csv'
 t dataset_no_match schema 'ds/*/*.tsv'
 t dataset_convert_csv convert --to csv 'ds/*/*'
+t dataset_convert_jsonl convert --union-by-name --filename-column file --to jsonl ds
 t dataset_filename_column_bad schema --filename-column id ds/year=2024/a.csv
 t convert_help convert --help
 # Duplicate and empty names (issue #21): a, b, a_3, column_4, a_2 (the file's own), a_4
