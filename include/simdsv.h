@@ -244,7 +244,8 @@ typedef enum simdsv_hive {
  * or escape, valid UTF-8): a file read with read() or mapped
  * (SIMDSV_OPT_MMAP), a stream or a converted input, whose held buffer the
  * exported arrays then share with the reader (the last of them to be
- * released frees it, or unmaps the file).  Decoded strings, strings of a
+ * released frees it, or unmaps the file: the whole input stays in memory
+ * while any array of the table that points into it lives).  Decoded strings, strings of a
  * caller's buffer (simdsv_reader_open_memory: the library cannot keep it
  * alive) and every string of simdsv_table_stream (its buffer moves on) are
  * copied into buffers of the column's own.  A dataset (simdsv_dataset)

@@ -41,11 +41,15 @@ static void write_file(const char *path, const char *csv, size_t len)
     fclose(f);
 }
 
+/* Lenient reads (set by the test): the same values in another dialect. */
+static int lenient;
+
 /* A reader on csv with the given strings layout and threads (memory: the
  * caller's buffer; file and map: written to a file first). */
 static simdsv_reader *open_reader(const char *csv, size_t len, source_way way, simdsv_strings strings, int threads)
 {
     simdsv_options *o = simdsv_options_new(NULL);
+    simdsv_options_set(o, SIMDSV_OPT_LENIENT, lenient);
     simdsv_options_set(o, SIMDSV_OPT_STRINGS, strings);
     simdsv_options_set(o, SIMDSV_OPT_THREADS, threads);
     simdsv_options_set(o, SIMDSV_OPT_MMAP, way == FROM_MAP);
@@ -455,6 +459,9 @@ int main(void)
     test_column_view();
     test_against_utf8(3000, 1);
     test_against_utf8((size_t)3 << 20, 2);
+    lenient = 1;
+    test_against_utf8((size_t)3 << 20, 4);
+    lenient = 0;
     test_writers();
     unlink(temp_path());
     return check_summary();

@@ -46,3 +46,18 @@ def test_a_path_is_mapped_unless_use_mmap_false(tmp_path) -> None:
         assert stream.read_all().num_rows == 1000
     with simdsv.open_csv(path, memory_map=False):
         assert not mapped()
+
+
+def test_scan_csv_leaves_pyarrow_unimported() -> None:
+    # A polars user pays no pyarrow import (0.3-0.5 s, more than a one-column scan of 200 MB): the schema and the
+    # batches go to polars through the PyCapsule interface.  Narrower types are cast by pyarrow, when asked for.
+    code = (
+        "import sys, polars as pl, simdsv\n"
+        "lf = simdsv.scan_csv(b'a,b,t\\n1,x,2024-01-02 03:04:05\\n2,y,2024-01-03 00:00:00\\n')\n"
+        "out = lf.filter(pl.col('a') > 1).select('b', 't').collect()\n"
+        "assert out.to_dict(as_series=False) == {'b': ['y'], 't': [__import__('datetime').datetime(2024, 1, 3)]}\n"
+        "print('pyarrow' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"

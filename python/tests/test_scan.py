@@ -59,6 +59,7 @@ QUERIES = [
 ]
 
 
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/datasets/real is not there")
 @pytest.mark.parametrize("path, kwargs, query", QUERIES,
                          ids=[f"{p.stem[:20]}-{i}" for i, (p, _, _) in enumerate(QUERIES)])
 def test_queries_equal_polars_scan_csv(path: pathlib.Path, kwargs: dict, query) -> None:
@@ -169,10 +170,15 @@ def test_sources_and_options() -> None:
     assert "simdsv" in simdsv.scan_csv(data).explain()
     with pytest.raises(TypeError, match="'sep'"):
         simdsv.scan_csv(data, sepp=";")
+    with pytest.raises(simdsv.Error, match="the schema names no column `#6`"):
+        simdsv.scan_csv(data, schema={5: "int32"})
     with pytest.raises(ValueError, match="batch_rows"):
         simdsv.scan_csv(data, batch_rows=0)
     with pytest.raises(FileNotFoundError):
         simdsv.scan_csv("/nonexistent/file.csv")
+    for several in ([DIAMONDS, BIRDS], str(REAL), str(REAL / "*.csv"), "https://example.com/a.csv"):
+        with pytest.raises(TypeError, match="scan_csv reads one local file or buffer"):
+            simdsv.scan_csv(several)
 
 
 def test_narrow_type_misfit_names_the_row() -> None:

@@ -50,7 +50,7 @@ static int parquet_codec(simdsv_codec c)
 typedef struct held {
     struct ArrowArray batch;
     int64_t used;  /* rows already in row groups */
-    int64_t bytes; /* of its values (Arrow buffers, validity aside) */
+    int64_t bytes; /* of its values as PLAIN Parquet values (value_bytes) */
 } held;
 
 /* A row group ends at row_group_rows rows, or sooner once its rows hold
@@ -98,37 +98,31 @@ typedef struct writer {
     size_t task_next, ntasks, tasks_cap;
 } writer;
 
-/* Bytes of a batch's values as Parquet holds them (fixed widths; a string
- * is its 4-byte length and its bytes), whatever the Arrow layout: the same
- * rows as utf8, large_utf8 or views make the same row groups, so one file. */
+/* Bytes of a batch's values as PLAIN Parquet values: fixed widths, and per
+ * string its 4-byte length and its bytes (a null string: the length only).
+ * The same for utf8 and string views, so that both give the same row groups. */
 static int64_t value_bytes(const writer *w, const struct ArrowArray *batch)
 {
     int64_t bytes = 0;
     const int64_t n = batch->length;
     for (size_t j = 0; j < w->ncols; j++) {
         const struct ArrowArray *a = batch->children[j];
-        switch (w->cols[j].type) {
+        const wtype type = w->cols[j].type;
+        switch (type) {
         case W_NULL: break;
         case W_BOOL: bytes += n / 8 + 1; break;
         case W_DATE32: bytes += 4 * n; break;
         case W_INT64:
         case W_DOUBLE:
         case W_TIMESTAMP: bytes += 8 * n; break;
-        case W_UTF8: {
-            const int32_t *o = (const int32_t *)a->buffers[1] + a->offset;
-            bytes += 4 * n + (o[n] - o[0]);
-            break;
-        }
-        case W_LARGE_UTF8: {
-            const int64_t *o = (const int64_t *)a->buffers[1] + a->offset;
-            bytes += 4 * n + (o[n] - o[0]);
-            break;
-        }
+        case W_UTF8:
+        case W_LARGE_UTF8:
         case W_UTF8_VIEW:
             bytes += 4 * n;
             for (int64_t i = 0; i < n; i++) {
-                size_t len;
-                wstring(a, W_UTF8_VIEW, a->offset + i, &len);
+                size_t len = 0;
+                if (wslice_valid(a, a->offset + i))
+                    wstring(a, type, a->offset + i, &len);
                 bytes += (int64_t)len;
             }
             break;

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import _READ_KEYS, CsvStream, Table, _cast_batch, _detect, _map_path, _options, _resolve_casts, _where
+from . import _READ_KEYS, CsvStream, Table, _cast_batch, _detect, _inputs_of, _map_path, _options, _remote, \
+    _resolve_casts, _where
 from . import _simdsv as _c
 from .dask import _arrow_schema, _fields
 
@@ -41,6 +42,14 @@ def scan_csv(source: Any, *, batch_rows: int | None = None, **kwargs: Any) -> An
     import polars as pl
     from polars.io.plugins import register_io_source
 
+    where = _where(source)
+    if isinstance(source, (list, tuple)) or _remote.is_url(source):
+        raise TypeError("scan_csv reads one local file or buffer: read a URL, a list, a glob or a folder with "
+                        "read_csv or open_csv")
+    source, inputs = _inputs_of(source, None, False)
+    if inputs is not None:
+        raise TypeError(f"scan_csv reads one local file or buffer, not a glob or a folder ({where}): use read_csv "
+                        "or open_csv")
     given = _options.normalize("scan_csv", kwargs, _READ_KEYS + _detect.KEYS)
     input_keys = {k: given.pop(k) for k in _detect.KEYS if k in given}
     plan = _options.build("scan_csv", **given)
@@ -48,7 +57,6 @@ def scan_csv(source: Any, *, batch_rows: int | None = None, **kwargs: Any) -> An
     _map_path(plan, source)
     if batch_rows is not None:
         batch_rows = _options._count("batch_rows", batch_rows, 1)
-    where = _where(source)
     src = _options.source(source)
     if _c.DETECT_GIVEN in plan.ints:  # once: every collect() reads with the options found here
         plan.ints, plan.strings = _options.call(_c.detect, src, plan.ints, plan.strings)
@@ -57,18 +65,21 @@ def scan_csv(source: Any, *, batch_rows: int | None = None, **kwargs: Any) -> An
     # Every column's name and type (the projection resolved against the names afterwards, as pandas' usecols is).
     sample_ints = {k: v for k, v in plan.ints.items() if k != _c.OPT_ROW_LIMIT}
     sample_strings = {k: v for k, v in plan.strings.items() if k != _c.OPT_COLUMNS}
-    sample = Table(_options.call(_c.read_table, src, sample_ints, sample_strings, True))
-    names = sample.column_names
+    sample = _options.call(_c.read_table, src, sample_ints, sample_strings, True)
+    names = [c[0] for c in sample.column_info]
     # A column without a value in the sample is read as string (Polars' choice for an all-null column too).
-    types = ["string" if c[1] == "null" else c[1] for c in sample._native.column_info]
-    utc = [f.name for f in sample.to_arrow().schema if getattr(f.type, "tz", None)]
+    types = ["string" if c[1] == "null" else c[1] for c in sample.column_info]
     fields = _fields(given, plan, names)
     out_names = [names[f] for f in fields]
     casts = _resolve_casts({names[k] if isinstance(k, int) else k: v for k, v in plan.casts.items()}, out_names)
-    arrow_schema = _arrow_schema(out_names, [types[f] for f in fields], utc)
-    if casts:
+    if casts:  # narrower types are cast by pyarrow (_types), batch by batch as open_csv does
+        utc = [f.name for f in Table(sample).to_arrow().schema if getattr(f.type, "tz", None)]
+        arrow_schema = _arrow_schema(out_names, [types[f] for f in fields], utc)
         arrow_schema = _cast_batch(arrow_schema.empty_table(), casts, where, header).schema
-    schema = pl.from_arrow(arrow_schema.empty_table()).schema
+        schema = pl.from_arrow(arrow_schema.empty_table()).schema
+    else:  # the sample's own types through the PyCapsule interface: pyarrow is not needed
+        sample_types = pl.DataFrame(sample).schema
+        schema = pl.Schema({n: pl.String if types[f] == "string" else sample_types[n] for n, f in zip(out_names, fields)})
     field_of = dict(zip(out_names, fields))
     limit = plan.ints.get(_c.OPT_ROW_LIMIT)
 
@@ -94,23 +105,55 @@ def scan_csv(source: Any, *, batch_rows: int | None = None, **kwargs: Any) -> An
         if rows:
             ints[_c.OPT_ROW_LIMIT] = rows
         left = n_rows
-        with CsvStream(_options.call(_c.open_stream, src, ints, strings), casts, where, header) as stream:
-            for batch in stream:
-                frame = pl.from_arrow(batch)
-                # A batch's timestamps carry the zone of the stream's own sample; the schema's came from the file's.
-                zones = {n: schema[n] for n, t in frame.schema.items() if isinstance(t, pl.Datetime) and t != schema[n]}
-                if zones:
-                    frame = frame.cast(zones)
-                if predicate is not None:
-                    frame = frame.filter(predicate)
-                if with_columns is not None:
-                    frame = frame.select(with_columns)
-                if left is not None:
-                    frame = frame.head(left)
-                    left -= frame.height
-                if frame.height:
-                    yield frame
-                if left == 0:
-                    return
+        for frame in _frames(_options.call(_c.open_stream, src, ints, strings), casts, where, header, bool(picked)):
+            # A batch's timestamps carry the zone of the stream's own sample; the schema's came from the file's.
+            zones = {n: schema[n] for n, t in frame.schema.items() if isinstance(t, pl.Datetime) and t != schema[n]}
+            if zones:
+                frame = frame.cast(zones)
+            if predicate is not None:
+                frame = frame.filter(predicate)
+            if with_columns is not None:
+                frame = frame.select(with_columns)
+            if left is not None:
+                frame = frame.head(left)
+                left -= frame.height
+            if frame.height:
+                yield frame
+            if left == 0:
+                return
 
     return register_io_source(read, schema=schema, is_pure=True, explain_name="simdsv", explain_detail=where)
+
+
+class _Batch:
+    """One record batch of the C stream as the Arrow PyCapsule interface hands it over (a struct array)."""
+
+    __slots__ = ("schema", "array")
+
+    def __init__(self, schema: Any, array: Any) -> None:
+        self.schema, self.array = schema, array
+
+    def __arrow_c_array__(self, requested_schema: Any = None) -> tuple[Any, Any]:
+        return self.schema, self.array
+
+
+def _frames(native: Any, casts: dict, where: str, header: int, has_columns: bool) -> Iterator[Any]:
+    """The stream's batches as polars DataFrames: through pyarrow when narrower types are cast, else straight
+    from the C stream's capsules.  Without columns (the sample found none) the stream is read through for its
+    error, and nothing is handed over."""
+    import polars as pl
+
+    if casts:
+        with CsvStream(native, casts, where, header) as stream:
+            for batch in stream:
+                yield pl.from_arrow(batch)
+        return
+    try:
+        while True:
+            capsule = native.next_batch()
+            if capsule is None:
+                return
+            if has_columns:
+                yield pl.Series(_Batch(native.schema_capsule(), capsule)).struct.unnest()
+    finally:
+        native.close()
