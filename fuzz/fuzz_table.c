@@ -1,8 +1,9 @@
 /* fuzz_table.c — the typed reader and the Arrow export on arbitrary bytes
  * and options: it must never crash or leak, and every exported array must be
  * valid (lengths, buffers, offsets monotonic and inside the data, null counts
- * equal to the unset validity bits), with one thread and with two giving the
- * same rows; and a stream of record batches must give the whole read's rows
+ * equal to the unset validity bits; a string view's bytes inside its buffer,
+ * its prefix equal to them), with one thread and with two giving the same
+ * rows, strings as utf8 or as views; and a stream of record batches must give the whole read's rows
  * (both with every column a string, so that inference windows agree), or
  * fail where the whole read fails. */
 #include "fuzz_common.h"
@@ -12,6 +13,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int bit(const void *bitmap, int64_t i)
 {
     return (((const uint8_t *)bitmap)[i / 8] >> (i % 8)) & 1;
+}
+
+/* Arrow string views: 16 bytes each, the length first; up to 12 bytes held
+ * inline, a longer string's 4-byte prefix, then its data buffer's index and
+ * its offset there.  The buffers: validity, views, the data buffers, then
+ * their sizes (int64 each). */
+static void validate_views(const struct ArrowArray *x)
+{
+    FUZZ_ASSERT(x->n_buffers >= 3);
+    const int64_t data_buffers = x->n_buffers - 3;
+    const int64_t *sizes = x->buffers[x->n_buffers - 1];
+    const uint8_t *views = x->buffers[1];
+    for (int64_t i = 0; i < x->length; i++) {
+        if (!bit(x->buffers[0], i))
+            continue;
+        int32_t len, index, offset;
+        memcpy(&len, views + 16 * i, 4);
+        FUZZ_ASSERT(len >= 0);
+        if (len <= 12)
+            continue;
+        memcpy(&index, views + 16 * i + 8, 4);
+        memcpy(&offset, views + 16 * i + 12, 4);
+        FUZZ_ASSERT(index >= 0 && index < data_buffers && offset >= 0 && offset + (int64_t)len <= sizes[index]);
+        FUZZ_ASSERT(memcmp(views + 16 * i + 4, (const char *)x->buffers[2 + index] + offset, 4) == 0);
+    }
 }
 
 static void validate(const struct ArrowSchema *s, const struct ArrowArray *a)
@@ -35,6 +61,8 @@ static void validate(const struct ArrowSchema *s, const struct ArrowArray *a)
             for (int64_t i = 0; i < x->length; i++)
                 FUZZ_ASSERT(off[i + 1] >= off[i]);
         }
+        if (strcmp(f, "vu") == 0)
+            validate_views(x);
     }
 }
 
@@ -49,6 +77,8 @@ static int64_t read_rows(const fuzz_config *c, const uint8_t *csv, size_t n, int
         simdsv_options_set(o, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL);
     if (pick_types & 8)
         simdsv_options_set_string(o, SIMDSV_OPT_NULL_VALUES, "NA,#2=-");
+    if (pick_types & 16)
+        simdsv_options_set(o, SIMDSV_OPT_STRINGS, SIMDSV_STRINGS_VIEW);
     simdsv_reader *r = NULL;
     int64_t rows = -1;
     if (simdsv_reader_new(&r, o) == SIMDSV_OK && simdsv_reader_open_memory(r, csv, n) == SIMDSV_OK) {
