@@ -93,7 +93,8 @@ static void append_piece(column *dst, const concat_piece *p)
             const int64_t base = (int64_t)dst->chars_len - simdsv__offset_get(c, 0);
             for (uint64_t i = 1; i <= c->length; i++)
                 simdsv__offset_put(dst, at + i, base + simdsv__offset_get(c, i));
-            memcpy(dst->chars + dst->chars_len, c->chars, c->chars_len);
+            if (c->chars_len) /* a column of empty strings may have no chars buffer at all */
+                memcpy(dst->chars + dst->chars_len, c->chars, c->chars_len);
             dst->chars_len += c->chars_len;
         }
         dst->null_count += c->null_count;
@@ -106,7 +107,8 @@ static void append_piece(column *dst, const concat_piece *p)
             bitmap_fill(dst->values, at, p->rows, c->values[0] & 1);
         const size_t n = dst->type == SIMDSV_TYPE_STRING ? repeat_chars(c) : 0;
         for (uint64_t i = 0; dst->type == SIMDSV_TYPE_STRING && i < p->rows; i++) {
-            memcpy(dst->chars + dst->chars_len, c->chars + simdsv__offset_get(c, 0), n);
+            if (n) /* an empty value repeated: its column may have no chars buffer */
+                memcpy(dst->chars + dst->chars_len, c->chars + simdsv__offset_get(c, 0), n);
             dst->chars_len += n;
             simdsv__offset_put(dst, at + i + 1, (int64_t)dst->chars_len);
         }
