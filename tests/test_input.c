@@ -379,6 +379,10 @@ static void test_given_wins(void)
     CHECK_STATUS(simdsv_input_open_memory(&in, "\x1f\x8b\x08", 3, opt, NULL), SIMDSV_OK);
     CHECK_EQ_INT(simdsv_input_compression(in), SIMDSV_COMPRESSION_NONE);
     simdsv_input_free(in);
+    /* Setting the encoding back to UTF-8 ("") leaves the compression alone. */
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_ENCODING, ""), SIMDSV_OK);
+    simdsv_options_get(opt, SIMDSV_OPT_COMPRESSION, &v);
+    CHECK_EQ_INT(v, SIMDSV_COMPRESSION_NONE);
     CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_COMPRESSION, 4), SIMDSV_ERR_INVALID_ARGUMENT);
     simdsv_options_free(opt);
     free(csv.p);

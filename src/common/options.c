@@ -205,7 +205,6 @@ static simdsv_status set_encoding(simdsv_options *opt, const char *value)
     opt->error[0] = '\0';
     if (!value || !*value) {
         opt->encoding[0] = '\0';
-    opt->compression = SIMDSV_COMPRESSION_AUTO;
         return SIMDSV_OK;
     }
     if (strlen(value) >= sizeof opt->encoding || simdsv__encoding_kind(value) < 0) {
