@@ -221,3 +221,51 @@ PyObject *ext_stream_capsule(struct ArrowArrayStream filled)
     }
     return capsule;
 }
+
+/* A stream handed to a consumer: the Python object that owns what the stream
+ * reads (an input, a dataset) rides along, so that it outlives the stream. */
+typedef struct handed {
+    struct ArrowArrayStream inner;
+    PyObject *keep; /* a strong reference, dropped with the GIL */
+} handed;
+
+static int handed_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
+{
+    handed *h = s->private_data;
+    return h->inner.get_schema(&h->inner, out);
+}
+
+static int handed_get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+{
+    handed *h = s->private_data;
+    return h->inner.get_next(&h->inner, out);
+}
+
+static const char *handed_get_last_error(struct ArrowArrayStream *s)
+{
+    handed *h = s->private_data;
+    return h->inner.get_last_error(&h->inner);
+}
+
+static void handed_release(struct ArrowArrayStream *s)
+{
+    handed *h = s->private_data;
+    h->inner.release(&h->inner);
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF(h->keep);
+    PyGILState_Release(g);
+    free(h);
+    s->release = NULL;
+}
+
+PyObject *ext_stream_capsule_keeping(struct ArrowArrayStream *stream, PyObject *keep)
+{
+    handed *h = calloc(1, sizeof *h);
+    if (!h)
+        return PyErr_NoMemory();
+    h->inner = *stream;
+    stream->release = NULL;
+    h->keep = Py_NewRef(keep);
+    return ext_stream_capsule(
+        (struct ArrowArrayStream){handed_get_schema, handed_get_next, handed_get_last_error, handed_release, h});
+}

@@ -246,55 +246,13 @@ static int stream_usable(DatasetObject *self)
     return 0;
 }
 
-/* A stream handed to a consumer: the dataset rides along (it must outlive its stream). */
-typedef struct handed {
-    struct ArrowArrayStream inner;
-    DatasetObject *keep; /* a strong reference, dropped with the GIL */
-} handed;
-
-static int handed_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
-{
-    handed *h = s->private_data;
-    return h->inner.get_schema(&h->inner, out);
-}
-
-static int handed_get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
-{
-    handed *h = s->private_data;
-    return h->inner.get_next(&h->inner, out);
-}
-
-static const char *handed_get_last_error(struct ArrowArrayStream *s)
-{
-    handed *h = s->private_data;
-    return h->inner.get_last_error(&h->inner);
-}
-
-static void handed_release(struct ArrowArrayStream *s)
-{
-    handed *h = s->private_data;
-    h->inner.release(&h->inner);
-    PyGILState_STATE g = PyGILState_Ensure();
-    Py_DECREF(h->keep);
-    PyGILState_Release(g);
-    free(h);
-    s->release = NULL;
-}
-
 static PyObject *Dataset_arrow_c_stream(DatasetObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kw[] = {"requested_schema", NULL};
     PyObject *requested = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &requested) || !stream_usable(self))
         return NULL;
-    handed *h = calloc(1, sizeof *h);
-    if (!h)
-        return PyErr_NoMemory();
-    h->inner = self->stream;
-    self->stream.release = NULL;
-    h->keep = (DatasetObject *)Py_NewRef(self);
-    return ext_stream_capsule(
-        (struct ArrowArrayStream){handed_get_schema, handed_get_next, handed_get_last_error, handed_release, h});
+    return ext_stream_capsule_keeping(&self->stream, (PyObject *)self);
 }
 
 static PyObject *stream_take(DatasetObject *self, int batch)

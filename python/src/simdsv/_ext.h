@@ -96,6 +96,9 @@ PyObject *ext_schema_capsule(struct ArrowSchema *p);
 PyObject *ext_array_capsule(struct ArrowArray *p);
 /* An "arrow_array_stream" capsule owning a copy of filled (released on failure). */
 PyObject *ext_stream_capsule(struct ArrowArrayStream filled);
+/* The same for *stream, moved out of its owner (release set to NULL there);
+ * keep (the owner) stays referenced until the consumer releases the stream. */
+PyObject *ext_stream_capsule_keeping(struct ArrowArrayStream *stream, PyObject *keep);
 
 /* ---- _table.c, _stream.c, _records.c, _dataset.c: the module's types and functions */
 

@@ -13,43 +13,8 @@
 typedef struct {
     PyObject_HEAD
     struct ArrowArrayStream stream; /* release == NULL once handed out or closed */
-    input in; /* a buffer input stays held while a consumer holds the stream (see handed) */
+    input in; /* a buffer input stays held while a consumer holds the stream (ext_stream_capsule_keeping) */
 } StreamObject;
-
-/* A stream handed to a consumer: the input's owner rides along. */
-typedef struct handed {
-    struct ArrowArrayStream inner;
-    StreamObject *keep; /* a strong reference, dropped with the GIL */
-} handed;
-
-static int handed_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
-{
-    handed *h = s->private_data;
-    return h->inner.get_schema(&h->inner, out);
-}
-
-static int handed_get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
-{
-    handed *h = s->private_data;
-    return h->inner.get_next(&h->inner, out);
-}
-
-static const char *handed_get_last_error(struct ArrowArrayStream *s)
-{
-    handed *h = s->private_data;
-    return h->inner.get_last_error(&h->inner);
-}
-
-static void handed_release(struct ArrowArrayStream *s)
-{
-    handed *h = s->private_data;
-    h->inner.release(&h->inner);
-    PyGILState_STATE g = PyGILState_Ensure();
-    Py_DECREF(h->keep);
-    PyGILState_Release(g);
-    free(h);
-    s->release = NULL;
-}
 
 static void Stream_dealloc(StreamObject *self)
 {
@@ -89,15 +54,7 @@ static PyObject *Stream_arrow_c_stream(StreamObject *self, PyObject *args, PyObj
     PyObject *requested = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &requested) || !stream_usable(self))
         return NULL;
-    handed *h = calloc(1, sizeof *h);
-    if (!h)
-        return PyErr_NoMemory();
-    h->inner = self->stream;
-    self->stream.release = NULL;
-    Py_INCREF(self);
-    h->keep = self;
-    return ext_stream_capsule(
-        (struct ArrowArrayStream){handed_get_schema, handed_get_next, handed_get_last_error, handed_release, h});
+    return ext_stream_capsule_keeping(&self->stream, (PyObject *)self);
 }
 
 /* The stream's schema (an "arrow_schema" capsule) or, with batch, its next
