@@ -765,6 +765,76 @@ static void test_stream_equals_read(void)
 
 /* A value past every sample that does not fit the joined type: the stream
  * stops with the input's line and byte; widened, the next stream reads it. */
+/* A stream's rejects (SIMDSV_ON_ERROR_NULL) come with the batch that holds
+ * them: the dataset's row and column (columns matched by name, in another
+ * order in each input), the input's line and byte, and the input; the same
+ * on one thread and on two. */
+static void test_stream_rejects(void)
+{
+    const char *names[] = {"a.csv", "b.csv", "c.csv"};
+    const char *data[] = {"id,v\n1,2\n2,x\n3,4\n", "v,id\n5,4\n", "extra,v,id\nq,y,5\nr,7,6\ns,z,7\n"};
+    /* dataset row, column, input line, byte of the row, input, value */
+    static const struct {
+        uint64_t row;
+        size_t column;
+        uint64_t line, byte;
+        long input;
+        const char *value;
+    } want[] = {{1, 1, 3, 9, 0, "x"}, {4, 1, 2, 11, 2, "y"}, {6, 1, 4, 23, 2, "z"}};
+    for (int threads = 1; threads <= 2; threads++) {
+        simdsv_options *opt = options(1, threads);
+        CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_BATCH_ROWS, 2), SIMDSV_OK);
+        CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL), SIMDSV_OK);
+        CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "v:int64"), SIMDSV_OK);
+        simdsv_dataset *ds = NULL;
+        CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+        for (size_t i = 0; i < 3; i++)
+            CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+        struct ArrowArrayStream stream;
+        CHECK_STATUS(simdsv_dataset_stream(ds, &stream), SIMDSV_OK);
+        simdsv_column_info info;
+        CHECK_STATUS(simdsv_table_stream_column(&stream, 1, &info), SIMDSV_OK);
+        CHECK_STR(info.name, "v");
+        CHECK_EQ_INT(info.user_type, 1);
+        CHECK_STATUS(simdsv_table_stream_column(&stream, 2, &info), SIMDSV_OK);
+        CHECK_STR(info.name, "extra");
+        CHECK_EQ_INT(info.user_type, 0);
+        CHECK_STATUS(simdsv_table_stream_column(&stream, 3, &info), SIMDSV_ERR_INVALID_ARGUMENT);
+        size_t seen = 0;
+        uint64_t rows = 0;
+        struct ArrowArray batch;
+        while (stream.get_next(&stream, &batch) == 0 && batch.release) {
+            const uint64_t first = rows;
+            rows += (uint64_t)batch.length;
+            for (size_t k = 0; k < simdsv_table_stream_reject_count(&stream); k++, seen++) {
+                const simdsv_reject *r = simdsv_table_stream_reject(&stream, k);
+                h_context("threads %d, reject %zu", threads, seen);
+                if (seen >= 3) {
+                    FAIL_MSG("%s", "more rejects than values that do not fit");
+                    break;
+                }
+                CHECK(r->row >= first && r->row < rows); /* in the batch just read */
+                CHECK_EQ_U64(r->row, want[seen].row);
+                CHECK_EQ_U64(r->column, want[seen].column);
+                CHECK_EQ_U64(r->line, want[seen].line);
+                CHECK_EQ_U64(r->byte_offset, want[seen].byte);
+                CHECK_STR(r->value, want[seen].value);
+                CHECK_EQ_INT(simdsv_dataset_stream_reject_file(&stream, k), want[seen].input);
+            }
+            CHECK_EQ_INT(simdsv_dataset_stream_reject_file(&stream, simdsv_table_stream_reject_count(&stream)), -1);
+            simdsv_table_stream_clear_rejects(&stream);
+            CHECK_EQ_U64(simdsv_table_stream_reject_count(&stream), 0);
+            batch.release(&batch);
+        }
+        h_context("%s", "");
+        CHECK_EQ_U64(seen, 3);
+        CHECK_EQ_U64(rows, 7);
+        stream.release(&stream);
+        simdsv_dataset_free(ds);
+        simdsv_options_free(opt);
+    }
+}
+
 static void test_stream_misfit(void)
 {
     text big = {NULL, 0, 0};
@@ -891,6 +961,7 @@ int main(void)
 #endif
     test_stream_equals_read();
     test_stream_misfit();
+    test_stream_rejects();
     test_threads_equal_one_by_one();
     remove_tree(root);
     return check_summary();
