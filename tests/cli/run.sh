@@ -377,6 +377,7 @@ t basic_stats_bad_on_error stats --on-error maybe typed.csv
 t basic_stats_capped_rejects stats --schema n:int64 --on-error null rejects.csv
 t basic_stats_csv stats --format csv typed.csv
 t basic_stats_json stats --format json typed.csv
+t basic_stats_timestamps stats --format csv times.csv
 t basic_stats_bad_format stats --format xml typed.csv
 # The version names the kernel this machine runs: a pattern, not a golden.
 if "$S" --version 2>"$TMP/err" | grep -q '^simdsv 0\.1\.0 (kernel: [a-z0-9]*)$' && [ ! -s "$TMP/err" ]; then ok; else
