@@ -397,6 +397,18 @@ SIMDSV_API const simdsv_error *simdsv_reader_error(const simdsv_reader *r);
 SIMDSV_API simdsv_kernel simdsv_reader_kernel(const simdsv_reader *r);
 /* Bytes of input consumed so far (after the BOM and skipped lines count too). */
 SIMDSV_API uint64_t simdsv_reader_offset(const simdsv_reader *r);
+/* The columns the caller reads, as a bit mask: bit j for the 0-based column
+ * j < 63, bit 63 for every column from 63 on; every bit set (the default):
+ * all of them.  UTF-8 (strict or lossy) is then checked only in the fields of
+ * these columns, by simdsv_reader_next and simdsv_reader_next_batch alike:
+ * an invalid byte elsewhere is neither an error nor flagged.  A batch gives
+ * the flags of these columns only (another column's read 0, quoted or not;
+ * its bounds still span its raw bytes).  Quoting, limits and the records are
+ * checked and cut as before.  For a tool that drops columns (the CLI's
+ * select, frequency): the bytes it never reads cost no validation.  Takes
+ * effect from the next record; the typed reader and simdsv_reader_count
+ * ignore it. */
+SIMDSV_API void simdsv_reader_read_columns(simdsv_reader *r, uint64_t mask);
 
 /* ------------------------------------------------------------------ batches */
 

@@ -239,6 +239,10 @@ t select_quoting select 3,1,2 quoting.csv
 t select_quoting_alone select 2 quoting.csv
 # consecutive columns copied as one run: short records, quoted fields in the run
 t select_run_ragged select 1-3,1-2 ragged.csv
+# UTF-8 is checked in the columns written (after a header), not in those dropped
+t select_bad_utf8_dropped select a bad_utf8.csv
+t select_bad_utf8 select b,a bad_utf8.csv
+t select_bad_utf8_no_header select --no-header 1 bad_utf8.csv
 t select_run_quoting select 2-3,1-2 quoting.csv
 t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
@@ -274,6 +278,8 @@ t freq_staff frequency staff.csv
 t freq_limit frequency --limit 1 --select dept,salary staff.csv
 t freq_all frequency --limit 0 --select 2 staff.csv
 t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
+t freq_bad_utf8_dropped frequency --select a bad_utf8.csv
+t freq_bad_utf8 frequency --select b bad_utf8.csv
 t freq_empty frequency empty.csv
 t freq_quoting frequency quoting.csv
 # 300 values of 1 to 7 rows each, some longer than a slot holds: the table
