@@ -463,12 +463,31 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
     return o;
 }
 #else
-/* 16 bytes a step: a step with no quote or escape byte is stored whole,
- * one with some keeps the bytes before the first, then the step starts
- * again after the byte that byte kept. */
+/* 16 bytes a step (32 with AVX2 while 32 are left): a step with no quote
+ * or escape byte is stored whole, one with some keeps the bytes before the
+ * first, then the step starts again after the byte that byte kept. */
 static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i quotes, __m128i escapes, char *dst)
 {
     size_t k = 0, o = 0;
+#if defined(__AVX2__)
+    const __m256i q = _mm256_broadcastb_epi8(quotes), e = _mm256_broadcastb_epi8(escapes);
+    while (n - k >= 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(text + k));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + o), v);
+        const unsigned special =
+            (unsigned)_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, e)));
+        if (!special) {
+            k += 32;
+            o += 32;
+            continue;
+        }
+        const unsigned at = (unsigned)__builtin_ctz(special);
+        o += at;
+        k += at + 1;
+        if (k < n)
+            dst[o++] = (char)text[k++];
+    }
+#endif
     while (k < n) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
         _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
