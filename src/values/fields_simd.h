@@ -463,6 +463,24 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
     return o;
 }
 #else
+/* One step of `special` (its quote and escape bytes as bits; the step is
+ * stored at dst + *o already): past it, or past the byte the first of them
+ * keeps. */
+static inline void unescape_step(const unsigned char *text, size_t n, unsigned special, size_t step, size_t *k,
+                                 size_t *o, char *dst)
+{
+    if (!special) {
+        *k += step;
+        *o += step;
+        return;
+    }
+    const unsigned at = (unsigned)__builtin_ctz(special);
+    *o += at;
+    *k += at + 1;
+    if (*k < n)
+        dst[(*o)++] = (char)text[(*k)++];
+}
+
 /* 16 bytes a step (32 with AVX2 while 32 are left): a step with no quote
  * or escape byte is stored whole, one with some keeps the bytes before the
  * first, then the step starts again after the byte that byte kept. */
@@ -474,38 +492,19 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
     while (n - k >= 32) {
         const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(text + k));
         _mm256_storeu_si256((__m256i *)(void *)(dst + o), v);
-        const unsigned special =
-            (unsigned)_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, e)));
-        if (!special) {
-            k += 32;
-            o += 32;
-            continue;
-        }
-        const unsigned at = (unsigned)__builtin_ctz(special);
-        o += at;
-        k += at + 1;
-        if (k < n)
-            dst[o++] = (char)text[k++];
+        unescape_step(text, n,
+                      (unsigned)_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, e))),
+                      32, &k, &o, dst);
     }
 #endif
     while (k < n) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
         _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
         const size_t left = n - k;
-        const unsigned special =
-            (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
-            (left >= 16 ? 0xFFFFu : (1u << left) - 1);
-        if (!special) {
-            const size_t step = left >= 16 ? 16 : left;
-            k += step;
-            o += step;
-            continue;
-        }
-        const unsigned at = (unsigned)__builtin_ctz(special);
-        o += at;
-        k += at + 1;
-        if (k < n)
-            dst[o++] = (char)text[k++];
+        unescape_step(text, n,
+                      (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
+                          (left >= 16 ? 0xFFFFu : (1u << left) - 1),
+                      left >= 16 ? 16 : left, &k, &o, dst);
     }
     return o;
 }
@@ -514,7 +513,7 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
 size_t FIELDS_FN(simdsv__unescape_)(const char *text, size_t n, unsigned quote, unsigned escape, char *dst)
 {
     return unescape_steps((const unsigned char *)text, n, _mm_set1_epi8((char)quote),
-                      _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst);
+                          _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst);
 }
 
 size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
