@@ -513,7 +513,7 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
 size_t FIELDS_FN(simdsv__unescape_)(const char *text, size_t n, unsigned quote, unsigned escape, char *dst)
 {
     return unescape_steps((const unsigned char *)text, n, _mm_set1_epi8((char)quote),
-                          _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst);
+                          _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst); /* none: the quote again */
 }
 
 size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
@@ -526,24 +526,30 @@ size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos
     size_t at = *len;
     uint64_t empty = 0;
     size_t i = 0;
-    for (; i < count; i++, pos += stride) {
-        const uint32_t start = pos[0], end = pos[1] - 1;
-        if ((int64_t)end > last_end)
-            break;
-        const unsigned char *s = (const unsigned char *)origin + start;
-        const size_t quoted = s[0] == quote && end - start >= 2; /* (quote 256: never) */
-        const unsigned char *text = s + quoted;
-        const size_t size = end - start - 2 * quoted;
-        if (quoted) {
-            at += unescape_steps(text, size, quotes, escapes, chars + at);
-        } else {
-            for (size_t k = 0; k < size; k += 16)
+    while (i < count) {
+        /* the unquoted fields in a loop of their own, which keeps its
+         * registers (the decoding below wants many); it stops at a quoted
+         * one or at one too near the end */
+        const unsigned char *s = NULL;
+        uint32_t start = 0, end = 0;
+        for (; i < count; i++, pos += stride) {
+            start = pos[0];
+            end = pos[1] - 1;
+            s = (const unsigned char *)origin + start;
+            if ((int64_t)end > last_end || (s[0] == quote && end - start >= 2)) /* (quote 256: never) */
+                break;
+            for (size_t k = 0; k < end - start; k += 16)
                 _mm_storeu_si128((__m128i *)(void *)(chars + at + k),
-                                 _mm_loadu_si128((const __m128i *)(const void *)(text + k)));
-            at += size;
+                                 _mm_loadu_si128((const __m128i *)(const void *)(s + k)));
+            at += end - start;
+            ends[i] = (int32_t)at;
+            empty += end == start;
         }
-        ends[i] = (int32_t)at;
-        empty += end == start;
+        if (i == count || (int64_t)end > last_end)
+            break;
+        at += unescape_steps(s + 1, end - start - 2, quotes, escapes, chars + at);
+        ends[i++] = (int32_t)at;
+        pos += stride;
     }
     *len = at;
     *nulls += empty;
