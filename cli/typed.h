@@ -72,9 +72,11 @@ size_t cli_put_timestamp(char *out, int64_t micros, bool utc);
  * end.  out_json_string writes one to the output. */
 char *cli_put_json_string(char *p, const char *s, size_t n);
 void out_json_string(const char *s, size_t n);
-/* convert --to jsonl (lines true) or --to json: the typed rows as JSON
- * objects, one batch of the typed stream at a time (jsonl.c). */
-int convert_json(cli_common *c, bool lines);
+/* convert --to jsonl or --to json: the typed rows as JSON objects, one
+ * batch of the typed stream at a time (jsonl.c); --to csv of several files
+ * (c->ds): the same rows as CSV under one header line. */
+typedef enum { TEXT_JSON, TEXT_JSONL, TEXT_CSV } text_format;
+int convert_json(cli_common *c, text_format format);
 /* convert --to parquet|arrow|arrows: the typed stream through the writers
  * to the output. */
 int convert_write(cli_common *c, const simdsv_write_options *opt);
