@@ -747,7 +747,10 @@ SIMDSV_API simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
  * windows read with pread(), so its size does not matter (a value found in
  * those windows is named in the reason by its row's byte offset, not its
  * line); any other stream gives its first 8 MiB, sampled at its start,
- * middle and end.  SIMDSV_OPT_INFER_ROWS = -1 reads the whole input. */
+ * middle and end.  SIMDSV_OPT_INFER_ROWS = -1 reads the whole input.  A
+ * record that does not parse among the rows sampled from the start (the
+ * first record included) fails the call with the error simdsv_table_read
+ * would report, rather than giving a schema of what came before it. */
 SIMDSV_API simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out);
 SIMDSV_API void simdsv_table_free(simdsv_table *t);  /* NULL is fine */
 SIMDSV_API uint64_t simdsv_table_rows(const simdsv_table *t);
