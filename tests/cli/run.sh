@@ -274,6 +274,13 @@ t search_no_header search --no-header -c 1 1 fruit.csv
 t search_bad_column search -c nope x fruit.csv
 t search_missing search
 t search_help search --help
+# Strict UTF-8 is checked in the records written: a bad record passed over is
+# no error, a bad record written is the reader's error (the file read again);
+# standard input is checked whole, as before.
+t search_bad_utf8_unwritten search --encoding utf-8 -c a 2 bad_utf8_rows.csv
+t search_bad_utf8_written search --encoding utf-8 -c a 3 bad_utf8_rows.csv
+t search_bad_utf8_invert search --encoding utf-8 -v -c a 1 bad_utf8_rows.csv
+run search_bad_utf8_stdin bad_utf8_rows.csv search --encoding utf-8 -c a 2 -
 
 # --------------------------------------------------------------- frequency
 t freq_staff frequency staff.csv
