@@ -101,7 +101,7 @@ def test_every_dialect_equals_the_single_read(tmp_path: pathlib.Path, cluster_cl
     bytes inside quoted line breaks; block boundaries fall everywhere in them."""
     sep = "||" if "delimiter" in dialect else ","
     rows = []
-    for i in range(6000):
+    for i in range(15000):
         text = {"escape": f'"a\\"\n{i}\\\\"', "comment": f'"x\n#{i}"', "lenient": f'x"{i}',
                 "delimiter": f'"p||{i}\n"'}[next(iter(dialect))]
         rows.append(f"{i}{sep}{text}{sep}{i * 0.5}")
@@ -113,7 +113,7 @@ def test_every_dialect_equals_the_single_read(tmp_path: pathlib.Path, cluster_cl
     assert ddf.npartitions >= 3
     got = ddf.compute().reset_index(drop=True)
     expected = single_read(path, sniff=False, **dialect)
-    assert len(got) == 6000
+    assert len(got) == 15000
     pd.testing.assert_frame_equal(got, expected)
 
 

@@ -960,12 +960,29 @@ enum {
 
 _Static_assert(G_KINDS <= SIMDSV_RANGE_STATES, "a summary holds every state of the grammar");
 
+/* Entries of each of the K-byte tables (below), at most. */
+#define GROUP_TABLE 8192
+
 typedef struct grammar {
     const simdsv_reader *r;
     uint8_t index[G_KINDS]; /* a kind's state number, 0xff while not reached */
     uint8_t kind[G_KINDS];
     size_t states;
     uint8_t next[G_KINDS][256];
+    /* Bytes that act alike in every state past the input's start (most
+     * bytes: all but the delimiter, line ends, quote, escape, ...) are one
+     * class; `group` bytes at a time, as one index of classes, the state
+     * whose row starts at s * span goes to the state whose row starts at
+     * jump[s * span + index], and first[...] is 1 + the offset of the byte
+     * after which it first enters the record start state in them (0: it
+     * does not).  The chain of dependent loads is what limits a walk, so
+     * `group` bytes per load (rows, not states: no multiply in the chain)
+     * is several times the speed of one. */
+    uint8_t cls[256];
+    size_t classes, group, span; /* span = classes ^ group */
+    uint16_t weighed[8][256];    /* byte c at offset i of a group: cls[c] * classes ^ (group - 1 - i) */
+    uint16_t *jump;              /* NULL: byte by byte */
+    uint8_t *first;
 } grammar;
 
 static int is_line_end(int c)
@@ -1057,7 +1074,8 @@ static int g_step(const simdsv_reader *r, int g, int c)
 }
 
 /* The states reachable from the input's start, numbered in the order found
- * (G_START is 0, G_RECORD 1 or more), and their table. */
+ * (G_START is 0, G_RECORD 1 or more), their table, the byte classes and
+ * the group tables (left NULL when they cannot be allocated). */
 static void grammar_build(grammar *gr, const simdsv_reader *r)
 {
     memset(gr->index, 0xff, sizeof gr->index);
@@ -1074,64 +1092,197 @@ static void grammar_build(grammar *gr, const simdsv_reader *r)
             }
             gr->next[i][c] = gr->index[to];
         }
+    /* Classes: bytes whose transitions agree in every state but the
+     * input's start and the BOM's (a walk leaves those in its first three
+     * bytes, byte by byte). */
+    uint8_t first_of[256]; /* a byte of each class */
+    gr->classes = 0;
+    for (int c = 0; c < 256; c++) {
+        size_t k = 0;
+        for (; k < gr->classes; k++) {
+            size_t s = 0;
+            while (s < gr->states && (gr->kind[s] < G_RECORD || gr->next[s][c] == gr->next[s][first_of[k]]))
+                s++;
+            if (s == gr->states)
+                break;
+        }
+        if (k == gr->classes)
+            first_of[gr->classes++] = (uint8_t)c;
+        gr->cls[c] = (uint8_t)k;
+    }
+    gr->group = 1;
+    gr->span = gr->classes;
+    while (gr->group < 8 && gr->span * gr->classes * gr->states <= GROUP_TABLE) {
+        gr->group++;
+        gr->span *= gr->classes;
+    }
+    for (size_t i = 0, weight = gr->span / gr->classes; i < gr->group; i++, weight /= gr->classes)
+        for (int c = 0; c < 256; c++)
+            gr->weighed[i][c] = (uint16_t)(gr->cls[c] * weight);
+    gr->jump = NULL;
+    const size_t size = gr->states * gr->span;
+    if (gr->group < 2 || !(gr->jump = simdsv__alloc(&r->opt.alloc, 3 * size)))
+        return;
+    gr->first = (uint8_t *)(gr->jump + size);
+    const uint8_t record = gr->index[G_RECORD];
+    for (size_t s = 0; s < gr->states; s++)
+        for (size_t idx = 0; idx < gr->span; idx++) {
+            uint8_t g = (uint8_t)s, hit = 0;
+            for (size_t i = 0, rest = idx, div = gr->span / gr->classes; i < gr->group; i++, div /= gr->classes) {
+                g = gr->next[g][first_of[rest / div]];
+                rest %= div;
+                if (g == record && !hit)
+                    hit = (uint8_t)(i + 1);
+            }
+            gr->jump[s * gr->span + idx] = (uint16_t)(g * gr->span);
+            gr->first[s * gr->span + idx] = hit;
+        }
+}
+
+static void grammar_free(grammar *gr)
+{
+    if (gr->jump)
+        simdsv__free(&gr->r->opt.alloc, gr->jump, 3 * gr->states * gr->span);
 }
 
 /* Every state a range's begin can be in, followed through the range at
- * once: the states' walks join as soon as two reach the same state at the
- * same byte (on real data within a record or two), so most of the range is
- * walked once or twice.  A walk's first entry into the record start state
- * after begin is its record start. */
+ * once: the states' walks join as soon as two reach the same state (on
+ * real data within a record or two), so most of the range is walked once
+ * or twice, `group` bytes per step.  A walk's first entry into the record
+ * start state after begin is its record start. */
+typedef struct grammar_walks {
+    size_t n, walks;
+    uint8_t walk_of[SIMDSV_RANGE_STATES]; /* the walk each begin state follows */
+    uint8_t at[SIMDSV_RANGE_STATES];      /* walk w's state */
+    uint8_t waiting[SIMDSV_RANGE_STATES]; /* walk w has a begin state without a record start */
+} grammar_walks;
+
+/* Walk w entered the record start state just before input offset `start`. */
+static void walk_found(grammar_walks *gw, size_t w, uint64_t start, simdsv_range_summary *out)
+{
+    for (size_t h = 0; h < gw->n; h++)
+        if (gw->walk_of[h] == w && out->record_start[h] == UINT64_MAX)
+            out->record_start[h] = start;
+    gw->waiting[w] = 0;
+}
+
+/* Walks in the same state go on as one. */
+static void walks_join(grammar_walks *gw)
+{
+    for (size_t w = 1; w < gw->walks; w++) {
+        size_t v = 0;
+        while (v < w && gw->at[v] != gw->at[w])
+            v++;
+        if (v == w)
+            continue;
+        gw->waiting[v] |= gw->waiting[w];
+        for (size_t h = 0; h < gw->n; h++)
+            gw->walk_of[h] = gw->walk_of[h] == w  ? (uint8_t)v
+                             : gw->walk_of[h] > w ? (uint8_t)(gw->walk_of[h] - 1)
+                                                  : gw->walk_of[h];
+        memmove(gw->at + w, gw->at + w + 1, gw->walks - w - 1);
+        memmove(gw->waiting + w, gw->waiting + w + 1, gw->walks - w - 1);
+        gw->walks--;
+        w--;
+    }
+}
+
+/* Every walk one byte further (data[k] is input offset begin + k). */
+static void walks_byte(const grammar *gr, grammar_walks *gw, const uint8_t *data, size_t k, uint64_t begin,
+                       simdsv_range_summary *out)
+{
+    const uint8_t record = gr->index[G_RECORD];
+    for (size_t w = 0; w < gw->walks; w++) {
+        gw->at[w] = gr->next[gw->at[w]][data[k]];
+        if (gw->at[w] == record && gw->waiting[w])
+            walk_found(gw, w, begin + k + 1, out);
+    }
+}
+
+/* The classes of p[0..group) as one index. */
+static inline size_t group_index(const grammar *gr, const uint8_t *p)
+{
+    size_t idx = 0;
+    for (size_t i = 0; i < gr->group; i++)
+        idx += gr->weighed[i][p[i]];
+    return idx;
+}
+
+/* Walks a and b (the same one when there is one) through the groups of
+ * data[*pos..stop), G bytes each (a constant: the loop unrolls). */
+#define WALK_GROUPS(G)                                                                                           \
+    for (; stop - pos >= (G); pos += (G)) {                                                                      \
+        size_t idx = 0;                                                                                          \
+        for (size_t i = 0; i < (G); i++)                                                                         \
+            idx += gr->weighed[i][data[pos + i]];                                                                \
+        a = jump[a + idx];                                                                                       \
+        b = jump[b + idx];                                                                                       \
+    }
+
 static void grammar_summary(const grammar *gr, const uint8_t *data, size_t size, uint64_t begin,
                             simdsv_range_summary *out)
 {
-    const size_t n = gr->states < G_KINDS ? gr->states : G_KINDS; /* (always the former) */
-    const uint8_t record = gr->index[G_RECORD];
-    uint8_t walk_of[SIMDSV_RANGE_STATES]; /* the walk each begin state follows */
-    uint8_t at[SIMDSV_RANGE_STATES];      /* walk w's state */
-    size_t walks = n;
-    for (size_t h = 0; h < n; h++) {
-        walk_of[h] = at[h] = (uint8_t)h;
+    grammar_walks gw;
+    gw.n = gw.walks = gr->states < G_KINDS ? gr->states : G_KINDS; /* (always the former) */
+    for (size_t h = 0; h < gw.n; h++) {
+        gw.walk_of[h] = gw.at[h] = (uint8_t)h;
+        gw.waiting[h] = 1;
         out->record_start[h] = UINT64_MAX;
     }
-    for (size_t pos = 0; pos < size;) {
+    size_t pos = 0;
+    /* The input's start and a BOM are left within three bytes, byte by byte. */
+    for (; pos < size && pos < 3; pos++)
+        walks_byte(gr, &gw, data, pos, begin, out);
+    walks_join(&gw);
+    const size_t group = gr->jump ? gr->group : 1;
+    while (pos < size) {
         const size_t stop = size - pos < 64 ? size : pos + 64;
-        for (size_t w = 0; w < walks; w++) {
-            int waiting = 0; /* a begin state on this walk has no record start yet */
-            for (size_t h = 0; h < n; h++)
-                waiting |= walk_of[h] == w && out->record_start[h] == UINT64_MAX;
-            uint8_t g = at[w];
-            size_t k = pos;
-            if (waiting) {
-                while (k < stop && (g = gr->next[g][data[k]]) != record)
-                    k++;
-                if (k < stop) { /* entered a record start at k + 1 */
-                    for (size_t h = 0; h < n; h++)
-                        if (walk_of[h] == w && out->record_start[h] == UINT64_MAX)
-                            out->record_start[h] = begin + k + 1;
-                    k++;
+        if (!gr->jump) {
+            for (; pos < stop; pos++)
+                walks_byte(gr, &gw, data, pos, begin, out);
+        } else {
+            size_t row[SIMDSV_RANGE_STATES] = {0};
+            int waiting = 0;
+            for (size_t w = 0; w < gw.walks; w++) {
+                row[w] = gw.at[w] * gr->span;
+                waiting |= gw.waiting[w];
+            }
+            const uint16_t *jump = gr->jump;
+            if (gw.walks <= 2 && !waiting) {
+                /* The usual case: the walks have joined (two: inside
+                 * quotes or not, in a file where they never meet).  The
+                 * rows in locals: the chain is one load per group. */
+                size_t a = row[0], b = gw.walks == 2 ? row[1] : row[0];
+                switch (group) {
+                case 2: WALK_GROUPS(2) break;
+                case 3: WALK_GROUPS(3) break;
+                case 4: WALK_GROUPS(4) break;
+                case 5: WALK_GROUPS(5) break;
+                case 6: WALK_GROUPS(6) break;
+                case 7: WALK_GROUPS(7) break;
+                default: WALK_GROUPS(8) break;
+                }
+                row[0] = a;
+                row[1] = b;
+            } else {
+                for (; stop - pos >= group; pos += group) {
+                    const size_t idx = group_index(gr, data + pos);
+                    for (size_t w = 0; w < gw.walks; w++) {
+                        if (gw.waiting[w] && gr->first[row[w] + idx])
+                            walk_found(&gw, w, begin + pos + gr->first[row[w] + idx], out);
+                        row[w] = jump[row[w] + idx];
+                    }
                 }
             }
-            for (; k < stop; k++)
-                g = gr->next[g][data[k]];
-            at[w] = g;
+            for (size_t w = 0; w < gw.walks; w++)
+                gw.at[w] = (uint8_t)(row[w] / gr->span);
+            for (; pos < stop; pos++)
+                walks_byte(gr, &gw, data, pos, begin, out);
         }
-        /* Walks in the same state go on as one. */
-        for (size_t w = 1; w < walks; w++) {
-            size_t v = 0;
-            while (v < w && at[v] != at[w])
-                v++;
-            if (v == w)
-                continue;
-            for (size_t h = 0; h < n; h++)
-                walk_of[h] = walk_of[h] == w ? (uint8_t)v : walk_of[h] > w ? (uint8_t)(walk_of[h] - 1) : walk_of[h];
-            memmove(at + w, at + w + 1, walks - w - 1);
-            walks--;
-            w--;
-        }
-        pos = stop;
+        walks_join(&gw);
     }
-    for (size_t h = 0; h < n; h++)
-        out->end_state[h] = at[walk_of[h]];
+    for (size_t h = 0; h < gw.n; h++)
+        out->end_state[h] = gw.at[gw.walk_of[h]];
 }
 
 /* Just past the header row's line end, read from the input's start: the
@@ -1233,4 +1384,5 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
         const uint64_t end = grammar_header_end(&gr, data, size);
         out->header_end = end ? end : UINT64_MAX;
     }
+    grammar_free(&gr);
 }
