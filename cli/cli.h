@@ -420,6 +420,11 @@ static inline bool batch_field_csv(const simdsv_batch *b, size_t e, int delimite
     return flags == (SIMDSV_FIELD_QUOTED | SIMDSV_FIELD_NEEDS_UNESCAPE) && b->escape < 0 &&
            csv_quotes_doubled(raw + 1, size - 2);
 }
+/* A command that reads only these columns of the records after the header
+ * tells c->reader so (simdsv_reader_read_columns): the fields it drops are
+ * not checked for UTF-8 or flagged.  Called before the first batch, so that
+ * which bytes are checked does not depend on where batches end. */
+void read_only_columns(const cli_common *c, const size_t *cols, size_t ncols);
 /* Records [from, to) of a batch as CSV lines (raw: batch_raw said so). */
 bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t to, bool raw,
                      int out_delimiter, field_views *v);

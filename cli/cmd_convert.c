@@ -9,7 +9,7 @@
 
 static const char help[] =
     "usage: simdsv convert --to json|csv|jsonl|parquet|arrow|arrows [OPTIONS] FILE...\n"
-    "  --to jsonl         typed JSON lines: one object per row, header names as keys,\n"
+    "  --to jsonl         typed JSON lines: one object per row, unique names as keys,\n"
     "                     numbers as numbers, null as null, true/false, dates and\n"
     "                     timestamps as ISO 8601 strings (the typed options apply);\n"
     "                     a value that does not fit the type inferred from the start\n"
@@ -31,10 +31,13 @@ static const char help[] =
     "--no-header it is read as an ordinary record.  Memory stays bounded whatever\n"
     "the input's size: csv goes record batch by record batch, the typed formats\n"
     "typed batch by typed batch.  Stops at the first error (exit status 1) unless\n"
-    "--lenient.  Several FILEs (a folder, a glob) go to the typed formats as one\n"
-    "table, a few files in memory at a time; a value past their samples that does\n"
-    "not fit its column is read again widened (-o FILE, parquet and arrow) or is an\n"
-    "error (json, jsonl).\n\n" CLI_TYPED_HELP;
+    "--lenient.  Several FILEs (a folder, a glob) are converted as one table, a few\n"
+    "files in memory at a time; a value past their samples that does not fit its\n"
+    "column is read again widened (-o FILE, parquet and arrow) or is an error (json,\n"
+    "jsonl).  Their csv has one header line (the table's column names: a repeated\n"
+    "name gets _2, an empty one column_N), each column's text as the files have it\n"
+    "(--schema types some: then their values are written as typed), empty for a\n"
+    "column a file lacks.\n\n" CLI_TYPED_HELP;
 
 typedef enum { TO_NONE, TO_JSON, TO_CSV, TO_JSONL, TO_PARQUET, TO_ARROW, TO_ARROWS } target;
 
@@ -42,6 +45,7 @@ typedef struct convert_args {
     target to;
     cli_common *common; /* for the typed options */
     simdsv_write_options write; /* parquet, arrow, arrows */
+    const char *schema; /* --schema as given, or NULL */
 } convert_args;
 
 static target target_of(const char *name)
@@ -102,6 +106,27 @@ static arg_result write_arg(convert_args *a, int argc, char **argv, int *i)
     return ARG_NOT_MINE;
 }
 
+/* csv of several files goes through the typed dataset (one header, columns
+ * matched by name when asked): every column --schema does not type is read
+ * as a string, so that its text is written back as it was.  One file's csv
+ * reads records and ignores the schema. */
+static arg_result text_schema(convert_args *a)
+{
+    const char *user = a->schema;
+    if (a->to != TO_CSV || (user && (strncmp(user, "*:", 2) == 0 || strstr(user, ",*:"))))
+        return ARG_TAKEN; /* the --schema given, or none, stands */
+    char text[4096];
+    if ((size_t)snprintf(text, sizeof text, "%s%s*:string", user ? user : "", user && *user ? "," : "") >= sizeof text) {
+        a->common->bad_why = "the schema is too long";
+        return ARG_BAD;
+    }
+    if (simdsv_options_set_string(a->common->opt, SIMDSV_OPT_SCHEMA, text) != SIMDSV_OK) {
+        a->common->bad_why = simdsv_options_error(a->common->opt);
+        return ARG_BAD;
+    }
+    return ARG_TAKEN;
+}
+
 static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
 {
     convert_args *a = ctx;
@@ -112,10 +137,18 @@ static arg_result convert_arg(void *ctx, int argc, char **argv, int *i)
     if (v) {
         a->to = target_of(v);
         a->common->records_only = a->to == TO_CSV; /* csv: records; the other formats type the values */
-        return a->to == TO_NONE ? ARG_BAD : ARG_TAKEN;
+        return a->to == TO_NONE ? ARG_BAD : text_schema(a);
     }
-    const arg_result res = write_arg(a, argc, argv, i);
-    return res != ARG_NOT_MINE ? res : cli_typed_arg(a->common, argc, argv, i);
+    arg_result res = write_arg(a, argc, argv, i);
+    if (res != ARG_NOT_MINE)
+        return res;
+    const int at = *i;
+    res = cli_typed_arg(a->common, argc, argv, i);
+    if (res == ARG_TAKEN && (v = cli_option_value("--schema", argc, argv, &(int){at}, &missing)) != NULL) {
+        a->schema = v;
+        return text_schema(a);
+    }
+    return res;
 }
 
 /* --to csv: whole batches (records.c). */
@@ -133,7 +166,7 @@ static int csv_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
 int cmd_convert(int argc, char **argv)
 {
     cli_common c;
-    convert_args args = {TO_NONE, &c, {0}};
+    convert_args args = {TO_NONE, &c, {0}, NULL};
     simdsv_write_options_init(&args.write);
     const cli_spec spec = {"convert", help, CLI_OUTPUT | CLI_CSV_OUT | CLI_DATASET, 0, NULL, convert_arg, &args};
     int status = cli_parse(&spec, argc, argv, &c);
@@ -141,9 +174,7 @@ int cmd_convert(int argc, char **argv)
         args.to = target_of_path(c.output);
     if (status < 0 && args.to == TO_NONE)
         status = cli_usage_error("convert", "%s", "missing --to json|csv|jsonl|parquet|arrow|arrows");
-    if (status < 0 && c.ds && args.to == TO_CSV)
-        status = cli_usage_error("convert", "%s", "several FILEs are converted to a typed format, not csv");
-    if (status < 0 && args.to == TO_CSV) {
+    if (status < 0 && args.to == TO_CSV && !c.ds) {
         csv_run s = {csv_plain_of(&c), {NULL, 0}};
         const cli_record_ops ops = {NULL, csv_batch, NULL, NULL};
         status = cli_run_records(&c, status, &ops, &s);
@@ -163,7 +194,7 @@ int cmd_convert(int argc, char **argv)
         cli_common_free(&c);
         return status;
     }
-    status = out_finish(convert_json(&c, args.to == TO_JSONL));
+    status = out_finish(convert_json(&c, args.to == TO_CSV ? TEXT_CSV : args.to == TO_JSONL ? TEXT_JSONL : TEXT_JSON));
     cli_common_free(&c);
     return status;
 }

@@ -1,6 +1,7 @@
 /* jsonl.c — typed JSON for convert --to jsonl (one object per line) and
- * --to json (an array of the same objects), over the typed reader's Arrow
- * stream, one batch at a time: memory is a batch, its JSON text and the
+ * --to json (an array of the same objects), and the CSV of several files
+ * as one table (convert --to csv of a dataset), over the typed reader's
+ * Arrow stream, one batch at a time: memory is a batch, its text and the
  * reader's buffer, whatever the input's size.
  *
  * Header names are the keys; int64 and float64 values are numbers, bools
@@ -167,7 +168,8 @@ typedef struct json_run {
     json_column *cols;
     size_t ncols;
     size_t row_fixed;  /* bytes of a row without its strings, at most */
-    bool lines;        /* jsonl, else an array */
+    text_format format;
+    int delimiter;     /* csv */
     bool any_row;      /* a row was written (the array's separators) */
 } json_run;
 
@@ -288,10 +290,63 @@ static char *put_value(float_memo *memo, char *p, const json_column *col, const 
     return p + 4;
 }
 
-/* Writes the batch's rows as JSON into b->out. */
+/* A CSV field at p: quoted (quotes doubled) only when needed; p holds
+ * 2 * n + 2 bytes. */
+static char *put_csv_string(char *p, const char *s, size_t n, int delimiter, bool alone)
+{
+    if (!csv_needs_quotes(s, n, delimiter, alone)) {
+        memcpy(p, s, n);
+        return p + n;
+    }
+    *p++ = '"';
+    for (const char *q; n && (q = memchr(s, '"', n)) != NULL; n -= (size_t)(q + 1 - s), s = q + 1) {
+        memcpy(p, s, (size_t)(q + 1 - s));
+        p += q + 1 - s;
+        *p++ = '"';
+    }
+    memcpy(p, s, n);
+    p += n;
+    *p++ = '"';
+    return p;
+}
+
+/* The CSV text of row i (buffer index) of a column (alone: the row's only
+ * field, an empty one quoted so that the line is not empty). */
+static char *put_csv_value(float_memo *memo, char *p, const json_column *col, const json_cursor *cur, int64_t i,
+                           int delimiter, bool alone)
+{
+    if (!valid_at(cur, i) || col->type == SIMDSV_TYPE_NULL)
+        return put_csv_string(p, "", 0, delimiter, alone);
+    switch (col->type) {
+    case SIMDSV_TYPE_FLOAT64: {
+        const double x = ((const double *)cur->values)[i];
+        if (!isfinite(x)) { /* the words the typed reader reads back, unquoted */
+            const char *w = isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+            memcpy(p, w, strlen(w));
+            return p + strlen(w);
+        }
+        return put_double(memo, p, x);
+    }
+    case SIMDSV_TYPE_DATE:
+        return p + cli_put_date(p, ((const int32_t *)cur->values)[i]);
+    case SIMDSV_TYPE_TIMESTAMP:
+        return p + cli_put_timestamp(p, ((const int64_t *)cur->values)[i], col->utc);
+    case SIMDSV_TYPE_STRING: {
+        const char *s;
+        size_t n;
+        string_at(col, cur, i, &s, &n);
+        return put_csv_string(p, s, n, delimiter, alone);
+    }
+    default: /* bool and int64: as JSON writes them */
+        return put_value(memo, p, col, cur, i);
+    }
+}
+
+/* Writes the batch's rows as JSON (or CSV) into b->out. */
 static void format_batch(const json_run *run, json_batch *b, bool first_of_array)
 {
     const struct ArrowArray *top = &b->array;
+    const bool csv = run->format == TEXT_CSV, alone = run->ncols == 1;
     for (size_t j = 0; j < run->ncols; j++) {
         const struct ArrowArray *a = top->children[j];
         json_cursor *cur = &run->cursors[j];
@@ -324,7 +379,23 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
         if (!reserve(b, need))
             return;
         char *p = b->out + b->len;
-        if (!run->lines) { /* the array: "\n" before the first object, ",\n" before the others */
+        if (csv) {
+            for (size_t j = 0; j < run->ncols; j++) {
+                if (j)
+                    *p++ = (char)run->delimiter;
+                if (cell < b->ncells && b->cells[cell].row == row && b->cells[cell].column == j) {
+                    p = put_csv_string(p, b->cells[cell].text, strlen(b->cells[cell].text), run->delimiter, alone);
+                    cell++;
+                } else {
+                    p = put_csv_value(run->memo, p, &run->cols[j], &run->cursors[j], r + run->cursors[j].offset,
+                                      run->delimiter, alone);
+                }
+            }
+            *p++ = '\n';
+            b->len = (size_t)(p - b->out);
+            continue;
+        }
+        if (run->format == TEXT_JSON) { /* the array: "\n" before the first object, ",\n" before the others */
             const bool first = first_of_array && r == 0;
             memcpy(p, first ? "\n" : ",\n", 2);
             p += first ? 1 : 2;
@@ -347,7 +418,7 @@ static void format_batch(const json_run *run, json_batch *b, bool first_of_array
             }
         }
         *p++ = '}';
-        if (run->lines)
+        if (run->format == TEXT_JSONL)
             *p++ = '\n';
         b->len = (size_t)(p - b->out);
     }
@@ -510,7 +581,24 @@ static int emit(json_batch *b)
     return EXIT_OK;
 }
 
-int convert_json(cli_common *c, bool lines)
+/* The header line of CSV: the stream's column names. */
+static bool put_csv_header(struct ArrowArrayStream *stream, int delimiter)
+{
+    struct ArrowSchema schema;
+    if (stream->get_schema(stream, &schema) != 0)
+        return false;
+    for (int64_t j = 0; j < schema.n_children; j++) {
+        if (j)
+            out_byte((char)delimiter);
+        const char *name = schema.children[j]->name;
+        out_csv_field(name, strlen(name), delimiter, schema.n_children == 1);
+    }
+    out_byte('\n');
+    schema.release(&schema);
+    return true;
+}
+
+int convert_json(cli_common *c, text_format format)
 {
     /* Misfits of inferred types come back as rejects (written as strings);
      * the user's --on-error still decides for --schema columns. */
@@ -530,7 +618,15 @@ int convert_json(cli_common *c, bool lines)
     }
     json_run run;
     memset(&run, 0, sizeof run);
-    run.lines = lines;
+    run.format = format;
+    run.delimiter = c->out_delimiter;
+    /* csv: the header line unless --no-header said the files have none. */
+    if (status == EXIT_OK && format == TEXT_CSV &&
+        !((c->given >> SIMDSV_SNIFF_HEADER & 1u) && cli_opt(c, SIMDSV_OPT_HEADER) == 0) &&
+        !put_csv_header(&stream, c->out_delimiter)) {
+        cli_error("%s: %s", c->display, stream.get_last_error(&stream));
+        status = EXIT_DATA;
+    }
     if (!columns_of(&stream, &run)) {
         cli_error("%s: %s", c->display, stream.get_last_error(&stream));
         status = EXIT_DATA;
@@ -539,7 +635,7 @@ int convert_json(cli_common *c, bool lines)
     memset(batches, 0, sizeof batches);
     uint64_t rows = 0;
     int got = status == EXIT_OK ? next_batch(c, r, &stream, &run, &batches[0], &rows, user_null, &status) : -1;
-    if (!lines && got >= 0)
+    if (format == TEXT_JSON && got >= 0)
         out_byte('[');
     bool first = true;
     for (int cur = 0; got == 1; cur ^= 1) {
@@ -560,7 +656,7 @@ int convert_json(cli_common *c, bool lines)
         first = first && b->array.length == 0;
         batch_clear(b);
     }
-    if (!lines && got == 0)
+    if (format == TEXT_JSON && got == 0)
         out_str(first ? "]\n" : "\n]\n");
     batch_free(&batches[0]);
     batch_free(&batches[1]);

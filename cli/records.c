@@ -132,6 +132,14 @@ bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t
     return true;
 }
 
+void read_only_columns(const cli_common *c, const size_t *cols, size_t ncols)
+{
+    uint64_t mask = 0;
+    for (size_t i = 0; i < ncols; i++)
+        mask |= (uint64_t)1 << (cols[i] < 63 ? cols[i] : 63);
+    simdsv_reader_read_columns(c->reader, mask);
+}
+
 void field_views_free(field_views *v)
 {
     free(v->fields);

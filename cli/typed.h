@@ -52,13 +52,14 @@ int cmd_stats(int argc, char **argv);
 /* Terminal columns of a string as text_display shows it (wide characters
  * count 2). */
 size_t cli_display_width(const char *s);
-/* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
+/* ISO 8601 text of an Arrow date32 (days) and timestamp[us] (below); return
  * the length written (cli_format: at most size - 1). */
 int cli_format_date(char *out, size_t size, int64_t days);
 /* The shortest decimal that reads back as the same double (the form of
  * every float the CLI prints; see numfmt.c). */
 int cli_format_double(char *out, size_t size, double v);
-int cli_format_timestamp(char *out, size_t size, int64_t micros);
+/* utc: an instant of a zoned column, written with a trailing Z; naive timestamps without. */
+int cli_format_timestamp(char *out, size_t size, int64_t micros, bool utc);
 /* The same without a size (numfmt.c): out holds at least the _MAX bytes;
  * they return the length written (no NUL). */
 enum { CLI_DOUBLE_MAX = 32, CLI_DATE_MAX = 32, CLI_TIMESTAMP_MAX = 48 };
@@ -71,9 +72,11 @@ size_t cli_put_timestamp(char *out, int64_t micros, bool utc);
  * end.  out_json_string writes one to the output. */
 char *cli_put_json_string(char *p, const char *s, size_t n);
 void out_json_string(const char *s, size_t n);
-/* convert --to jsonl (lines true) or --to json: the typed rows as JSON
- * objects, one batch of the typed stream at a time (jsonl.c). */
-int convert_json(cli_common *c, bool lines);
+/* convert --to jsonl or --to json: the typed rows as JSON objects, one
+ * batch of the typed stream at a time (jsonl.c); --to csv of several files
+ * (c->ds): the same rows as CSV under one header line. */
+typedef enum { TEXT_JSON, TEXT_JSONL, TEXT_CSV } text_format;
+int convert_json(cli_common *c, text_format format);
 /* convert --to parquet|arrow|arrows: the typed stream through the writers
  * to the output. */
 int convert_write(cli_common *c, const simdsv_write_options *opt);

@@ -397,6 +397,18 @@ SIMDSV_API const simdsv_error *simdsv_reader_error(const simdsv_reader *r);
 SIMDSV_API simdsv_kernel simdsv_reader_kernel(const simdsv_reader *r);
 /* Bytes of input consumed so far (after the BOM and skipped lines count too). */
 SIMDSV_API uint64_t simdsv_reader_offset(const simdsv_reader *r);
+/* The columns the caller reads, as a bit mask: bit j for the 0-based column
+ * j < 63, bit 63 for every column from 63 on; every bit set (the default):
+ * all of them.  UTF-8 (strict or lossy) is then checked only in the fields of
+ * these columns, by simdsv_reader_next and simdsv_reader_next_batch alike:
+ * an invalid byte elsewhere is neither an error nor flagged.  A batch gives
+ * the flags of these columns only (another column's read 0, quoted or not;
+ * its bounds still span its raw bytes).  Quoting, limits and the records are
+ * checked and cut as before.  For a tool that drops columns (the CLI's
+ * select, frequency): the bytes it never reads cost no validation.  Takes
+ * effect from the next record; the typed reader and simdsv_reader_count
+ * ignore it. */
+SIMDSV_API void simdsv_reader_read_columns(simdsv_reader *r, uint64_t mask);
 
 /* ------------------------------------------------------------------ batches */
 
@@ -729,7 +741,10 @@ SIMDSV_API simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
  * windows read with pread(), so its size does not matter (a value found in
  * those windows is named in the reason by its row's byte offset, not its
  * line); any other stream gives its first 8 MiB, sampled at its start,
- * middle and end.  SIMDSV_OPT_INFER_ROWS = -1 reads the whole input. */
+ * middle and end.  SIMDSV_OPT_INFER_ROWS = -1 reads the whole input.  A
+ * record that does not parse among the rows sampled from the start (the
+ * first record included) fails the call with the error simdsv_table_read
+ * would report, rather than giving a schema of what came before it. */
 SIMDSV_API simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out);
 SIMDSV_API void simdsv_table_free(simdsv_table *t);  /* NULL is fine */
 SIMDSV_API uint64_t simdsv_table_rows(const simdsv_table *t);

@@ -91,6 +91,7 @@ struct simdsv_reader {
     size_t header_bytes_size;
 
     size_t utf8_pos;      /* bytes before it are known valid (or already reported) */
+    uint64_t read_columns; /* simdsv_reader_read_columns: bit j for column j < 63, bit 63 for the rest */
 
     /* simdsv_reader_next_batch: the arrays of the batch handed out (batch.c) */
     uint32_t *batch_bounds;
@@ -117,6 +118,12 @@ struct simdsv_reader {
     simdsv_error err;
     bool fatal;
 };
+
+/* Whether the caller reads column j (simdsv_reader_read_columns). */
+static inline bool simdsv__column_read(const simdsv_reader *r, uint64_t j)
+{
+    return (r->read_columns >> (j < 63 ? j : 63)) & 1;
+}
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);
 /* A fatal error with no position of its own (out of memory, I/O): the

@@ -427,6 +427,77 @@ size_t FIELDS_FN(simdsv__timestamp_fields_)(const char *origin, const uint32_t *
  * bytes); a quoted field is checked for the quote and escape bytes in the
  * same pass.  *len: the column's bytes so far; ends[i]: the bytes after
  * field i (int32 offsets). */
+/* The quoted text's n bytes decoded into dst as simdsv_unescape decodes
+ * them: a quote or escape byte is dropped and the byte after it kept (a
+ * last lone one is dropped).  Reads up to 15 bytes past text + n, writes
+ * up to 16 past dst's decoded end.  Returns the decoded length. */
+#if defined(__AVX512BW__) && defined(__AVX512VBMI2__)
+/* 64 bytes a step, with no branch on where the quotes are: the bytes
+ * dropped are the first, third, ... of each run of quote and escape bytes
+ * (a byte kept after a dropped one at a step's end is the next step's
+ * first, carried), the rest compressed together and stored (masked: no
+ * byte past text + n is read, none past the decoded end written). */
+static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i quotes, __m128i escapes, char *dst)
+{
+    const __m512i q = _mm512_broadcastb_epi8(quotes), e = _mm512_broadcastb_epi8(escapes);
+    const uint64_t even = UINT64_C(0x5555555555555555);
+    uint64_t kept_first = 0; /* byte 0 is the byte a dropped one keeps */
+    size_t k = 0, o = 0;
+    while (k < n) {
+        const size_t left = n - k;
+        const __mmask64 valid = left >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << left) - 1;
+        const __m512i v = _mm512_maskz_loadu_epi8(valid, text + k);
+        const uint64_t special =
+            (uint64_t)(_mm512_cmpeq_epi8_mask(v, q) | _mm512_cmpeq_epi8_mask(v, e)) & valid & ~kept_first;
+        const uint64_t starts = special & ~(special << 1);
+        const uint64_t from_even = special & ~(special + (starts & even)); /* runs that start at even bytes */
+        const uint64_t dropped = (from_even & even) | (special & ~from_even & ~even);
+        const uint64_t kept = valid & ~dropped;
+        const __m512i packed = _mm512_maskz_compress_epi8(kept, v);
+        const unsigned count = (unsigned)__builtin_popcountll(kept);
+        _mm512_mask_storeu_epi8(dst + o, count >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << count) - 1, packed);
+        kept_first = dropped >> 63;
+        o += count;
+        k += 64;
+    }
+    return o;
+}
+#else
+/* 16 bytes a step: a step with no quote or escape byte is stored whole,
+ * one with some keeps the bytes before the first, then the step starts
+ * again after the byte that byte kept. */
+static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i quotes, __m128i escapes, char *dst)
+{
+    size_t k = 0, o = 0;
+    while (k < n) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
+        _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
+        const size_t left = n - k;
+        const unsigned special =
+            (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
+            (left >= 16 ? 0xFFFFu : (1u << left) - 1);
+        if (!special) {
+            const size_t step = left >= 16 ? 16 : left;
+            k += step;
+            o += step;
+            continue;
+        }
+        const unsigned at = (unsigned)__builtin_ctz(special);
+        o += at;
+        k += at + 1;
+        if (k < n)
+            dst[o++] = (char)text[k++];
+    }
+    return o;
+}
+#endif
+
+size_t FIELDS_FN(simdsv__unescape_)(const char *text, size_t n, unsigned quote, unsigned escape, char *dst)
+{
+    return unescape_steps((const unsigned char *)text, n, _mm_set1_epi8((char)quote),
+                      _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst);
+}
+
 size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
                                          size_t readable, unsigned quote, unsigned escape, char *chars, size_t *len,
                                          int32_t *ends, uint64_t *nulls)
@@ -446,22 +517,13 @@ size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos
         const unsigned char *text = s + quoted;
         const size_t size = end - start - 2 * quoted;
         if (quoted) {
-            unsigned special = 0;
-            for (size_t k = 0; k < size; k += 16) {
-                const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
-                _mm_storeu_si128((__m128i *)(void *)(chars + at + k), v);
-                special |= (unsigned)_mm_movemask_epi8(
-                               _mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
-                           (size - k >= 16 ? 0xFFFFu : (1u << (size - k)) - 1);
-            }
-            if (special)
-                break; /* to be unescaped: the bytes stored past at are dropped */
+            at += unescape_steps(text, size, quotes, escapes, chars + at);
         } else {
             for (size_t k = 0; k < size; k += 16)
                 _mm_storeu_si128((__m128i *)(void *)(chars + at + k),
                                  _mm_loadu_si128((const __m128i *)(const void *)(text + k)));
+            at += size;
         }
-        at += size;
         ends[i] = (int32_t)at;
         empty += end == start;
     }

@@ -169,6 +169,8 @@ t dataset_check_glob check 'ds/**/*.csv'
 t dataset_no_match schema 'ds/*/*.tsv'
 t dataset_convert_csv convert --to csv 'ds/*/*'
 t dataset_convert_jsonl convert --union-by-name --filename-column file --to jsonl ds
+t dataset_convert_csv_by_name convert --union-by-name --filename-column file --to csv ds
+t dataset_convert_csv_schema convert --union-by-name --no-hive --schema 'id:float64' --output-delimiter ';' --to csv 'ds/*/*'
 t dataset_filename_column_bad schema --filename-column id ds/year=2024/a.csv
 t convert_help convert --help
 # Duplicate and empty names (issue #21): a, b, a_3, column_4, a_2 (the file's own), a_4
@@ -239,6 +241,10 @@ t select_quoting select 3,1,2 quoting.csv
 t select_quoting_alone select 2 quoting.csv
 # consecutive columns copied as one run: short records, quoted fields in the run
 t select_run_ragged select 1-3,1-2 ragged.csv
+# UTF-8 is checked in the columns written (after a header), not in those dropped
+t select_bad_utf8_dropped select a bad_utf8.csv
+t select_bad_utf8 select b,a bad_utf8.csv
+t select_bad_utf8_no_header select --no-header 1 bad_utf8.csv
 t select_run_quoting select 2-3,1-2 quoting.csv
 t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
@@ -274,6 +280,8 @@ t freq_staff frequency staff.csv
 t freq_limit frequency --limit 1 --select dept,salary staff.csv
 t freq_all frequency --limit 0 --select 2 staff.csv
 t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
+t freq_bad_utf8_dropped frequency --select a bad_utf8.csv
+t freq_bad_utf8 frequency --select b bad_utf8.csv
 t freq_empty frequency empty.csv
 t freq_quoting frequency quoting.csv
 # 300 values of 1 to 7 rows each, some longer than a slot holds: the table
@@ -377,6 +385,7 @@ t basic_stats_bad_on_error stats --on-error maybe typed.csv
 t basic_stats_capped_rejects stats --schema n:int64 --on-error null rejects.csv
 t basic_stats_csv stats --format csv typed.csv
 t basic_stats_json stats --format json typed.csv
+t basic_stats_timestamps stats --format csv times.csv
 t basic_stats_bad_format stats --format xml typed.csv
 # The version names the kernel this machine runs: a pattern, not a golden.
 if "$S" --version 2>"$TMP/err" | grep -q '^simdsv 0\.1\.0 (kernel: [a-z0-9]*)$' && [ ! -s "$TMP/err" ]; then ok; else
@@ -737,6 +746,23 @@ if "$S" stats --union-by-name --infer-rows 1000 --format csv "$TMP/many/*" >"$TM
     grep -q '^extra,string,1,'"$((many_rows - 1))"',' "$TMP/many.stats"; then ok; else
     bad "stats of several files: $(cat "$TMP/many.stats" "$TMP/many.err")"
 fi
+# convert --to csv of several files: one header, each file's text as it is
+# (quoted line breaks, quotes, a value like 007 or NA, a gzip member, another
+# dialect), the same bytes as the files converted one by one and joined
+# under the first one's header; a file with another column, matched by name.
+mkdir -p "$TMP/csvs"
+printf 'id,note,code\n1,"two\nlines",007\n2,"say ""hi""",NA\n' >"$TMP/csvs/a.csv"
+printf 'id;note;code\n3;plain;-0\n4;"a;b";\n' >"$TMP/csvs/b.csv"
+printf 'id,note,code\n5,x,1e5\n' >"$TMP/csvs/c.csv"
+if command -v gzip >/dev/null 2>&1; then gzip "$TMP/csvs/c.csv"; fi
+"$S" convert --to csv "$TMP/csvs/"a.csv >"$TMP/csvs.want" &&
+    for f in "$TMP/csvs/"b.csv "$TMP/csvs/"c.csv*; do "$S" convert --to csv "$f" | tail -n +2; done >>"$TMP/csvs.want"
+if "$S" convert --to csv "$TMP/csvs" -o "$TMP/csvs.got" 2>"$TMP/csvs.err" && cmp -s "$TMP/csvs.want" "$TMP/csvs.got" &&
+    [ "$(wc -l <"$TMP/csvs.got")" = 7 ]; then ok; else bad "convert --to csv of several files: $(cat "$TMP/csvs.err"; diff "$TMP/csvs.want" "$TMP/csvs.got")"; fi
+printf 'code,extra,id\n08,"e,1",6\n' >"$TMP/csvs/d.csv"
+printf 'id,note,code,extra\n1,"two\nlines",007,\n2,"say ""hi""",NA,\n3,plain,-0,\n4,a;b,,\n5,x,1e5,\n6,,08,"e,1"\n' >"$TMP/csvs.want"
+if "$S" convert --to csv --union-by-name "$TMP/csvs" >"$TMP/csvs.got" 2>"$TMP/csvs.err" && cmp -s "$TMP/csvs.want" "$TMP/csvs.got"; then
+    ok; else bad "convert --to csv --union-by-name: $(cat "$TMP/csvs.err"; diff "$TMP/csvs.want" "$TMP/csvs.got")"; fi
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)

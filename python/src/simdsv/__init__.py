@@ -415,7 +415,11 @@ def read_csv(source: Any, **kwargs: Any) -> Table:
 
 
 def infer_schema(source: Any, **kwargs: Any) -> Table:
-    """Only the columns' names and types (a Table without rows), from the inference sample."""
+    """Only the columns' names and types (a Table without rows), from the inference sample.
+
+    A record of the sample's start that does not parse (the first one
+    included) raises the simdsv.Error read_csv raises for it.
+    """
     src, plan = _prepare("infer_schema", source, kwargs, _READ_KEYS)
     native = _read(src, plan, True)
     return Table(native, plan.casts, _where(source), plan.ints.get(_c.OPT_HEADER, 1))
