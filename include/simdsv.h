@@ -1265,6 +1265,11 @@ SIMDSV_API simdsv_status simdsv_dataset_widen_misfit(simdsv_dataset *ds);
  * one input: memory, a glob).  Never NULL. */
 SIMDSV_API const simdsv_error *simdsv_dataset_error(const simdsv_dataset *ds);
 SIMDSV_API long simdsv_dataset_error_file(const simdsv_dataset *ds);
+/* The last error's message whole: simdsv_error.message holds 255 bytes, and
+ * a message that names files (a conflict names both, with their paths) may
+ * be longer.  "" when there is none; valid until the next read, stream or
+ * free of the dataset. */
+SIMDSV_API const char *simdsv_dataset_error_message(const simdsv_dataset *ds);
 
 /* ------------------------------------------------------------------ writers */
 

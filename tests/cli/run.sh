@@ -770,6 +770,14 @@ printf 'code,extra,id\n08,"e,1",6\n' >"$TMP/csvs/d.csv"
 printf 'id,note,code,extra\n1,"two\nlines",007,\n2,"say ""hi""",NA,\n3,plain,-0,\n4,a;b,,\n5,x,1e5,\n6,,08,"e,1"\n' >"$TMP/csvs.want"
 if "$S" convert --to csv --union-by-name "$TMP/csvs" >"$TMP/csvs.got" 2>"$TMP/csvs.err" && cmp -s "$TMP/csvs.want" "$TMP/csvs.got"; then
     ok; else bad "convert --to csv --union-by-name: $(cat "$TMP/csvs.err"; diff "$TMP/csvs.want" "$TMP/csvs.got")"; fi
+# A conflict between files with long paths names both whole.
+long="$TMP/$(printf 'a-folder-name-long-enough-to-matter-%s/' 1 2 3 4 5 6 7)"
+mkdir -p "$long"
+printf 'id,name\n1,x\n' >"$long/first.csv"
+printf 'id,label\n2,y\n' >"$long/second.csv"
+if ! "$S" convert --to jsonl "$long"first.csv "$long"second.csv >/dev/null 2>"$TMP/long.err" &&
+    [ "$(cat "$TMP/long.err")" = "simdsv: column 2 is \`label\` in ${long}second.csv but \`name\` in ${long}first.csv (columns are matched by position; match them by name to read both)" ]; then
+    ok; else bad "a conflict between long paths: $(cat "$TMP/long.err")"; fi
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)
