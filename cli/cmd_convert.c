@@ -9,7 +9,7 @@
 
 static const char help[] =
     "usage: simdsv convert --to json|csv|jsonl|parquet|arrow|arrows [OPTIONS] FILE...\n"
-    "  --to jsonl         typed JSON lines: one object per row, header names as keys,\n"
+    "  --to jsonl         typed JSON lines: one object per row, unique names as keys,\n"
     "                     numbers as numbers, null as null, true/false, dates and\n"
     "                     timestamps as ISO 8601 strings (the typed options apply);\n"
     "                     a value that does not fit the type inferred from the start\n"

@@ -87,6 +87,7 @@ static void keep_first(value_count *e, size_t n, size_t limit)
 }
 
 typedef struct freq_run {
+    const cli_common *c;
     const freq_args *args;
     name_list names;
     bool has_header, resolved;
@@ -124,7 +125,12 @@ static int freq_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
 {
     freq_run *s = ctx;
     s->has_header = rec != NULL;
-    return rec ? resolve(s, tb, rec) : 0;
+    if (!rec)
+        return 0;
+    const int status = resolve(s, tb, rec);
+    if (status == 0)
+        read_only_columns(s->c, s->cols, s->ncols);
+    return status;
 }
 
 /* A batch, column by column: the column's values (decoded when they must
@@ -220,6 +226,7 @@ int cmd_frequency(int argc, char **argv)
     int status = cli_parse(&spec, argc, argv, &c);
     freq_run s;
     memset(&s, 0, sizeof s);
+    s.c = &c;
     s.args = &args;
     s.out_delimiter = c.out_delimiter;
     const cli_record_ops ops = {freq_header, freq_batch, freq_finish, NULL};

@@ -64,6 +64,7 @@ static int select_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
     const int status = resolve(s, tb, rec, 0);
     if (status)
         return status;
+    read_only_columns(s->c, s->cols, s->ncols);
     return write_record(tb, rec, s->cols, s->ncols, s->out_delimiter) ? 0 : -1;
 }
 

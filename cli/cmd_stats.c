@@ -8,9 +8,11 @@
  * range per thread; each thread keeps its own statistics, merged at the end.
  * The first range's stream fixes the schema (its first 8 MiB, as one stream
  * over the whole input would) and the other ranges get it as given types.
- * Standard input, compressed input and dialects that ranges cannot cut
- * (escapes, comments, lenient mode, skipped lines, a footer, another
- * encoding, a header of several rows, a row limit) are read as one stream.
+ * Every dialect is cut so (the ranges follow the reader's record grammar
+ * where the quote state is not the quote parity).  Standard input,
+ * compressed input, skipped lines (the one option ranges refuse), a
+ * footer, another encoding, a header of several rows and a row limit are
+ * read as one stream.
  *
  * Inferred types are fixed by the first window, so a later value may not
  * fit: the stream makes it a null and lists it as a reject (SIMDSV_OPT_ON_ERROR
@@ -119,6 +121,7 @@ typedef struct stats_run {
     simdsv_type *types;
     bool string_views;    /* string columns come as views ("vu") */
     bool *user;        /* the type came from --schema */
+    bool *zoned;       /* a timestamp column with a zone (Arrow "tsu:UTC"), shown with 'Z'; naive ones without */
     char **names;
     worker *workers;
     size_t nworkers;
@@ -162,15 +165,21 @@ static bool learn_schema(stats_run *run, struct ArrowArrayStream *stream)
     if (stream->get_schema(stream, &schema) != 0)
         return false;
     run->ncols = (size_t)schema.n_children;
-    for (size_t j = 0; j < run->ncols; j++) /* every string column has the layout --strings asks for */
-        run->string_views |= strcmp(schema.children[j]->format, "vu") == 0;
-    schema.release(&schema);
     const size_t n = run->ncols ? run->ncols : 1;
     run->types = calloc(n, sizeof *run->types);
     run->user = calloc(n, sizeof *run->user);
     run->names = calloc(n, sizeof *run->names);
-    if (!run->types || !run->user || !run->names)
+    run->zoned = calloc(n, sizeof *run->zoned);
+    if (!run->types || !run->user || !run->names || !run->zoned) {
+        schema.release(&schema);
         return false;
+    }
+    for (size_t j = 0; j < run->ncols; j++) {
+        const char *format = schema.children[j]->format;
+        run->string_views |= strcmp(format, "vu") == 0; /* every string column has the layout --strings asks for */
+        run->zoned[j] = strncmp(format, "tsu:", 4) == 0 && format[4] != '\0';
+    }
+    schema.release(&schema);
     for (size_t j = 0; j < run->ncols; j++) { /* a dataset's stream describes its columns too */
         simdsv_column_info info;
         if (simdsv_table_stream_column(stream, j, &info) != SIMDSV_OK || !(run->names[j] = strdup(info.name)))
@@ -193,6 +202,7 @@ static bool init_columns(stats_run *run)
         for (size_t j = 0; j < run->ncols; j++) {
             stats_init(&wk->cols[j], run->types[j], run->args->exact, (uint64_t)w * 1000003u + j);
             wk->cols[j].views = run->string_views;
+            wk->cols[j].zoned = run->zoned[j];
         }
     }
     return true;
@@ -615,6 +625,7 @@ static void free_run(stats_run *run)
     free(run->names);
     free(run->types);
     free(run->user);
+    free(run->zoned);
     free(run->summaries);
     free(run->ranges);
     free(run->range_rows);

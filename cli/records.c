@@ -132,6 +132,14 @@ bool write_batch_csv(text_buffer *tb, const simdsv_batch *b, size_t from, size_t
     return true;
 }
 
+void read_only_columns(const cli_common *c, const size_t *cols, size_t ncols)
+{
+    uint64_t mask = 0;
+    for (size_t i = 0; i < ncols; i++)
+        mask |= (uint64_t)1 << (cols[i] < 63 ? cols[i] : 63);
+    simdsv_reader_read_columns(c->reader, mask);
+}
+
 void field_views_free(field_views *v)
 {
     free(v->fields);
@@ -182,6 +190,7 @@ int cli_run_records(cli_common *c, int status, const cli_record_ops *ops, void *
         r = mapped;
     }
     c->reader = r;
+    c->reader_mapped = mapped != NULL;
     uint64_t reported = 0; /* bytes given to the progress line (mapped input) */
     text_buffer tb;
     text_init(&tb, c);

@@ -33,6 +33,7 @@ typedef struct text_stats {
 typedef struct column_stats {
     simdsv_type type;
     bool views;               /* a string column's arrays are string views ("vu"), else utf8 ("u") */
+    bool zoned;               /* a timestamp column with a zone: its values are instants, shown in UTC with 'Z' */
     bool exact;               /* --exact: quantiles and distinct counts kept whole */
     uint64_t count, nulls;    /* values and nulls as the batches hold them */
     /* numbers, dates, timestamps (int64 and dates as integers) */

@@ -421,11 +421,11 @@ static int cmp_int64(const void *pa, const void *pb)
 
 /* A value of the column's type as text (a KLL item is a double: integers
  * are exact below 2^53). */
-static void value_text(char *out, size_t size, simdsv_type type, double d, int64_t i, bool use_int)
+static void value_text(char *out, size_t size, const column_stats *cs, double d, int64_t i, bool use_int)
 {
-    if (!use_int && type != SIMDSV_TYPE_FLOAT64)
+    if (!use_int && cs->type != SIMDSV_TYPE_FLOAT64)
         i = (int64_t)d;
-    switch (type) {
+    switch (cs->type) {
     case SIMDSV_TYPE_FLOAT64:
         if (isnan(d))
             snprintf(out, size, "NaN");
@@ -438,7 +438,7 @@ static void value_text(char *out, size_t size, simdsv_type type, double d, int64
         cli_format_date(out, size, i);
         return;
     case SIMDSV_TYPE_TIMESTAMP:
-        cli_format_timestamp(out, size, i);
+        cli_format_timestamp(out, size, i, cs->zoned);
         return;
     default:
         snprintf(out, size, "%" PRId64, i);
@@ -530,8 +530,8 @@ bool stats_cells_of(const column_stats *cs, bool full, stats_cells *out)
         return !cs->failed;
     }
     const bool is_float = cs->type == SIMDSV_TYPE_FLOAT64;
-    value_text(out->min, sizeof out->min, cs->type, cs->dmin, cs->imin, true);
-    value_text(out->max, sizeof out->max, cs->type, cs->dmax, cs->imax, true);
+    value_text(out->min, sizeof out->min, cs, cs->dmin, cs->imin, true);
+    value_text(out->max, sizeof out->max, cs, cs->dmax, cs->imax, true);
     bool exact = true;
     snprintf(out->distinct, sizeof out->distinct, "%.0f", distinct_count(&cs->distinct, &exact));
     out->distinct_exact = exact;
@@ -545,14 +545,14 @@ bool stats_cells_of(const column_stats *cs, bool full, stats_cells *out)
             qsort(cs->ivals, cs->nvals, sizeof *cs->ivals, cmp_int64);
         for (int k = 0; k < 3; k++) {
             const size_t at = (size_t)(q[k] * (double)(cs->nvals - 1));
-            value_text(cells[k], 96, cs->type, is_float ? cs->dvals[at] : 0, is_float ? 0 : cs->ivals[at], true);
+            value_text(cells[k], 96, cs, is_float ? cs->dvals[at] : 0, is_float ? 0 : cs->ivals[at], true);
         }
     } else {
         double got[3];
         if (!kll_ok(&cs->quantiles) || !kll_quantiles(&cs->quantiles, q, 3, got))
             return false;
         for (int k = 0; k < 3; k++)
-            value_text(cells[k], 96, cs->type, got[k], 0, false);
+            value_text(cells[k], 96, cs, got[k], 0, false);
         out->quantiles_exact = kll_exact(&cs->quantiles);
     }
     if (cs->type == SIMDSV_TYPE_INT64) {

@@ -174,10 +174,10 @@ int cli_format_date(char *out, size_t size, int64_t days)
     return (int)cli_format(out, size, "%.*s", (int)n, text);
 }
 
-int cli_format_timestamp(char *out, size_t size, int64_t micros)
+int cli_format_timestamp(char *out, size_t size, int64_t micros, bool utc)
 {
     char text[CLI_TIMESTAMP_MAX];
-    const size_t n = cli_put_timestamp(text, micros, true); /* stats: instants shown in UTC */
+    const size_t n = cli_put_timestamp(text, micros, utc);
     return (int)cli_format(out, size, "%.*s", (int)n, text);
 }
 

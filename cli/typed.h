@@ -52,13 +52,14 @@ int cmd_stats(int argc, char **argv);
 /* Terminal columns of a string as text_display shows it (wide characters
  * count 2). */
 size_t cli_display_width(const char *s);
-/* ISO 8601 text of an Arrow date32 (days) and timestamp[us, UTC]; return
+/* ISO 8601 text of an Arrow date32 (days) and timestamp[us] (below); return
  * the length written (cli_format: at most size - 1). */
 int cli_format_date(char *out, size_t size, int64_t days);
 /* The shortest decimal that reads back as the same double (the form of
  * every float the CLI prints; see numfmt.c). */
 int cli_format_double(char *out, size_t size, double v);
-int cli_format_timestamp(char *out, size_t size, int64_t micros);
+/* utc: an instant of a zoned column, written with a trailing Z; naive timestamps without. */
+int cli_format_timestamp(char *out, size_t size, int64_t micros, bool utc);
 /* The same without a size (numfmt.c): out holds at least the _MAX bytes;
  * they return the length written (no NUL). */
 enum { CLI_DOUBLE_MAX = 32, CLI_DATE_MAX = 32, CLI_TIMESTAMP_MAX = 48 };

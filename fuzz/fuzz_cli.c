@@ -391,6 +391,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             add(&a, "--columns");
             add(&a, s2);
         }
+        /* Arrow string views: stats and jsonl read each view's inline
+         * bytes or its buffer and offset, a layout of its own. */
+        if (h[2] & 0x80)
+            add(&a, "--strings=view");
     }
     if (command != C_SELECT && command != C_SEARCH)
         add(&a, "--");

@@ -354,7 +354,7 @@ static void test_long_paths(void)
     put_text(rel, "id,name\n1,x\n");
     path_of(a, sizeof a, rel);
     snprintf(rel, sizeof rel, "%s/second.csv", folder);
-    put_text(rel, "id,label\n2,y\n3,\"open\n");
+    put_text(rel, "id,label\n2,y\nq,z\n");
     path_of(b, sizeof b, rel);
     CHECK(strlen(b) > 300);
     simdsv_options *opt = options(0, 1);
@@ -374,26 +374,29 @@ static void test_long_paths(void)
     CHECK(strncmp(simdsv_dataset_error(ds)->message, expected, 255) == 0);
     CHECK(t == NULL);
     simdsv_dataset_free(ds);
-    /* By name they fit; the second file's open quote (nothing detected)
-     * stops the stream, which names the file whole, its line and byte. */
+    /* By name they fit; a value of the second file that misfits its
+     * --schema type stops the stream, which names the file whole, its line
+     * and byte. */
     simdsv_options_set(opt, SIMDSV_OPT_UNION_BY_NAME, 1);
-    const simdsv_sniff_params given = {NULL, SIMDSV_SNIFF_GIVEN_ALL, 0, 0, 0, 0};
-    CHECK_STATUS(simdsv_dataset_new(&ds, opt, &given), SIMDSV_OK);
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "id:int64"), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
     CHECK_STATUS(simdsv_dataset_add_path(ds, a), SIMDSV_OK);
     CHECK_STATUS(simdsv_dataset_add_path(ds, b), SIMDSV_OK);
     struct ArrowArrayStream stream;
     CHECK_STATUS(simdsv_dataset_stream(ds, &stream), SIMDSV_OK);
-    struct ArrowArray batch;
-    int err = 0;
-    while ((err = stream.get_next(&stream, &batch)) == 0 && batch.release)
-        batch.release(&batch);
-    CHECK_EQ_INT(err, EINVAL);
-    snprintf(expected, sizeof expected,
-             "%s: line 3, column 3 (byte 15): quoted field opened here is not closed before the end of the input", b);
-    CHECK_STR(stream.get_last_error(&stream), expected);
-    CHECK_EQ_INT(simdsv_dataset_error_file(ds), 1);
-    CHECK_EQ_U64(simdsv_dataset_error(ds)->line, 3);
-    stream.release(&stream);
+    if (stream.release) {
+        struct ArrowArray batch;
+        int err = 0;
+        while ((err = stream.get_next(&stream, &batch)) == 0 && batch.release)
+            batch.release(&batch);
+        CHECK_EQ_INT(err, EINVAL);
+        snprintf(expected, sizeof expected, "%s: line 3, column 1 (byte 13): %s", b, simdsv_dataset_error(ds)->message);
+        CHECK_STR(stream.get_last_error(&stream), expected);
+        CHECK_EQ_INT(simdsv_dataset_error_file(ds), 1);
+        CHECK_EQ_U64(simdsv_dataset_error(ds)->line, 3);
+        CHECK_STR(simdsv_dataset_error(ds)->message, "value does not fit column `id` of type int64");
+        stream.release(&stream);
+    }
     simdsv_dataset_free(ds);
     simdsv_options_free(opt);
 }

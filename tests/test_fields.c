@@ -312,32 +312,48 @@ static void check_times(const char *kernel, const value_kernel *k, const run *u,
     CHECK(out[u->count] == 42 && days[u->count] == 42);
 }
 
-/* A string field: text of 0..40 bytes, quoted or not, now and then with a
- * quote or escape byte inside. */
+/* A string field: text of 0..40 bytes, or now and then up to 199 (several
+ * of the wider kernels' steps), quoted or not, with a quote or escape byte
+ * inside now and then, or often (runs of them, across steps). */
+enum { MAX_STRING = 202 };
 static size_t make_string(char *f, int quote, int escape)
 {
     static const char bytes[] = "abc XYZ,;\n\x80\xff" "0123456789";
     const uint64_t r = next_random();
-    const size_t len = (size_t)(r % 41);
+    const size_t len = (r >> 16) % 4 ? (size_t)(r % 41) : (size_t)(r % 200);
     const int quoted = quote < 256 && (r >> 8) % 2;
+    const uint64_t quotes = (r >> 24) % 3 ? 97 : 3, escapes = quotes == 3 ? 5 : 89;
     size_t n = 0;
     if (quoted)
         f[n++] = (char)quote;
     for (size_t i = 0; i < len; i++) {
         const uint64_t b = next_random();
-        f[n++] = b % 97 == 0 && quote < 256 ? (char)quote
-                 : b % 89 == 0 && escape < 256 ? (char)escape
-                                               : bytes[(b >> 8) % (sizeof bytes - 1)];
+        f[n++] = b % quotes == 0 && quote < 256 ? (char)quote
+                 : b % escapes == 0 && escape < 256 ? (char)escape
+                                                   : bytes[(b >> 8) % (sizeof bytes - 1)];
     }
     if (quoted)
         f[n++] = (char)quote;
     return n;
 }
 
+/* The text a string field stands for: a quoted one decoded by
+ * simdsv_unescape (the general path's rules), into out. */
+static size_t string_text(const char *f, size_t n, int quote, int escape, char *out)
+{
+    if (n >= 2 && (unsigned char)f[0] == quote) {
+        const simdsv_field field = {f + 1, n - 2, SIMDSV_FIELD_QUOTED | SIMDSV_FIELD_NEEDS_UNESCAPE};
+        return simdsv_unescape(&field, quote, escape < 256 ? escape : -1, out);
+    }
+    memcpy(out, f, n);
+    return n;
+}
+
 static void check_strings(const char *kernel, const value_kernel *k, const run *u, int quote, int escape)
 {
-    static char chars[MAX_FIELDS * (MAX_FIELD + 1) + 64];
+    static char chars[sizeof u->buf + 64];
     static int32_t ends[MAX_FIELDS + 1];
+    char want[MAX_STRING];
     size_t len = 3, want_len = 3; /* bytes of earlier runs */
     size_t i = 0;
     uint64_t nulls = 0, want_nulls = 0;
@@ -348,13 +364,8 @@ static void check_strings(const char *kernel, const value_kernel *k, const run *
         for (size_t j = i; j < i + took; j++) {
             const char *f = u->buf + u->pos[j];
             const size_t n = u->pos[j + 1] - 1 - u->pos[j];
-            const int quoted = n >= 2 && (unsigned char)f[0] == quote;
-            const char *text = f + quoted;
-            const size_t size = n - 2 * (size_t)quoted;
-            int special = 0;
-            for (size_t b = 0; quoted && b < size; b++)
-                special |= (unsigned char)text[b] == quote || (unsigned char)text[b] == escape;
-            CHECK_MSG(!special && ends[j] == (int32_t)(want_len + size) && memcmp(chars + want_len, text, size) == 0,
+            const size_t size = string_text(f, n, quote, escape, want);
+            CHECK_MSG(ends[j] == (int32_t)(want_len + size) && memcmp(chars + want_len, want, size) == 0,
                       "%s: string \"%.*s\" took, end %d (want %zu)", kernel, (int)n, f, (int)ends[j], want_len + size);
             want_len += size;
             want_nulls += n == 0;
@@ -363,14 +374,11 @@ static void check_strings(const char *kernel, const value_kernel *k, const run *
         CHECK_MSG(len == want_len, "%s: string bytes %zu, want %zu", kernel, len, want_len);
         if (i == u->count)
             break;
-        /* stopped: a quoted field with a quote or escape byte inside, or too near the end */
+        /* stopped: only a field too near the end */
         const char *f = u->buf + u->pos[i];
         const size_t n = u->pos[i + 1] - 1 - u->pos[i];
-        int special = 0;
-        for (size_t b = 1; n >= 2 && (unsigned char)f[0] == quote && b + 1 < n; b++)
-            special |= (unsigned char)f[b] == quote || (unsigned char)f[b] == escape;
-        CHECK_MSG(special || u->pos[i + 1] - 1 + 16 > u->len, "%s: string stopped at \"%.*s\", field %zu of %zu",
-                  kernel, (int)n, f, i, u->count);
+        CHECK_MSG(u->pos[i + 1] - 1 + 16 > u->len, "%s: string stopped at \"%.*s\", field %zu of %zu", kernel,
+                  (int)n, f, i, u->count);
         /* the caller's own loop takes it: its text as is */
         memcpy(chars + want_len, f, n);
         len = want_len += n;
@@ -381,6 +389,27 @@ static void check_strings(const char *kernel, const value_kernel *k, const run *
     }
     CHECK_MSG(nulls == want_nulls, "%s: string nulls %" PRIu64 ", want %" PRIu64, kernel, nulls, want_nulls);
     CHECK(ends[u->count] == 42);
+}
+
+/* k->unescape on each quoted field of the run against simdsv_unescape, and
+ * no byte written past its 16 bytes of room. */
+static void check_unescape(const char *kernel, const value_kernel *k, const run *u, int quote, int escape)
+{
+    char want[MAX_STRING], got[MAX_STRING + 16 + 8];
+    for (size_t i = 0; i < u->count; i++) {
+        const char *f = u->buf + u->pos[i];
+        const size_t n = u->pos[i + 1] - 1 - u->pos[i];
+        if (n < 2 || (unsigned char)f[0] != quote)
+            continue;
+        const size_t size = string_text(f, n, quote, escape, want);
+        memset(got, '#', sizeof got);
+        const size_t len = k->unescape(f + 1, n - 2, (unsigned)quote, (unsigned)escape, got);
+        int kept = 1;
+        for (size_t b = n - 2 + 16; b < sizeof got; b++)
+            kept &= got[b] == '#';
+        CHECK_MSG(len == size && memcmp(got, want, size) == 0 && kept, "%s: unescape \"%.*s\": %zu bytes \"%.*s\"",
+                  kernel, (int)n, f, len, (int)len, got);
+    }
 }
 
 /* Every length 1..16 and separator place, signs, the 2^53 edge. */
@@ -444,13 +473,15 @@ int main(int argc, char **argv)
             const int quote = dialect == 2 ? 256 : '"', escape = dialect == 1 ? '\\' : 256;
             for (long done = 0; done < fields; done += (long)u.count) {
                 u.count = u.len = 0;
-                char f[64];
-                while (u.count < MAX_FIELDS / 2) {
+                char f[MAX_STRING];
+                while (u.count < MAX_FIELDS / 2 && u.len + MAX_STRING + 1 < sizeof u.buf - 64) {
                     const size_t n = make_string(f, quote, escape);
                     add_field(&u, f, n);
                 }
                 close_run(&u);
                 check_strings(name, k, &u, quote, escape);
+                if (quote < 256)
+                    check_unescape(name, k, &u, quote, escape);
             }
         }
         for (int with_time = 0; with_time < 2; with_time++)

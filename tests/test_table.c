@@ -1348,6 +1348,91 @@ static void test_one_column_line_ends(void)
     simdsv_table_free(t);
 }
 
+/* simdsv_table_infer has no later pass to report an error in the rows it
+ * samples: a bad record at the start (the first, the first data row, one
+ * after the start window's rows) is its error, the one simdsv_table_read
+ * reports, rather than a schema of no columns or of nulls.  A start window
+ * of a file cut at a line end inside quotes is no error (the file goes on). */
+static simdsv_status infer_or_read(const char *csv, const char *path, int header, int64_t budget, int full,
+                                   simdsv_error *err, simdsv_table **t)
+{
+    simdsv_options *o = simdsv_options_new(NULL);
+    simdsv_options_set(o, SIMDSV_OPT_HEADER, header);
+    simdsv_options_set(o, SIMDSV_OPT_INFER_ROWS, budget);
+    simdsv_reader *r = NULL;
+    simdsv_status st = simdsv_reader_new(&r, o);
+    if (st == SIMDSV_ERR_KERNEL_UNSUPPORTED)
+        exit(77);
+    simdsv_options_free(o);
+    *t = NULL;
+    if (st == SIMDSV_OK)
+        st = path ? simdsv_reader_open_path(r, path) : simdsv_reader_open_memory(r, csv, strlen(csv));
+    if (st == SIMDSV_OK)
+        st = full ? simdsv_table_read(r, t) : simdsv_table_infer(r, t);
+    *err = *simdsv_reader_error(r);
+    simdsv_reader_free(r);
+    return st;
+}
+
+static void test_infer_errors(void)
+{
+    static const struct {
+        const char *csv;
+        int header;
+        int64_t budget;
+        simdsv_status code;
+        uint64_t byte, line, record, field;
+    } cases[] = {
+        {"\"x\"y,2\n3,4\n", 0, 1000, SIMDSV_ERR_TEXT_AFTER_QUOTE, 3, 1, 0, 0},        /* the first record */
+        {"1,\"2\n3,4\n", 0, 1000, SIMDSV_ERR_UNTERMINATED_QUOTE, 2, 1, 0, 1},          /* ... to the end */
+        {"a,b\n\"x\"y,2\n3,4\n", 1, 1000, SIMDSV_ERR_TEXT_AFTER_QUOTE, 7, 2, 1, 0},    /* the first data row */
+        {"a,b\n1,2\n3,4\n\"x\"y,2\n", 0, 1000, SIMDSV_ERR_TEXT_AFTER_QUOTE, 15, 4, 3, 0},
+        /* infer_rows 10: the start window samples 6 rows, the rest (sample_rest) the 7th and 8th */
+        {"a,b\n1,2\n3,4\n5,6\n7,8\n9,10\n11,12\n13,14\n\"x\"y,2\n", 1, 10, SIMDSV_ERR_TEXT_AFTER_QUOTE, 40, 9, 8, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int full = 0; full < 2; full++) {
+            simdsv_error e;
+            simdsv_table *t;
+            const simdsv_status st = infer_or_read(cases[i].csv, NULL, cases[i].header, cases[i].budget, full, &e, &t);
+            CHECK(st == cases[i].code && t == NULL);
+            CHECK(e.code == cases[i].code && e.byte_offset == cases[i].byte && e.line == cases[i].line &&
+                  e.record == cases[i].record && e.field == cases[i].field);
+            if (e.byte_offset != cases[i].byte || e.record != cases[i].record)
+                fprintf(stderr, "case %zu (%s): byte %llu record %llu\n", i, full ? "read" : "infer",
+                        (unsigned long long)e.byte_offset, (unsigned long long)e.record);
+        }
+    }
+    /* 9 MB of rows whose quoted field holds a line end and then 300 bytes:
+     * the 2 MiB start window is cut at a line end inside quotes (nine in ten
+     * of the bytes lie on a field's second line), sampled to its end (a
+     * budget of 100000 rows), and the rest, held whole then, sampled from the
+     * record the cut split.  Every row is sampled; the types are read's. */
+    char path[64];
+    snprintf(path, sizeof path, "test_table_infer_%ld.csv", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char tail[301];
+    memset(tail, 'x', 300);
+    tail[300] = '\0';
+    fputs("id,note\n", f);
+    for (int i = 0; i < 30000; i++)
+        fprintf(f, "%d,\"a\n%s\"\n", i, tail);
+    fclose(f);
+    for (int full = 0; full < 2; full++) {
+        simdsv_error e;
+        simdsv_table *t;
+        CHECK(infer_or_read(NULL, path, 1, 100000, full, &e, &t) == SIMDSV_OK);
+        CHECK(t && simdsv_table_columns(t) == 2 && col_type(t, 0) == SIMDSV_TYPE_INT64 &&
+              col_type(t, 1) == SIMDSV_TYPE_STRING);
+        CHECK(t && strcmp(col_reason(t, 0), "int64: every non-null sampled value (30000)") == 0);
+        simdsv_table_free(t);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     test_one_column_line_ends();
@@ -1372,5 +1457,6 @@ int main(void)
     test_stream_widen();
     test_sample_covers_small_files();
     test_stream_limits();
+    test_infer_errors();
     return check_summary();
 }

@@ -305,3 +305,26 @@ def test_comment_marker_of_several_bytes() -> None:
             simdsv.read_csv(data, comment=bad)
     with pytest.raises(ValueError, match="comment marker"):
         simdsv.read_csv(data, comment="\n")
+
+
+@pytest.mark.parametrize("data, kwargs, where", [
+    (b'"x"y,2\n3,4\n', {"header": False}, (1, 3, 0, 0)),           # the first record: no columns were inferred
+    (b'1,"2\n3,4\n', {"header": False}, (1, 2, 0, 1)),
+    (b'a,b\n"x"y,2\n3,4\n', {}, (2, 7, 1, 0)),                    # the first data row: every column was null
+])
+def test_infer_schema_raises_on_a_bad_first_record(tmp_path, data, kwargs, where) -> None:
+    """infer_schema(sniff=False) on a file whose first record is bad raised nothing and gave zero columns (or
+    null columns): it raises read_csv's error, with the file, line and byte."""
+    path = tmp_path / "bad.csv"
+    path.write_bytes(data)
+    errors = []
+    for read in (simdsv.infer_schema, simdsv.read_csv):
+        with pytest.raises(simdsv.Error) as e:
+            read(str(path), sniff=False, **kwargs)
+        errors.append((str(e.value), e.value.code, e.value.line, e.value.byte_offset, e.value.record, e.value.field))
+    line, byte, record, field = where
+    assert errors[0] == errors[1]
+    assert errors[0][0].startswith(f"{path}:{line}:") and errors[0][0].endswith(f"(byte {byte})")
+    assert errors[0][2:] == (line, byte, record, field)
+    # detected (the default), the stray quotes are text and both read the file
+    assert simdsv.infer_schema(str(path), **kwargs).types == simdsv.read_csv(str(path), **kwargs).types

@@ -147,6 +147,47 @@ static inline walk_out walk(const simdsv_reader *r, size_t origin, size_t width,
     return out;
 }
 
+/* Whether p[0..n) is ASCII: short fields are told without a call. */
+static inline bool ascii_only(const uint8_t *p, size_t n)
+{
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        any |= w;
+    }
+    for (; i < n; i++)
+        any |= p[i];
+    return (any & 0x8080808080808080u) == 0;
+}
+
+/* utf8_clean when the caller reads some columns only
+ * (simdsv_reader_check_columns): each record's runs of checked fields are
+ * validated, the other bytes are not.  Returns how many records are clean. */
+static size_t utf8_clean_columns(simdsv_reader *r, const walk_out *w, size_t origin, const uint32_t *pos,
+                                 const size_t *first)
+{
+    for (size_t k = 0; k < w->rows; k++) {
+        const uint32_t *o = pos + first[k];
+        const size_t n = first[k + 1] - first[k] - 1;
+        if (origin + o[n] <= r->utf8_pos) /* validated already (the record path looks ahead) */
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            if (!simdsv__column_in(r->check_columns, j))
+                continue;
+            const size_t from = j;
+            while (j + 1 < n && simdsv__column_in(r->check_columns, j + 1))
+                j++;
+            const uint8_t *p = r->buf + origin + o[from];
+            const size_t size = o[j + 1] - 1 - o[from];
+            if (!(size < 64 && ascii_only(p, size)) && r->kernel->utf8_validate(p, size) != size)
+                return k;
+        }
+    }
+    return w->rows;
+}
+
 /* The UTF-8 check of a walk's records (the same look-ahead as the record
  * path: everything scanned so far).  Returns how many records are clean
  * (those before the first invalid byte) and sets *utf8_pos to where
@@ -157,6 +198,8 @@ static size_t utf8_clean(simdsv_reader *r, const walk_out *w, size_t origin, con
     *utf8_pos = r->utf8_pos;
     if (r->opt.utf8 == SIMDSV_UTF8_NONE || w->end <= r->utf8_pos)
         return w->rows;
+    if (first && r->check_columns != UINT64_MAX)
+        return utf8_clean_columns(r, w, origin, pos, first);
     size_t limit = r->scan_pos > w->end ? r->scan_pos : w->end;
     if (limit > r->len)
         limit = r->len;
@@ -323,7 +366,8 @@ static simdsv_status put_record(simdsv_reader *r, const simdsv_record *rec, simd
  * entry: a field that opens with a quote is quoted (the kernel saw it close
  * right before its separator), and needs decoding if a quote or escape byte
  * is inside.  An index without any quote byte (the kernel says so) has no
- * quoted field, and neither has a span that memchr finds none in. */
+ * quoted field, and neither has a span that memchr finds none in.  Only the
+ * columns the caller reads are flagged (simdsv_reader_read_columns). */
 static unsigned walked_flags(simdsv_reader *r, const char *data, const uint32_t *bounds, uint8_t *flags,
                              const size_t *first, size_t rows)
 {
@@ -335,11 +379,12 @@ static unsigned walked_flags(simdsv_reader *r, const char *data, const uint32_t 
     if (!memchr(data + span_start, quote, span_end - span_start))
         return 0;
     unsigned any = 0;
+    const bool every_column = r->flag_columns == UINT64_MAX;
     for (size_t k = 0; k < rows; k++)
         for (size_t e = first[k]; e + 1 < first[k + 1]; e++) {
             const char *p = data + bounds[e];
             const size_t raw = bounds[e + 1] - 1 - bounds[e];
-            if (raw == 0 || *p != quote)
+            if (raw == 0 || *p != quote || (!every_column && !simdsv__column_in(r->flag_columns, e - first[k])))
                 continue;
             unsigned f = SIMDSV_FIELD_QUOTED;
             if (memchr(p + 1, quote, raw - 2) || (r->dialect.has_escape && memchr(p + 1, escape, raw - 2)))

@@ -322,14 +322,29 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
 {
     if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos || r->counting)
         return SIMDSV_OK;
-    const size_t bad = utf8_advance(r, end);
-    if (bad >= end)
-        return SIMDSV_OK;
-    r->utf8_pos = end; /* resume after this record */
-    if (r->opt.utf8 == SIMDSV_UTF8_STRICT) {
-        const uint64_t field = field_at(r, bad, fields_in_buffer);
-        return simdsv__set_error(r, SIMDSV_ERR_INVALID_UTF8, bad, field, "invalid UTF-8 byte sequence");
+    size_t bad;
+    if (r->check_columns == UINT64_MAX) {
+        bad = utf8_advance(r, end);
+    } else { /* no look-ahead: the bytes after the record may be in columns nobody reads */
+        const size_t from = r->utf8_pos > r->rec_start ? r->utf8_pos : r->rec_start;
+        bad = from + r->kernel->utf8_validate(r->buf + from, end - from);
     }
+    uint64_t field = bad < end ? field_at(r, bad, fields_in_buffer) : 0;
+    /* An invalid byte in a column the caller does not read: the record's
+     * later fields are checked on their own. */
+    while (bad < end && !simdsv__column_in(r->check_columns, field)) {
+        const size_t next = field + 1 < r->nfields ? field_start_pos(r, (size_t)field + 1, fields_in_buffer) : end;
+        bad = next + r->kernel->utf8_validate(r->buf + next, end - next);
+        field = bad < end ? field_at(r, bad, fields_in_buffer) : 0;
+    }
+    if (bad >= end) {
+        if (r->utf8_pos < end)
+            r->utf8_pos = end;
+        return SIMDSV_OK;
+    }
+    r->utf8_pos = end; /* resume after this record */
+    if (r->opt.utf8 == SIMDSV_UTF8_STRICT)
+        return simdsv__set_error(r, SIMDSV_ERR_INVALID_UTF8, bad, field, "invalid UTF-8 byte sequence");
     for (size_t i = 0; i < r->nfields; i++) {
         simdsv_field *f = &r->fields[i];
         if (simdsv__utf8_validate_scalar((const uint8_t *)f->data, f->size) != f->size)

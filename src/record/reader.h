@@ -91,6 +91,9 @@ struct simdsv_reader {
     size_t header_bytes_size;
 
     size_t utf8_pos;      /* bytes before it are known valid (or already reported) */
+    /* simdsv_reader_read_columns / _check_columns: bit j for column j < 63, bit 63 for the rest */
+    uint64_t flag_columns;  /* the batches' flags are given for these */
+    uint64_t check_columns; /* UTF-8 is checked in these */
 
     /* simdsv_reader_next_batch: the arrays of the batch handed out (batch.c) */
     uint32_t *batch_bounds;
@@ -117,6 +120,12 @@ struct simdsv_reader {
     simdsv_error err;
     bool fatal;
 };
+
+/* Whether column j is in a mask of simdsv_reader_read_columns. */
+static inline bool simdsv__column_in(uint64_t mask, uint64_t j)
+{
+    return (mask >> (j < 63 ? j : 63)) & 1;
+}
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);
 /* A fatal error with no position of its own (out of memory, I/O): the

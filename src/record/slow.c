@@ -354,13 +354,22 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
         /* Report the earliest problem: invalid UTF-8 before the quoting one. */
         const size_t from = r->utf8_pos > r->rec_start ? r->utf8_pos : r->rec_start;
         if (from < sp.first.pos) {
-            const size_t bad = from + r->kernel->utf8_validate(r->buf + from, sp.first.pos - from);
+            size_t bad = from + r->kernel->utf8_validate(r->buf + from, sp.first.pos - from);
+            uint64_t field = 0;
+            while (bad < sp.first.pos) {
+                while (field + 1 < sp.nfields && bad >= r->scratch_offsets[(field + 1) * 4 + 3])
+                    field++;
+                if (simdsv__column_in(r->check_columns, field))
+                    break;
+                /* in a column the caller does not read: the next field on */
+                const size_t next = field + 1 < sp.nfields ? r->scratch_offsets[(field + 1) * 4 + 3] : sp.first.pos;
+                bad = next >= sp.first.pos ? sp.first.pos
+                                          : next + r->kernel->utf8_validate(r->buf + next, sp.first.pos - next);
+            }
             if (bad < sp.first.pos) {
                 sp.first.code = SIMDSV_ERR_INVALID_UTF8;
                 sp.first.pos = bad;
-                sp.first.field = 0;
-                while (sp.first.field + 1 < sp.nfields && bad >= r->scratch_offsets[(sp.first.field + 1) * 4 + 3])
-                    sp.first.field++;
+                sp.first.field = field;
             }
         }
     }

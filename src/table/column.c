@@ -272,6 +272,24 @@ static inline void view_put(view_sink *v, unsigned char *out, const char *s, siz
     memcpy(out + 8, &w1, 8);
 }
 
+/* The view of the n bytes just decoded at the side block's end: kept there
+ * when long, else inline (16 bytes there may be read: the side block has
+ * room for the run's bytes and 16 more). */
+static inline void view_put_side(view_sink *v, unsigned char *out, size_t n)
+{
+    const char *s = v->chars + v->len;
+    if (n <= 12) {
+        view_put(v, out, s, n, 1);
+        return;
+    }
+    uint32_t prefix;
+    memcpy(&prefix, s, 4);
+    const uint64_t w0 = (uint64_t)n | (uint64_t)prefix << 32, w1 = (uint64_t)v->side | (uint64_t)v->len << 32;
+    memcpy(out, &w0, 8);
+    memcpy(out + 8, &w1, 8);
+    v->len += n;
+}
+
 /* A view column's slots from `at` (views, not validity). */
 static void put_view_run(column *c, uint64_t at, const slot_text *texts, size_t count)
 {
@@ -548,6 +566,18 @@ static inline void copy_text(char *d, const char *s, size_t n)
     }
 }
 
+/* A quoted field's text with quote or escape bytes, decoded into dst
+ * (simdsv_unescape's rules): by the kernel's 16-byte steps where 15 bytes
+ * past the text may be read, else by simdsv_unescape.  dst has 16 bytes of
+ * room past n (the kernel's whole stores).  Returns the decoded length. */
+static inline size_t unescape_text(const field_run *f, const char *text, size_t n, char *dst)
+{
+    if (f->kernel->unescape && (size_t)(text - f->origin) + n + 16 <= f->readable)
+        return f->kernel->unescape(text, n, (unsigned)f->quote, (unsigned)f->escape, dst);
+    const simdsv_field field = {text, n, SIMDSV_FIELD_QUOTED | SIMDSV_FIELD_NEEDS_UNESCAPE};
+    return simdsv_unescape(&field, f->quote, f->escape < 256 ? f->escape : -1, dst);
+}
+
 /* An integer written with a leading zero ("00501", "-01"; not "0"): an
  * identifier, text for an inferred column. */
 static inline int leading_zero(const char *s, size_t n)
@@ -683,10 +713,10 @@ static size_t put_timestamps(column *c, const field_run *f, const value_rules *r
     }
 }
 
-/* The string fields of a run as views: each field's bytes are read once
- * (a quoted one is checked for the quote and escape bytes, which stop the
- * run: it is decoded by the general path); a long string points into the
- * input where it stands. */
+/* The string fields of a run as views: a long string points into the
+ * input where it stands; a quoted one with quote or escape bytes is
+ * decoded into the side block, and its view points there (or holds it, 12
+ * bytes or fewer). */
 static size_t put_views(column *c, const field_run *f, uint64_t *nulls)
 {
     const uint32_t *pos = f->pos;
@@ -703,8 +733,10 @@ static size_t put_views(column *c, const field_run *f, uint64_t *nulls)
             text++;
             size -= 2;
             if (has_byte((const unsigned char *)text, size, (unsigned char)f->quote) ||
-                (f->escape < 256 && has_byte((const unsigned char *)text, size, (unsigned char)f->escape)))
-                break; /* to be unescaped */
+                (f->escape < 256 && has_byte((const unsigned char *)text, size, (unsigned char)f->escape))) {
+                view_put_side(&v, out, unescape_text(f, text, size, v.chars + v.len));
+                continue;
+            }
         }
         view_put(&v, out, text, size, (size_t)(text - f->origin) + 16 <= f->readable);
         empty += n == 0;
@@ -766,7 +798,7 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
         void *offsets = c->offsets;
         if (f->kernel->string_fields && !wide && chars) {
             /* the kernel first; this loop takes the fields it leaves (the
-             * last ones of the batch, or one to be unescaped: it stops there too) */
+             * last ones of the batch) */
             i = f->kernel->string_fields(f->origin, pos, stride, count, f->readable, (unsigned)f->quote,
                                          (unsigned)f->escape, chars, &len, (int32_t *)offsets + at + 1, &nulls);
             pos += i * stride;
@@ -779,11 +811,11 @@ size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rule
             if (quoted) {
                 text++;
                 size -= 2;
-                if (has_byte((const unsigned char *)text, size, (unsigned char)f->quote) ||
-                    (f->escape < 256 && has_byte((const unsigned char *)text, size, (unsigned char)f->escape)))
-                    break; /* to be unescaped */
             }
-            if (size) { /* (no bytes yet: chars may be NULL) */
+            if (quoted && (has_byte((const unsigned char *)text, size, (unsigned char)f->quote) ||
+                           (f->escape < 256 && has_byte((const unsigned char *)text, size, (unsigned char)f->escape)))) {
+                len += unescape_text(f, text, size, chars + len);
+            } else if (size) { /* (no bytes yet: chars may be NULL) */
                 copy_text(chars + len, text, size);
                 len += size;
             }

@@ -116,6 +116,7 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
     simdsv_status st = simdsv__sub_reader(x, from, &sr);
     simdsv_record rec;
     uint64_t rows = 0;
+    size_t good = 0; /* where the record after the last one read starts */
     int clean = 1;
     while (st == SIMDSV_OK && rows < max_rows && (st = simdsv_reader_next(sr, &rec)) == SIMDSV_OK) {
         if (!trusted && x->header_fields && rec.field_count != x->header_fields) {
@@ -139,8 +140,12 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
                       (x->in_apart_window ? x->apart_base : 0) + from + rec.byte_offset, x->in_apart_window);
         }
         rows++;
+        good = (size_t)simdsv_reader_offset(sr);
     }
-    *reached = from + (size_t)simdsv_reader_offset(sr);
+    /* After an error, what follows the last good record: a window cut inside
+     * quotes is sampled on (sample_rest, once the input is held whole) from
+     * the record the cut split, not from the cut. */
+    *reached = from + (st == SIMDSV_OK || st == SIMDSV_END ? (size_t)simdsv_reader_offset(sr) : good);
     *sampled = rows;
     if (from == 0) {
         x->first_rows = rows;
@@ -149,14 +154,31 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
     if (st == SIMDSV_END)
         st = SIMDSV_OK;
     if (st != SIMDSV_OK && st != SIMDSV_ERR_NOMEM) {
-        clean = trusted; /* the start window's errors surface in the main pass */
-        st = SIMDSV_OK;
+        /* A trusted window reads the rows the main pass reads: its error is
+         * that pass's to report (or, for a schema alone, the result; the
+         * rows after the start window's are sample_rest's). */
+        clean = trusted;
+        st = trusted ? simdsv__sample_error(x, sr, st, from, from ? x->first_rows : 0) : SIMDSV_OK;
     }
     if (st == SIMDSV_OK && clean)
         memcpy(acc, local, t->ncols * sizeof *local);
     simdsv_reader_free(sr);
     simdsv__free(&t->alloc, local, t->ncols * sizeof *local);
     return st;
+}
+
+simdsv_status simdsv__sample_error(typed_ctx *x, const simdsv_reader *sr, simdsv_status st, size_t from,
+                                   uint64_t rows_before)
+{
+    if (st == SIMDSV_OK || st == SIMDSV_END || !x->schema_only)
+        return SIMDSV_OK;
+    if (st == SIMDSV_ERR_NOMEM)
+        return st;
+    if (st == SIMDSV_ERR_UNTERMINATED_QUOTE && x->window_cut)
+        return SIMDSV_OK;
+    const simdsv_error *e = simdsv_reader_error(sr);
+    return simdsv__reader_error_at(x->r, st, x->data_pos + from + (size_t)e->byte_offset, e->field,
+                                   rows_before + e->record + (x->opt->header ? 1 : 0), e->message);
 }
 
 /* The first line start at or after pos (pos itself when a line starts there:
@@ -295,6 +317,7 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
                 x->data = held.data;
                 x->size = held.size;
                 x->apart = false;
+                x->window_cut = false;
             }
         }
         if (st == SIMDSV_OK && covered < x->size && !x->apart)

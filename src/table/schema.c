@@ -345,8 +345,8 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
     return st;
 }
 
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart,
-                                 bool infer)
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window,
+                                 bool schema_only, bool infer)
 {
     memset(x, 0, sizeof *x);
     *out = NULL;
@@ -361,6 +361,7 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
     x->r = r;
     x->opt = opt;
     x->t = t;
+    x->schema_only = schema_only;
     *out = t;
     simdsv_status st;
     simdsv_record header;
@@ -379,13 +380,13 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
         return st;
     /* A sample read apart needs a whole row in the start window: a row
      * longer than the window is held whole, and the input with it. */
-    if (apart && !held.whole && !memchr(held.data, '\n', held.size) && !memchr(held.data, '\r', held.size) &&
+    if (schema_only && !held.whole && !memchr(held.data, '\n', held.size) && !memchr(held.data, '\r', held.size) &&
         (st = simdsv__reader_hold(r, SIZE_MAX, &held)) != SIMDSV_OK)
         return st;
     x->data = held.data;
     x->size = held.size;
     x->data_pos = held.pos;
-    if (!held.whole && apart && simdsv__reader_file(r, &x->file)) {
+    if (!held.whole && schema_only && simdsv__reader_file(r, &x->file)) {
         x->apart = true;
         x->data_offset = simdsv__reader_origin(r) + held.pos;
         x->data_total = x->file.end - x->data_offset;
@@ -396,6 +397,7 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
             cut--;
         if (cut)
             x->size = cut;
+        x->window_cut = true;
     }
     const spec_list *trues = &SIMDSV__SPEC(opt, SIMDSV_OPT_TRUE_VALUES);
     const spec_list *falses = &SIMDSV__SPEC(opt, SIMDSV_OPT_FALSE_VALUES);
@@ -412,9 +414,12 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
         simdsv_reader *sr = NULL;
         simdsv_record rec;
         st = simdsv__sub_reader(x, 0, &sr);
-        for (int i = 0; st == SIMDSV_OK && i < 1000 && simdsv_reader_next(sr, &rec) == SIMDSV_OK; i++)
+        simdsv_status next = SIMDSV_OK;
+        for (int i = 0; st == SIMDSV_OK && i < 1000 && (next = simdsv_reader_next(sr, &rec)) == SIMDSV_OK; i++)
             if (rec.field_count > nfields)
                 nfields = rec.field_count;
+        if (st == SIMDSV_OK)
+            st = simdsv__sample_error(x, sr, next, 0, 0);
         simdsv_reader_free(sr);
         if (st != SIMDSV_OK)
             return st;
@@ -431,7 +436,7 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
          * input is held in a buffer the arrays can share (else they are
          * copied, see simdsv_strings). */
         t->vin.views = true;
-        if (window == SIZE_MAX && !apart) {
+        if (window == SIZE_MAX && !schema_only) {
             size_t size = 0;
             t->vin.shared = simdsv__reader_share_input(r, &t->vin.base, &size);
             t->vin.size = t->vin.shared ? size : 0;

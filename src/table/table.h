@@ -177,9 +177,9 @@ typedef struct field_run {
  * string bytes included: the run's span) with their validity bits, and
  * moves c->length, c->null_count and c->chars_len on.  Returns how many it
  * took: it stops before the first field that needs the general rules — a
- * quoted field of a typed column, a quoted string that needs unescaping,
- * a value that does not parse, with no_leading_zero an integer such as
- * 00501 — and the caller's general path takes that one.  Null tokens
+ * quoted field of a typed column, a value that does not parse, with
+ * no_leading_zero an integer such as 00501 — and the caller's general path
+ * takes that one (a quoted string is decoded here).  Null tokens
  * other than the empty field are the caller's: with any, do not call. */
 size_t simdsv__column_put_fields(column *c, const field_run *f, const value_rules *rules, int no_leading_zero);
 /* Capacity for extra more string bytes (the offsets widened first if the

@@ -55,6 +55,10 @@ typedef struct typed_ctx {
     uint64_t data_total;      /* bytes of data rows in the whole input */
     bool in_apart_window;     /* data is a window read apart: offsets are input offsets (apart_base + ...) */
     uint64_t apart_base;
+    /* simdsv_table_infer: no later pass reads the rows, so an error in the
+     * rows sampled from the data start is its result (simdsv__sample_error). */
+    bool schema_only;
+    bool window_cut; /* data is a start window cut at a line end, not the whole input */
 } typed_ctx;
 
 /* What the sample says about a column, and the value behind it. */
@@ -190,17 +194,25 @@ static inline simdsv_status simdsv__sub_reader(const typed_ctx *x, size_t from, 
 
 /* schema.c.  Header, schema and inference into a new table *out.  window:
  * the bytes of data rows to hold and sample (SIZE_MAX: the whole input);
- * apart: a regular file larger than the window has its middle and end
- * sampled with pread() (simdsv_table_infer) instead of within the window;
+ * schema_only (simdsv_table_infer): a regular file larger than the window
+ * has its middle and end sampled with pread() instead of within the window,
+ * and an error in the rows read from the data start fails the call;
  * infer: the types are inferred too (else the caller infers them). */
-simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window, bool apart,
-                                 bool infer);
+simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window,
+                                 bool schema_only, bool infer);
 /* Frees what the context owns (not the table). */
 void simdsv__typed_finish(typed_ctx *x);
 
 /* infer.c.  The columns' types (those the schema does not give) and their
  * reasons, from samples of the start, middle and end of the data rows. */
 simdsv_status simdsv__infer_types(typed_ctx *x);
+/* sr read the data rows from data offset `from`, after rows_before rows, and
+ * stopped with st.  Under schema_only an error in them is reported on x->r
+ * as simdsv_table_read would report it, and returned; otherwise (a later pass
+ * reports it), and for a quoted field cut by the start window's end, which
+ * the input does not end in, SIMDSV_OK. */
+simdsv_status simdsv__sample_error(typed_ctx *x, const simdsv_reader *sr, simdsv_status st, size_t from,
+                                   uint64_t rows_before);
 /* One field's kind: the value layer's rules (src/values/values.h), plus the
  * reader's own bool spellings and decimal comma. */
 field_kind simdsv__infer_text(const typed_ctx *x, const simdsv_field *f, const char *s, size_t n);

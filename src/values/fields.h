@@ -25,10 +25,11 @@
  *    origin + readable;
  *  - string (the x86 kernels only): a field that ends at least 16 bytes
  *    before origin + readable, unquoted, or quoted (quote: the dialect's
- *    byte, 256 for none) without a quote or escape byte (256: none) between
- *    its quotes; its bytes are appended to chars + *len (which must have 16
- *    bytes of room past the run's bytes: whole 16-byte stores) and *len,
- *    the end of the column's bytes, written to ends[i] (int32 offsets).
+ *    byte, 256 for none; the text between its quotes decoded as
+ *    simdsv_unescape decodes it, escape: the byte or 256 for none); its
+ *    bytes are appended to chars + *len (which must have 16 bytes of room
+ *    past the run's bytes: whole 16-byte stores) and *len, the end of the
+ *    column's bytes, written to ends[i] (int32 offsets).
  */
 #ifndef SIMDSV_VALUES_FIELDS_H
 #define SIMDSV_VALUES_FIELDS_H
@@ -52,12 +53,18 @@ typedef size_t (*string_fields_fn)(const char *origin, const uint32_t *pos, size
                                    size_t readable, unsigned quote, unsigned escape, char *chars, size_t *len,
                                    int32_t *ends, uint64_t *nulls);
 
+/* A quoted field's text decoded into dst as simdsv_unescape decodes it
+ * (quote, escape: the bytes, or 256 for none); reads up to 15 bytes past
+ * text + n and writes up to 16 past dst's decoded end.  Returns its length. */
+typedef size_t (*unescape_fn)(const char *text, size_t n, unsigned quote, unsigned escape, char *dst);
+
 typedef struct value_kernel {
     int64_fields_fn int64_fields;
     float64_fields_fn float64_fields;
     date_fields_fn date_fields;
     timestamp_fields_fn timestamp_fields;
     string_fields_fn string_fields; /* NULL: the column loop's own (portable) copy */
+    unescape_fn unescape;           /* NULL: simdsv_unescape */
 } value_kernel;
 
 /* The number kernels that go with scan kernel id (one the reader runs, so
@@ -87,6 +94,10 @@ size_t simdsv__date_fields_avx2(const char *, const uint32_t *, size_t, size_t, 
 size_t simdsv__timestamp_fields_avx2(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
 size_t simdsv__date_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int32_t *, uint64_t *);
 size_t simdsv__timestamp_fields_avx512(const char *, const uint32_t *, size_t, size_t, size_t, int64_t *, uint64_t *);
+
+size_t simdsv__unescape_sse42(const char *, size_t, unsigned, unsigned, char *);
+size_t simdsv__unescape_avx2(const char *, size_t, unsigned, unsigned, char *);
+size_t simdsv__unescape_avx512(const char *, size_t, unsigned, unsigned, char *);
 
 size_t simdsv__string_fields_sse42(const char *, const uint32_t *, size_t, size_t, size_t, unsigned, unsigned, char *,
                                  size_t *, int32_t *, uint64_t *);

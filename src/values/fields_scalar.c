@@ -87,14 +87,17 @@ size_t simdsv__timestamp_fields_scalar(const char *origin, const uint32_t *pos, 
 
 #if defined(__x86_64__) || defined(_M_X64)
 static const value_kernel sse42 = {simdsv__int64_fields_sse42, simdsv__float64_fields_sse42, simdsv__date_fields_sse42,
-                                    simdsv__timestamp_fields_sse42, simdsv__string_fields_sse42};
+                                    simdsv__timestamp_fields_sse42, simdsv__string_fields_sse42,
+                                    simdsv__unescape_sse42};
 static const value_kernel avx2 = {simdsv__int64_fields_avx2, simdsv__float64_fields_avx2, simdsv__date_fields_avx2,
-                                    simdsv__timestamp_fields_avx2, simdsv__string_fields_avx2};
+                                    simdsv__timestamp_fields_avx2, simdsv__string_fields_avx2,
+                                    simdsv__unescape_avx2};
 static const value_kernel avx512 = {simdsv__int64_fields_avx512, simdsv__float64_fields_avx512, simdsv__date_fields_avx512,
-                                    simdsv__timestamp_fields_avx512, simdsv__string_fields_avx512};
+                                    simdsv__timestamp_fields_avx512, simdsv__string_fields_avx512,
+                                    simdsv__unescape_avx512};
 #endif
 static const value_kernel scalar = {simdsv__int64_fields_scalar, simdsv__float64_fields_scalar, simdsv__date_fields_scalar,
-                                    simdsv__timestamp_fields_scalar, NULL};
+                                    simdsv__timestamp_fields_scalar, NULL, NULL};
 
 const value_kernel *simdsv__value_kernel(simdsv_kernel id)
 {

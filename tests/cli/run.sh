@@ -242,6 +242,10 @@ t select_quoting select 3,1,2 quoting.csv
 t select_quoting_alone select 2 quoting.csv
 # consecutive columns copied as one run: short records, quoted fields in the run
 t select_run_ragged select 1-3,1-2 ragged.csv
+# UTF-8 is checked in the columns written (after a header), not in those dropped
+t select_bad_utf8_dropped select a bad_utf8.csv
+t select_bad_utf8 select b,a bad_utf8.csv
+t select_bad_utf8_no_header select --no-header 1 bad_utf8.csv
 t select_run_quoting select 2-3,1-2 quoting.csv
 t select_quoting_trim select 2,1 --trim-spaces --delimiter , --quote '"' quoting_trim.csv
 t select_broken select --quote '"' 2 broken.csv
@@ -271,12 +275,21 @@ t search_no_header search --no-header -c 1 1 fruit.csv
 t search_bad_column search -c nope x fruit.csv
 t search_missing search
 t search_help search --help
+# Strict UTF-8 is checked in the records written: a bad record passed over is
+# no error, a bad record written is the reader's error (the file read again);
+# standard input is checked whole, as before.
+t search_bad_utf8_unwritten search --encoding utf-8 -c a 2 bad_utf8_rows.csv
+t search_bad_utf8_written search --encoding utf-8 -c a 3 bad_utf8_rows.csv
+t search_bad_utf8_invert search --encoding utf-8 -v -c a 1 bad_utf8_rows.csv
+run search_bad_utf8_stdin bad_utf8_rows.csv search --encoding utf-8 -c a 2 -
 
 # --------------------------------------------------------------- frequency
 t freq_staff frequency staff.csv
 t freq_limit frequency --limit 1 --select dept,salary staff.csv
 t freq_all frequency --limit 0 --select 2 staff.csv
 t freq_no_header frequency --no-header --select 2 --limit 2 ragged.csv
+t freq_bad_utf8_dropped frequency --select a bad_utf8.csv
+t freq_bad_utf8 frequency --select b bad_utf8.csv
 t freq_empty frequency empty.csv
 t freq_quoting frequency quoting.csv
 # 300 values of 1 to 7 rows each, some longer than a slot holds: the table
@@ -380,6 +393,7 @@ t basic_stats_bad_on_error stats --on-error maybe typed.csv
 t basic_stats_capped_rejects stats --schema n:int64 --on-error null rejects.csv
 t basic_stats_csv stats --format csv typed.csv
 t basic_stats_json stats --format json typed.csv
+t basic_stats_timestamps stats --format csv times.csv
 t basic_stats_bad_format stats --format xml typed.csv
 # The version names the kernel this machine runs: a pattern, not a golden.
 if "$S" --version 2>"$TMP/err" | grep -q '^simdsv 0\.1\.0 (kernel: [a-z0-9]*)$' && [ ! -s "$TMP/err" ]; then ok; else
@@ -622,6 +636,24 @@ n = d["columns"][0]
 assert d["rows"] == 150001 and n["sum"] == 11250075000 and n["mean"] == 75000.5 and n["count"] == 150000, d
 assert d["columns"][1]["type"] == "string" and d["columns"][1]["min"] == "x", d'; then ok; else bad "stats --format json"; fi
 fi
+# Every dialect is cut into ranges (issue 22: escaped quotes before line
+# breaks, comment lines with an odd quote, stray quotes read leniently, a
+# delimiter of two bytes in quoted line breaks; over 8 MiB, so two ranges whose
+# boundary falls in them): the threaded ranges print what one stream does
+# (the string column's and the integers' statistics, which merge exactly).
+awk 'BEGIN { print "n,t,x"; for (i = 1; i <= 450000; i++) { printf "%d,\"a\\\"\n%d\\\\\",%d.5\n", i, i % 9, i % 7 } }' \
+    >"$TMP/d_escape.csv"
+awk 'BEGIN { print "n,t,x"; for (i = 1; i <= 500000; i++) { printf "%d,\"x\n#%d\",%d\n", i, i % 9, i % 7;
+    if (i % 5 == 0) printf "#note \"%d\n", i } }' >"$TMP/d_comment.csv"
+awk 'BEGIN { print "n,t,x"; for (i = 1; i <= 750000; i++) printf "%d,x\"%d,%d\n", i, i % 9, i % 7 }' >"$TMP/d_lenient.csv"
+awk 'BEGIN { print "n||t||x"; for (i = 1; i <= 500000; i++) printf "%d||\"p||%d\n\"||%d\n", i, i % 9, i % 7 }' \
+    >"$TMP/d_pipes.csv"
+for d in "escape --escape '\\'" "comment --comment '#'" "lenient --lenient" "pipes --delimiter '||'"; do
+    f=${d%% *}
+    o=${d#* }
+    same_output "stats: ranges of $f" "$S stats --exact --format csv --columns n,t --no-sniff $o - <$TMP/d_$f.csv" \
+        "$S stats --exact --format csv --columns n,t --threads 2 --no-sniff $o $TMP/d_$f.csv"
+done
 # A --schema type keeps --on-error: the late value is an error (fail) or a null listed after the table.
 RUN_DIR=$TMP run stats_late_schema_fail /dev/null stats --schema n:int64 late.csv
 RUN_DIR=$TMP run stats_late_schema_null /dev/null stats --exact --schema n:int64 --on-error null late.csv

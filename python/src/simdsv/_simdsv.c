@@ -413,7 +413,7 @@ static PyMethodDef module_methods[] = {
     {"count", py_count, METH_VARARGS, "count(src, ints, strings) -> int"},
     {"detect", py_detect, METH_VARARGS, "detect(src, ints, strings) -> (ints, strings) as detected"},
     {"range_summary", py_range_summary, METH_VARARGS, "range_summary(bytes, begin, prev_byte, ints, strings)"},
-    {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, in_quote)]"},
+    {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, state)]"},
     {"read_range", py_read_range, METH_VARARGS, "read_range(bytes, range, ints, strings, name) -> Table"},
     {"dataset", py_dataset, METH_VARARGS, "dataset([input], ints, strings) -> Dataset"},
     {NULL, NULL, 0, NULL}};
