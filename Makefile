@@ -113,7 +113,7 @@ clean:
 # FUZZ_SECONDS (default 60) — the CI tier; fuzz: 10 minutes each.  The cli
 # target (fuzz_cli.c) has its own seeds (seeds/cli) and writes its temporary
 # files under TMPDIR.
-FUZZ_TARGETS ?= reader kernels chunked utf8 table spec cli sniff dataset
+FUZZ_TARGETS ?= reader kernels chunked utf8 table spec cli sniff dataset range
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz-build fuzz-short fuzz
 fuzz-build:

@@ -3,7 +3,7 @@
  * cache, single thread unless --threads says otherwise.  The file is read
  * into memory first, so the numbers are the parser's, not the disk's.
  *
- *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|all]
+ *   bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|range-summary|all]
  *              [--threads LIST] [--escape C] [--comment S] [--lenient 1] [--delimiter S]
  *
  * count:   simdsv_reader_count (records, quote-aware, strict checks)
@@ -16,6 +16,9 @@
  *          pointer and length
  * batch:   simdsv_reader_next_batch over every record, touching each field's
  *          pointer and length (simdsv_batch_field), as iterate does
+ * range-summary: simdsv_range_summarize over 8 MiB ranges of the input (as
+ *          `simdsv stats` cuts a file), then simdsv_range_combine; the check
+ *          is the sum of the ranges' record starts
  * Prints one line per op: op, kernel, GB/s (median of N runs), cpu_GB/s (the
  * same from the process's CPU time), and a checksum.
  *
@@ -115,6 +118,30 @@ static uint64_t op_count(const unsigned char *data, size_t size, simdsv_kernel k
         fprintf(stderr, "count failed: %s\n", simdsv_reader_error(r)->message);
     simdsv_reader_free(r);
     return n;
+}
+
+static uint64_t op_range_summary(const unsigned char *data, size_t size, simdsv_kernel kernel)
+{
+    enum { RANGE = 8 << 20 };
+    simdsv_options *opt = bench_options(kernel);
+    const size_t n = size ? (size + RANGE - 1) / RANGE : 1;
+    simdsv_range_summary *s = malloc(n * sizeof *s);
+    simdsv_range *out = malloc(n * sizeof *out);
+    uint64_t sum = 0;
+    for (size_t i = 0; s && i < n; i++) {
+        const size_t b = i * (size_t)RANGE, e = b + RANGE < size ? b + RANGE : size;
+        if (simdsv_range_summarize(opt, data + b, e - b, b, b ? data[b - 1] : -1, &s[i], NULL) != SIMDSV_OK) {
+            fprintf(stderr, "range-summary: this dialect is refused\n");
+            exit(2);
+        }
+    }
+    if (s && out && simdsv_range_combine(s, n, out) == SIMDSV_OK)
+        for (size_t i = 0; i < n; i++)
+            sum += out[i].start;
+    free(s);
+    free(out);
+    simdsv_options_free(opt);
+    return sum;
 }
 
 static uint64_t count_path(simdsv_kernel kernel, int mapped)
@@ -239,7 +266,7 @@ static uint64_t op_batch_raw(const unsigned char *data, size_t size, simdsv_kern
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|all]"
+        fprintf(stderr, "usage: bench_scan FILE [--kernel K] [--repeat N] [--op count|count-file|count-map|index|iterate|batch|batch-raw|range-summary|all]"
                         " [--threads LIST] [--escape C] [--comment S] [--lenient 1] [--delimiter S]\n");
         return 2;
     }
@@ -292,7 +319,8 @@ int main(int argc, char **argv)
         int threaded;
     } table[] = {{"count", op_count, 1}, {"count-file", op_count_file, 1},
                  {"count-map", op_count_map, 1}, {"index", op_index, 0},
-                 {"iterate", op_iterate, 0}, {"batch", op_batch, 0}, {"batch-raw", op_batch_raw, 0}};
+                 {"iterate", op_iterate, 0}, {"batch", op_batch, 0}, {"batch-raw", op_batch_raw, 0},
+                 {"range-summary", op_range_summary, 0}};
     if (repeat < 1 || repeat > 100)
         repeat = 5;
     static double times[16][100], cpu_times[16][100];

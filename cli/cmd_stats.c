@@ -8,9 +8,11 @@
  * range per thread; each thread keeps its own statistics, merged at the end.
  * The first range's stream fixes the schema (its first 8 MiB, as one stream
  * over the whole input would) and the other ranges get it as given types.
- * Standard input, compressed input and dialects that ranges cannot cut
- * (escapes, comments, lenient mode, skipped lines, a footer, another
- * encoding, a header of several rows, a row limit) are read as one stream.
+ * Every dialect is cut so (the ranges follow the reader's record grammar
+ * where the quote state is not the quote parity).  Standard input,
+ * compressed input, skipped lines (the one option ranges refuse), a
+ * footer, another encoding, a header of several rows and a row limit are
+ * read as one stream.
  *
  * Inferred types are fixed by the first window, so a later value may not
  * fit: the stream makes it a null and lists it as a reject (SIMDSV_OPT_ON_ERROR

@@ -1265,6 +1265,11 @@ SIMDSV_API simdsv_status simdsv_dataset_widen_misfit(simdsv_dataset *ds);
  * one input: memory, a glob).  Never NULL. */
 SIMDSV_API const simdsv_error *simdsv_dataset_error(const simdsv_dataset *ds);
 SIMDSV_API long simdsv_dataset_error_file(const simdsv_dataset *ds);
+/* The last error's message whole: simdsv_error.message holds 255 bytes, and
+ * a message that names files (a conflict names both, with their paths) may
+ * be longer.  "" when there is none; valid until the next read, stream or
+ * free of the dataset. */
+SIMDSV_API const char *simdsv_dataset_error_message(const simdsv_dataset *ds);
 
 /* ------------------------------------------------------------------ writers */
 
@@ -1347,9 +1352,9 @@ SIMDSV_API simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, 
  *
  *   1. summarize each range from its bytes alone (simdsv_range_summarize);
  *   2. combine the summaries, in input order, on one machine
- *      (simdsv_range_combine): each range learns whether its begin is inside
- *      quotes (a prefix XOR of the ranges' quote parities), hence where its
- *      first record starts, and which bytes hold the records that start in
+ *      (simdsv_range_combine): each range learns the state its begin is in
+ *      (inside quotes or not, ...: the ranges' state maps composed in
+ *      order), hence where its first record starts, and which bytes hold the records that start in
  *      it: [start, stop), where stop is the next range's start, so the last
  *      record is read past `end` as far as it goes;
  *   3. read each range's bytes [start, stop) with a reader opened by
@@ -1362,34 +1367,46 @@ SIMDSV_API simdsv_status simdsv_write_callback(struct ArrowArrayStream *stream, 
  *      that does not fit is then an error with its position (or a reject),
  *      where the whole read would have widened the column.
  *
- * A record starts after a line end outside quotes, and without an escape
- * byte "inside quotes" is the parity of the quote bytes before, so this
- * holds for any input the strict reader accepts; on input it rejects, the
- * first range (in input order) whose read fails reports the error the whole
- * read reports.  Not supported (SIMDSV_ERR_INVALID_ARGUMENT, with a message
- * in the error): an escape byte (an escaped quote breaks the parity), a
- * comment byte (a comment line may hold an unbalanced quote), lenient mode
- * (it recovers from stray quotes, so the parity is not the state) and
- * SIMDSV_OPT_SKIP_LINES (skipped lines may hold anything).  A header row and
- * a BOM are fine: they belong to the first range (the header row must end in
- * it).
+ * A record starts after a line end outside quotes.  Which line ends are
+ * outside quotes depends on the bytes before, through a small set of states
+ * (the summary's `states`): without an escape byte, a comment byte or
+ * lenient mode, "inside quotes" is the parity of the quote bytes before, so
+ * two states do (outside, inside) and a summary costs one pass that counts
+ * quotes; otherwise the states are those of the reader's record grammar
+ * (at a record start, at a field's start, in an unquoted field, in quotes,
+ * after an escape byte, after a quote in quotes, after its trimmed spaces,
+ * in a comment line, part way through a delimiter or comment marker of
+ * several bytes), each range is followed from every one of them, and the
+ * combine composes the ranges' state maps.  Either way ranges read exactly
+ * as the whole input does; on input the strict reader rejects, the first
+ * range (in input order) whose read fails reports the error the whole read
+ * reports.  Not supported (SIMDSV_ERR_INVALID_ARGUMENT, with a message in
+ * the error): SIMDSV_OPT_SKIP_LINES (skipped lines may hold anything).  A
+ * header row and a BOM are fine: they belong to the first range (the header
+ * row must end in it).
  *
  * Positions in errors and records are input offsets and input lines; the
  * `record` and `index` numbers count from the range's first record. */
 
-/* What a range's own bytes say, for both quote states its begin can have. */
+/* The most states a range's begin can be in (see above). */
+#define SIMDSV_RANGE_STATES 20
+
+/* What a range's own bytes say, for every state its begin can be in. */
 typedef struct simdsv_range_summary {
     uint64_t begin, end;        /* the range [begin, end) of the input */
-    uint64_t record_start[2];   /* the first record start in (begin, end] when begin is outside
-                                   ([0]) / inside ([1]) quotes; UINT64_MAX when none: no line end
-                                   outside quotes (a record longer than the range), or bytes that
-                                   are not strict CSV in that state before one (then the range
-                                   before reads through this one, and reports the error if that
-                                   is the true state); begin itself for the range at 0 */
-    uint64_t lines_to_start[2]; /* line ends in [begin, record_start[h]) */
-    uint8_t after_cr[2];        /* the line end before record_start[h] was a CR */
+    uint8_t states;             /* the dialect's states: 0 .. states - 1, state 0 at the input's start;
+                                   the same in every summary of one input and options */
+    uint64_t record_start[SIMDSV_RANGE_STATES]; /* the first record start in (begin, end] when begin
+                                   is in state h; UINT64_MAX when none: no line end that ends a
+                                   record or comment line (a record longer than the range), or
+                                   (two states) bytes that are not strict CSV in that state before
+                                   one (then the range before reads through this one, and reports
+                                   the error if that is the true state); begin itself for the
+                                   range at 0 in state 0 */
+    uint64_t lines_to_start[SIMDSV_RANGE_STATES]; /* line ends in [begin, record_start[h]) */
+    uint8_t after_cr[SIMDSV_RANGE_STATES];        /* the line end before record_start[h] was a CR */
+    uint8_t end_state[SIMDSV_RANGE_STATES];       /* the state at end when begin is in state h */
     uint64_t lines;             /* line ends in [begin, end) (a CRLF is one, at its CR) */
-    uint8_t quote_parity;       /* parity of the quote bytes in [begin, end) */
     uint64_t header_end;        /* the range at 0 with SIMDSV_OPT_HEADER=1: just past the header
                                    row's line end, UINT64_MAX when it does not end in the range;
                                    else 0 */
@@ -1400,7 +1417,7 @@ typedef struct simdsv_range {
     uint64_t start, stop; /* the bytes of the records that start in the range; start == stop: none */
     uint64_t line;        /* 1-based input line at start */
     uint8_t after_cr;     /* the byte before start is a CR (a LF at start is then its CRLF's) */
-    uint8_t in_quote;     /* the quote state at the range's begin */
+    uint8_t state;        /* the state at the range's begin (see simdsv_range_summary) */
 } simdsv_range;
 
 /* Summarizes the range that begins at input offset `begin`: bytes[0..size)

@@ -99,6 +99,7 @@ typedef struct count_plan {
     int quote;            /* the quote byte, 256 (no byte) without quoting */
     const uint8_t *buf;   /* in memory: position p is buf[p - origin] */
     uint64_t origin;
+    const source *mapped; /* buf is this mapped file's: each job hands its pages back when done */
     int fd;               /* else a file: position p is at file offset p + delta */
     uint64_t delta;
     size_t window;
@@ -350,6 +351,12 @@ static void *run_job(void *arg)
             if (res > 0) {
                 j->ok = 1;
                 j->hyp = h;
+                if (p->mapped) { /* read again only after a wrong guess or for an error's line */
+                    const uint8_t *from = p->buf + (size_t)(p->bounds[j->i] - p->origin);
+                    const size_t size = (size_t)(p->bounds[j->i + 1] - p->bounds[j->i]);
+                    simdsv__source_release_range(p->mapped, (size_t)(from - p->mapped->data),
+                                                 (size_t)(from - p->mapped->data) + size);
+                }
                 return NULL;
             }
             if (res < 0) {
@@ -742,6 +749,10 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
         plan.buf = r->buf;
         plan.origin = r->buf_origin;
         end = r->buf_origin + r->len;
+        /* The whole file, mapped by the reader (not converted): its pages
+         * leave on the thread that counted them, not all at the unmap on one. */
+        if (r->src.kind == SOURCE_MAPPED && !r->src.streamed && r->buf == r->src.data)
+            plan.mapped = &r->src;
     } else if (r->src.kind == SOURCE_FD && simdsv__source_plain(&r->src)) {
         /* A regular file, read from its current offset up to now. */
         struct stat st;
@@ -931,7 +942,380 @@ static int find_record_start_kernel(count_job *j, uint64_t from, uint64_t limit,
     return 0;
 }
 
-void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
+/* ------------------------------------------- byte ranges by the record grammar */
+
+/* The states of the reader's record grammar (slow.c, parse and
+ * parse_fields) as an automaton over bytes, for the byte ranges of the
+ * dialects whose quote state is not the quote parity (parity_dialect,
+ * lenient mode).  slow.c looks ahead for a delimiter or comment marker of
+ * several bytes; here the bytes matched so far are a state of their own,
+ * and a mismatch reads them again from where the lookahead would have
+ * (they were text), so that every byte boundary has one state.  The
+ * boundaries are those of strict mode too: it parses leniently and only
+ * reports the first departure, and nothing after the first error is read. */
+enum {
+    G_START,       /* at the input's start, where a BOM may be */
+    G_BOM,         /* + k - 1: k bytes of a BOM at the input's start (k < 3) */
+    G_RECORD = G_BOM + 2, /* at a record start (after a line end outside quotes) */
+    G_FIELD,       /* at a field's start */
+    G_UNQUOTED,    /* in an unquoted field */
+    G_QUOTED,      /* in a quoted field */
+    G_ESCAPED,     /* after an escape byte in quotes */
+    G_QUOTE,       /* after a quote in quotes (the closing one, or the first of two) */
+    G_SPACES,      /* trimmed spaces after a closing quote */
+    G_COMMENT,     /* in a comment line */
+    G_MARKER,      /* + k - 1: k bytes of a comment marker of several bytes (k < 4) */
+    G_DELIM = G_MARKER + 3, /* + k - 1: k bytes of a delimiter of several bytes */
+    G_KINDS = G_DELIM + 3
+};
+
+_Static_assert(G_KINDS <= SIMDSV_RANGE_STATES, "a summary holds every state of the grammar");
+
+/* Entries of each of the K-byte tables (below), at most. */
+#define GROUP_TABLE 8192
+
+typedef struct grammar {
+    const simdsv_reader *r;
+    uint8_t index[G_KINDS]; /* a kind's state number, 0xff while not reached */
+    uint8_t kind[G_KINDS];
+    size_t states;
+    uint8_t next[G_KINDS][256];
+    /* Bytes that act alike in every state past the input's start (most
+     * bytes: all but the delimiter, line ends, quote, escape, ...) are one
+     * class; `group` bytes at a time, as one index of classes, the state
+     * whose row starts at s * span goes to the state whose row starts at
+     * jump[s * span + index], and first[...] is 1 + the offset of the byte
+     * after which it first enters the record start state in them (0: it
+     * does not).  The chain of dependent loads is what limits a walk, so
+     * `group` bytes per load (rows, not states: no multiply in the chain)
+     * is several times the speed of one. */
+    uint8_t cls[256];
+    size_t classes, group, span; /* span = classes ^ group */
+    uint16_t weighed[8][256];    /* byte c at offset i of a group: cls[c] * classes ^ (group - 1 - i) */
+    uint16_t *jump;              /* NULL: byte by byte */
+    uint8_t *first;
+} grammar;
+
+static int is_line_end(int c)
+{
+    return c == '\n' || c == '\r';
+}
+
+/* A delimiter's first byte, read where separator_at looks for one. */
+static int g_delimiter(const simdsv_reader *r)
+{
+    return r->opt.delimiter_len == 1 ? G_FIELD : G_DELIM;
+}
+
+/* The state after byte c in state g: slow.c's transitions, in its order. */
+static int g_step(const simdsv_reader *r, int g, int c)
+{
+    const scan_dialect *d = &r->dialect;
+    const int quote = d->has_quote ? d->quote : 256;
+    static const uint8_t bom[3] = {0xEF, 0xBB, 0xBF};
+    switch (g) {
+    case G_START:
+        return c == bom[0] ? G_BOM : g_step(r, G_RECORD, c);
+    case G_BOM:
+    case G_BOM + 1:
+        if (c == bom[g - G_BOM + 1])
+            return g == G_BOM + 1 ? G_RECORD : g + 1;
+        /* Not a BOM: those bytes are the first record's. */
+        {
+            int s = G_RECORD;
+            for (int i = 0; i <= g - G_BOM; i++)
+                s = g_step(r, s, bom[i]);
+            return g_step(r, s, c);
+        }
+    case G_RECORD:
+        if (is_line_end(c))
+            return G_RECORD; /* empty lines hold no record */
+        if (d->has_comment && c == r->opt.comment_seq[0])
+            return r->opt.comment_len == 1 ? G_COMMENT : G_MARKER;
+        return g_step(r, G_FIELD, c);
+    case G_FIELD:
+    case G_UNQUOTED:
+        if (g == G_FIELD && c == ' ' && r->opt.trim_spaces)
+            return G_FIELD;
+        if (g == G_FIELD && c == quote)
+            return G_QUOTED;
+        if (c == d->delimiter)
+            return g_delimiter(r);
+        return is_line_end(c) ? G_RECORD : G_UNQUOTED;
+    case G_QUOTED:
+        if (d->has_escape && c == d->escape)
+            return G_ESCAPED;
+        return c == quote ? G_QUOTE : G_QUOTED;
+    case G_ESCAPED:
+        return G_QUOTED;
+    case G_QUOTE:
+    case G_SPACES:
+        if (g == G_QUOTE && c == quote)
+            return G_QUOTED; /* a doubled quote */
+        if (c == ' ' && r->opt.trim_spaces)
+            return G_SPACES;
+        if (c == d->delimiter)
+            return g_delimiter(r);
+        return is_line_end(c) ? G_RECORD : G_UNQUOTED; /* text after the quote: the field goes on unquoted */
+    case G_COMMENT:
+        return is_line_end(c) ? G_RECORD : G_COMMENT;
+    default:
+        break;
+    }
+    if (g >= G_DELIM) {
+        const int k = g - G_DELIM + 1;
+        if (c == r->opt.delimiter_seq[k])
+            return k + 1 == r->opt.delimiter_len ? G_FIELD : g + 1;
+        /* Not a delimiter: its first byte was text of an unquoted field
+         * (whatever state it was read in: slow.c reads quotes and trimmed
+         * spaces before it looks for a delimiter). */
+        int s = G_UNQUOTED;
+        for (int i = 1; i < k; i++)
+            s = g_step(r, s, r->opt.delimiter_seq[i]);
+        return g_step(r, s, c);
+    }
+    const int k = g - G_MARKER + 1;
+    if (c == r->opt.comment_seq[k])
+        return k + 1 == r->opt.comment_len ? G_COMMENT : g + 1;
+    /* Not the marker: an ordinary record from its first byte. */
+    int s = g_step(r, G_FIELD, r->opt.comment_seq[0]);
+    for (int i = 1; i < k; i++)
+        s = g_step(r, s, r->opt.comment_seq[i]);
+    return g_step(r, s, c);
+}
+
+/* The states reachable from the input's start, numbered in the order found
+ * (G_START is 0, G_RECORD 1 or more), their table, the byte classes and
+ * the group tables (left NULL when they cannot be allocated). */
+static void grammar_build(grammar *gr, const simdsv_reader *r)
+{
+    memset(gr->index, 0xff, sizeof gr->index);
+    gr->r = r;
+    gr->kind[0] = G_START;
+    gr->index[G_START] = 0;
+    gr->states = 1;
+    for (size_t i = 0; i < gr->states; i++)
+        for (int c = 0; c < 256; c++) {
+            const int to = g_step(r, gr->kind[i], c);
+            if (gr->index[to] == 0xff && gr->states < G_KINDS) { /* (always: every kind is one state) */
+                gr->index[to] = (uint8_t)gr->states;
+                gr->kind[gr->states++] = (uint8_t)to;
+            }
+            gr->next[i][c] = gr->index[to];
+        }
+    /* Classes: bytes whose transitions agree in every state but the
+     * input's start and the BOM's (a walk leaves those in its first three
+     * bytes, byte by byte). */
+    uint8_t first_of[256]; /* a byte of each class */
+    gr->classes = 0;
+    for (int c = 0; c < 256; c++) {
+        size_t k = 0;
+        for (; k < gr->classes; k++) {
+            size_t s = 0;
+            while (s < gr->states && (gr->kind[s] < G_RECORD || gr->next[s][c] == gr->next[s][first_of[k]]))
+                s++;
+            if (s == gr->states)
+                break;
+        }
+        if (k == gr->classes)
+            first_of[gr->classes++] = (uint8_t)c;
+        gr->cls[c] = (uint8_t)k;
+    }
+    gr->group = 1;
+    gr->span = gr->classes;
+    while (gr->group < 8 && gr->span * gr->classes * gr->states <= GROUP_TABLE) {
+        gr->group++;
+        gr->span *= gr->classes;
+    }
+    for (size_t i = 0, weight = gr->span / gr->classes; i < gr->group; i++, weight /= gr->classes)
+        for (int c = 0; c < 256; c++)
+            gr->weighed[i][c] = (uint16_t)(gr->cls[c] * weight);
+    gr->jump = NULL;
+    const size_t size = gr->states * gr->span;
+    if (gr->group < 2 || !(gr->jump = simdsv__alloc(&r->opt.alloc, 3 * size)))
+        return;
+    gr->first = (uint8_t *)(gr->jump + size);
+    const uint8_t record = gr->index[G_RECORD];
+    for (size_t s = 0; s < gr->states; s++)
+        for (size_t idx = 0; idx < gr->span; idx++) {
+            uint8_t g = (uint8_t)s, hit = 0;
+            for (size_t i = 0, rest = idx, div = gr->span / gr->classes; i < gr->group; i++, div /= gr->classes) {
+                g = gr->next[g][first_of[rest / div]];
+                rest %= div;
+                if (g == record && !hit)
+                    hit = (uint8_t)(i + 1);
+            }
+            gr->jump[s * gr->span + idx] = (uint16_t)(g * gr->span);
+            gr->first[s * gr->span + idx] = hit;
+        }
+}
+
+static void grammar_free(grammar *gr)
+{
+    if (gr->jump)
+        simdsv__free(&gr->r->opt.alloc, gr->jump, 3 * gr->states * gr->span);
+}
+
+/* Every state a range's begin can be in, followed through the range at
+ * once: the states' walks join as soon as two reach the same state (on
+ * real data within a record or two), so most of the range is walked once
+ * or twice, `group` bytes per step.  A walk's first entry into the record
+ * start state after begin is its record start. */
+typedef struct grammar_walks {
+    size_t n, walks;
+    uint8_t walk_of[SIMDSV_RANGE_STATES]; /* the walk each begin state follows */
+    uint8_t at[SIMDSV_RANGE_STATES];      /* walk w's state */
+    uint8_t waiting[SIMDSV_RANGE_STATES]; /* walk w has a begin state without a record start */
+} grammar_walks;
+
+/* Walk w entered the record start state just before input offset `start`. */
+static void walk_found(grammar_walks *gw, size_t w, uint64_t start, simdsv_range_summary *out)
+{
+    for (size_t h = 0; h < gw->n; h++)
+        if (gw->walk_of[h] == w && out->record_start[h] == UINT64_MAX)
+            out->record_start[h] = start;
+    gw->waiting[w] = 0;
+}
+
+/* Walks in the same state go on as one. */
+static void walks_join(grammar_walks *gw)
+{
+    for (size_t w = 1; w < gw->walks; w++) {
+        size_t v = 0;
+        while (v < w && gw->at[v] != gw->at[w])
+            v++;
+        if (v == w)
+            continue;
+        gw->waiting[v] |= gw->waiting[w];
+        for (size_t h = 0; h < gw->n; h++)
+            gw->walk_of[h] = gw->walk_of[h] == w  ? (uint8_t)v
+                             : gw->walk_of[h] > w ? (uint8_t)(gw->walk_of[h] - 1)
+                                                  : gw->walk_of[h];
+        memmove(gw->at + w, gw->at + w + 1, gw->walks - w - 1);
+        memmove(gw->waiting + w, gw->waiting + w + 1, gw->walks - w - 1);
+        gw->walks--;
+        w--;
+    }
+}
+
+/* Every walk one byte further (data[k] is input offset begin + k). */
+static void walks_byte(const grammar *gr, grammar_walks *gw, const uint8_t *data, size_t k, uint64_t begin,
+                       simdsv_range_summary *out)
+{
+    const uint8_t record = gr->index[G_RECORD];
+    for (size_t w = 0; w < gw->walks; w++) {
+        gw->at[w] = gr->next[gw->at[w]][data[k]];
+        if (gw->at[w] == record && gw->waiting[w])
+            walk_found(gw, w, begin + k + 1, out);
+    }
+}
+
+/* The classes of p[0..group) as one index. */
+static inline size_t group_index(const grammar *gr, const uint8_t *p)
+{
+    size_t idx = 0;
+    for (size_t i = 0; i < gr->group; i++)
+        idx += gr->weighed[i][p[i]];
+    return idx;
+}
+
+/* Walks a and b (the same one when there is one) through the groups of
+ * data[*pos..stop), G bytes each (a constant: the loop unrolls). */
+#define WALK_GROUPS(G)                                                                                           \
+    for (; stop - pos >= (G); pos += (G)) {                                                                      \
+        size_t idx = 0;                                                                                          \
+        for (size_t i = 0; i < (G); i++)                                                                         \
+            idx += gr->weighed[i][data[pos + i]];                                                                \
+        a = jump[a + idx];                                                                                       \
+        b = jump[b + idx];                                                                                       \
+    }
+
+static void grammar_summary(const grammar *gr, const uint8_t *data, size_t size, uint64_t begin,
+                            simdsv_range_summary *out)
+{
+    grammar_walks gw;
+    gw.n = gw.walks = gr->states < G_KINDS ? gr->states : G_KINDS; /* (always the former) */
+    for (size_t h = 0; h < gw.n; h++) {
+        gw.walk_of[h] = gw.at[h] = (uint8_t)h;
+        gw.waiting[h] = 1;
+        out->record_start[h] = UINT64_MAX;
+    }
+    size_t pos = 0;
+    /* The input's start and a BOM are left within three bytes, byte by byte. */
+    for (; pos < size && pos < 3; pos++)
+        walks_byte(gr, &gw, data, pos, begin, out);
+    walks_join(&gw);
+    const size_t group = gr->jump ? gr->group : 1;
+    while (pos < size) {
+        const size_t stop = size - pos < 64 ? size : pos + 64;
+        if (!gr->jump) {
+            for (; pos < stop; pos++)
+                walks_byte(gr, &gw, data, pos, begin, out);
+        } else {
+            size_t row[SIMDSV_RANGE_STATES] = {0};
+            int waiting = 0;
+            for (size_t w = 0; w < gw.walks; w++) {
+                row[w] = gw.at[w] * gr->span;
+                waiting |= gw.waiting[w];
+            }
+            const uint16_t *jump = gr->jump;
+            if (gw.walks <= 2 && !waiting) {
+                /* The usual case: the walks have joined (two: inside
+                 * quotes or not, in a file where they never meet).  The
+                 * rows in locals: the chain is one load per group. */
+                size_t a = row[0], b = gw.walks == 2 ? row[1] : row[0];
+                switch (group) {
+                case 2: WALK_GROUPS(2) break;
+                case 3: WALK_GROUPS(3) break;
+                case 4: WALK_GROUPS(4) break;
+                case 5: WALK_GROUPS(5) break;
+                case 6: WALK_GROUPS(6) break;
+                case 7: WALK_GROUPS(7) break;
+                default: WALK_GROUPS(8) break;
+                }
+                row[0] = a;
+                row[1] = b;
+            } else {
+                for (; stop - pos >= group; pos += group) {
+                    const size_t idx = group_index(gr, data + pos);
+                    for (size_t w = 0; w < gw.walks; w++) {
+                        if (gw.waiting[w] && gr->first[row[w] + idx])
+                            walk_found(&gw, w, begin + pos + gr->first[row[w] + idx], out);
+                        row[w] = jump[row[w] + idx];
+                    }
+                }
+            }
+            for (size_t w = 0; w < gw.walks; w++)
+                gw.at[w] = (uint8_t)(row[w] / gr->span);
+            for (; pos < stop; pos++)
+                walks_byte(gr, &gw, data, pos, begin, out);
+        }
+        walks_join(&gw);
+    }
+    for (size_t h = 0; h < gw.n; h++)
+        out->end_state[h] = gw.at[gw.walk_of[h]];
+}
+
+/* Just past the header row's line end, read from the input's start: the
+ * first record that is neither an empty line nor a comment line; 0 when it
+ * does not end in data[0..size). */
+static uint64_t grammar_header_end(const grammar *gr, const uint8_t *data, size_t size)
+{
+    const uint8_t record = gr->index[G_RECORD];
+    uint8_t g = 0;
+    for (size_t at = 0; at < size; at++) {
+        const uint8_t was = g;
+        g = gr->next[g][data[at]];
+        if (g == record && was != record && gr->kind[was] != G_COMMENT && gr->kind[was] >= G_RECORD)
+            return at + 1;
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- byte ranges */
+
+/* The summary where the quote state is the parity of the quotes before. */
+static void parity_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
                            simdsv_range_summary *out)
 {
     count_plan plan;
@@ -942,9 +1326,6 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
     count_job job;
     memset(&job, 0, sizeof job);
     job.plan = &plan;
-    memset(out, 0, sizeof *out);
-    out->begin = begin;
-    out->end = begin + size;
     /* Lines and quotes piece by piece: the second pass reads from cache. */
     uint64_t after_cr = prev_byte == '\r', quotes = 0;
     for (size_t at = 0; at < size; at += PIECE) {
@@ -952,7 +1333,9 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
         out->lines += r->kernel->count_lines(data + at, n, &after_cr);
         quotes += count_byte(data + at, n, plan.quote);
     }
-    out->quote_parity = (uint8_t)(quotes & 1);
+    out->states = 2; /* outside quotes, inside */
+    out->end_state[0] = (uint8_t)(quotes & 1);
+    out->end_state[1] = (uint8_t)(~quotes & 1);
     for (int h = 0; h < 2; h++) {
         uint64_t found = UINT64_MAX;
         if (begin == 0) {
@@ -978,4 +1361,39 @@ void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t s
         if (find_record_start(&job, at, size, 0, &out->header_end, &parity) <= 0)
             out->header_end = UINT64_MAX;
     }
+}
+
+void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
+                           simdsv_range_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->begin = begin;
+    out->end = begin + size;
+    if (parity_dialect(r) && !r->opt.lenient) {
+        parity_summary(r, data, size, begin, prev_byte, out);
+        return;
+    }
+    grammar gr;
+    grammar_build(&gr, r);
+    out->states = (uint8_t)gr.states;
+    grammar_summary(&gr, data, size, begin, out);
+    uint64_t after_cr = prev_byte == '\r';
+    for (size_t at = 0; at < size; at += PIECE)
+        out->lines += r->kernel->count_lines(data + at, size - at < PIECE ? size - at : PIECE, &after_cr);
+    if (begin == 0)
+        out->record_start[0] = 0; /* the input's start is a record start */
+    for (size_t h = 0; h < gr.states; h++) {
+        const uint64_t found = out->record_start[h];
+        if (found == UINT64_MAX || found == begin)
+            continue;
+        uint64_t lines_cr = prev_byte == '\r';
+        out->lines_to_start[h] = r->kernel->count_lines(data, (size_t)(found - begin), &lines_cr);
+        out->after_cr[h] = data[found - begin - 1] == '\r';
+    }
+    if (begin == 0 && r->opt.header) {
+        /* The header row is the first record: after the BOM, empty lines and comment lines. */
+        const uint64_t end = grammar_header_end(&gr, data, size);
+        out->header_end = end ? end : UINT64_MAX;
+    }
+    grammar_free(&gr);
 }

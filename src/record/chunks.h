@@ -20,8 +20,9 @@
 int simdsv__count_parallel(simdsv_reader *r, uint64_t *count);
 
 /* The summary of the range data[0..size) = input [begin, begin + size) (see
- * simdsv_range_summarize), with r's kernel and dialect (no escape byte), by
- * the chunks' own record-start search and quote count. */
+ * simdsv_range_summarize), with r's kernel and dialect: by the chunks' own
+ * record-start search and quote count where the quote state is the quote
+ * parity, else by the reader's record grammar followed from every state. */
 void simdsv__range_summary(const simdsv_reader *r, const uint8_t *data, size_t size, uint64_t begin, int prev_byte,
                            simdsv_range_summary *out);
 

@@ -2,36 +2,30 @@
  * range.c — byte ranges of one input read apart: summaries, their combine,
  * and readers over one range's records (see "byte ranges" in simdsv.h).
  *
- * The summary is the parallel count's chunk analysis (chunks.c, the chunk planner)
- * made public: the first record start after the range's begin under each
- * of the two quote states the begin can have, and the range's quote parity.
- * The combine is the prefix XOR the parallel count does in one process; here
- * the ranges may have been summarized on different machines.
+ * The summary is the chunk planner's (chunks.c) made public: the first
+ * record start after the range's begin under each state the begin can be
+ * in, and the state at its end under each: two states where the quote
+ * state is the quote parity (the parallel count's chunk analysis), the
+ * record grammar's otherwise.  The combine composes the ranges' state maps
+ * in order (for two states, the prefix XOR the parallel count does in one
+ * process); here the ranges may have been summarized on different machines.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "chunks.h"
 
-/* The dialects whose quote state is not the parity of the quotes before. */
+/* Skipped lines are skipped by counting line ends, quotes or not: a range
+ * cannot know whether its begin is among them. */
 static simdsv_status refuse_unsupported(const struct simdsv_options *o, simdsv_error *err)
 {
-    const char *why = NULL;
-    if (o->escape >= 0)
-        why = "byte ranges cannot be read with an escape byte: an escaped quote breaks the quote parity";
-    else if (o->comment_len > 0)
-        why = "byte ranges cannot be read with a comment byte: a comment line may hold an unbalanced quote";
-    else if (o->lenient)
-        why = "byte ranges cannot be read in lenient mode: it recovers from stray quotes, so their parity is not "
-              "the quote state";
-    else if (o->skip_lines)
-        why = "byte ranges cannot be read with skipped lines: a skipped line may hold an unbalanced quote";
-    if (!why)
+    if (!o->skip_lines)
         return SIMDSV_OK;
     if (err) {
         memset(err, 0, sizeof *err);
         err->code = SIMDSV_ERR_INVALID_ARGUMENT;
-        snprintf(err->message, sizeof err->message, "%s", why);
+        snprintf(err->message, sizeof err->message, "%s",
+                 "byte ranges cannot be read with skipped lines: a skipped line may hold an unbalanced quote");
     }
     return SIMDSV_ERR_INVALID_ARGUMENT;
 }
@@ -60,18 +54,20 @@ simdsv_status simdsv_range_combine(const simdsv_range_summary *s, size_t n, simd
     if (!s || !out || n == 0 || s[0].begin != 0 || (n > 1 && s[0].header_end == UINT64_MAX))
         return SIMDSV_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < n; i++)
-        if (s[i].end < s[i].begin || (i + 1 < n && s[i].end != s[i + 1].begin))
+        if (s[i].end < s[i].begin || (i + 1 < n && s[i].end != s[i + 1].begin) || s[i].states != s[0].states ||
+            s[i].states == 0 || s[i].states > SIMDSV_RANGE_STATES)
             return SIMDSV_ERR_INVALID_ARGUMENT;
-    int in_quote = 0;
+    uint8_t state = 0; /* the input's start */
     uint64_t lines = 0;
     for (size_t i = 0; i < n; i++) {
-        const int h = in_quote;
-        out[i].in_quote = (uint8_t)h;
-        out[i].start = s[i].record_start[h];
-        out[i].line = lines + s[i].lines_to_start[h] + 1;
-        out[i].after_cr = s[i].after_cr[h];
+        if (state >= s[i].states)
+            return SIMDSV_ERR_INVALID_ARGUMENT;
+        out[i].state = state;
+        out[i].start = s[i].record_start[state];
+        out[i].line = lines + s[i].lines_to_start[state] + 1;
+        out[i].after_cr = s[i].after_cr[state];
         lines += s[i].lines;
-        in_quote ^= s[i].quote_parity & 1;
+        state = s[i].end_state[state];
     }
     /* Each range's records run to the next record start; a range without
      * one holds none, and the range before reads through it. */

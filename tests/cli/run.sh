@@ -635,6 +635,24 @@ n = d["columns"][0]
 assert d["rows"] == 150001 and n["sum"] == 11250075000 and n["mean"] == 75000.5 and n["count"] == 150000, d
 assert d["columns"][1]["type"] == "string" and d["columns"][1]["min"] == "x", d'; then ok; else bad "stats --format json"; fi
 fi
+# Every dialect is cut into ranges (issue 22: escaped quotes before line
+# breaks, comment lines with an odd quote, stray quotes read leniently, a
+# delimiter of two bytes in quoted line breaks; over 8 MiB, so two ranges whose
+# boundary falls in them): the threaded ranges print what one stream does
+# (the string column's and the integers' statistics, which merge exactly).
+awk 'BEGIN { print "n,t,x"; for (i = 1; i <= 450000; i++) { printf "%d,\"a\\\"\n%d\\\\\",%d.5\n", i, i % 9, i % 7 } }' \
+    >"$TMP/d_escape.csv"
+awk 'BEGIN { print "n,t,x"; for (i = 1; i <= 500000; i++) { printf "%d,\"x\n#%d\",%d\n", i, i % 9, i % 7;
+    if (i % 5 == 0) printf "#note \"%d\n", i } }' >"$TMP/d_comment.csv"
+awk 'BEGIN { print "n,t,x"; for (i = 1; i <= 750000; i++) printf "%d,x\"%d,%d\n", i, i % 9, i % 7 }' >"$TMP/d_lenient.csv"
+awk 'BEGIN { print "n||t||x"; for (i = 1; i <= 500000; i++) printf "%d||\"p||%d\n\"||%d\n", i, i % 9, i % 7 }' \
+    >"$TMP/d_pipes.csv"
+for d in "escape --escape '\\'" "comment --comment '#'" "lenient --lenient" "pipes --delimiter '||'"; do
+    f=${d%% *}
+    o=${d#* }
+    same_output "stats: ranges of $f" "$S stats --exact --format csv --columns n,t --no-sniff $o - <$TMP/d_$f.csv" \
+        "$S stats --exact --format csv --columns n,t --threads 2 --no-sniff $o $TMP/d_$f.csv"
+done
 # A --schema type keeps --on-error: the late value is an error (fail) or a null listed after the table.
 RUN_DIR=$TMP run stats_late_schema_fail /dev/null stats --schema n:int64 late.csv
 RUN_DIR=$TMP run stats_late_schema_null /dev/null stats --exact --schema n:int64 --on-error null late.csv
@@ -752,6 +770,14 @@ printf 'code,extra,id\n08,"e,1",6\n' >"$TMP/csvs/d.csv"
 printf 'id,note,code,extra\n1,"two\nlines",007,\n2,"say ""hi""",NA,\n3,plain,-0,\n4,a;b,,\n5,x,1e5,\n6,,08,"e,1"\n' >"$TMP/csvs.want"
 if "$S" convert --to csv --union-by-name "$TMP/csvs" >"$TMP/csvs.got" 2>"$TMP/csvs.err" && cmp -s "$TMP/csvs.want" "$TMP/csvs.got"; then
     ok; else bad "convert --to csv --union-by-name: $(cat "$TMP/csvs.err"; diff "$TMP/csvs.want" "$TMP/csvs.got")"; fi
+# A conflict between files with long paths names both whole.
+long="$TMP/$(printf 'a-folder-name-long-enough-to-matter-%s/' 1 2 3 4 5 6 7)"
+mkdir -p "$long"
+printf 'id,name\n1,x\n' >"$long/first.csv"
+printf 'id,label\n2,y\n' >"$long/second.csv"
+if ! "$S" convert --to jsonl "$long"first.csv "$long"second.csv >/dev/null 2>"$TMP/long.err" &&
+    [ "$(cat "$TMP/long.err")" = "simdsv: column 2 is \`label\` in ${long}second.csv but \`name\` in ${long}first.csv (columns are matched by position; match them by name to read both)" ]; then
+    ok; else bad "a conflict between long paths: $(cat "$TMP/long.err")"; fi
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)

@@ -15,16 +15,21 @@ PyObject *ext_error_type; /* simdsv.Error, created by PyInit__simdsv */
 
 PyObject *ext_raise_error(const simdsv_error *e, simdsv_status st, const char *where)
 {
+    return ext_raise_error_message(e, st, where, NULL);
+}
+
+PyObject *ext_raise_error_message(const simdsv_error *e, simdsv_status st, const char *where, const char *message)
+{
     if (st == SIMDSV_ERR_NOMEM)
         return PyErr_NoMemory();
-    char text[512];
-    const char *msg = e && e->message[0] ? e->message : simdsv_status_message(st);
-    if (e && (e->line || e->byte_offset))
-        snprintf(text, sizeof text, "%s:%llu:%llu: %s (byte %llu)", where, (unsigned long long)e->line,
-                 (unsigned long long)e->column, msg, (unsigned long long)e->byte_offset);
-    else
-        snprintf(text, sizeof text, "%s: %s", where, msg);
-    PyObject *exc = PyObject_CallFunction(ext_error_type, "s", text);
+    const char *msg = message && *message ? message : e && e->message[0] ? e->message : simdsv_status_message(st);
+    /* Built whole: a path and a message naming files can be long. */
+    PyObject *text = e && (e->line || e->byte_offset)
+                         ? PyUnicode_FromFormat("%s:%llu:%llu: %s (byte %llu)", where, (unsigned long long)e->line,
+                                                (unsigned long long)e->column, msg, (unsigned long long)e->byte_offset)
+                         : PyUnicode_FromFormat("%s: %s", where, msg);
+    PyObject *exc = text ? PyObject_CallFunctionObjArgs(ext_error_type, text, NULL) : NULL;
+    Py_XDECREF(text);
     if (!exc)
         return NULL;
     PyObject_SetAttrString(exc, "code", PyUnicode_FromString(simdsv_status_name(st)));
@@ -408,7 +413,7 @@ static PyMethodDef module_methods[] = {
     {"count", py_count, METH_VARARGS, "count(src, ints, strings) -> int"},
     {"detect", py_detect, METH_VARARGS, "detect(src, ints, strings) -> (ints, strings) as detected"},
     {"range_summary", py_range_summary, METH_VARARGS, "range_summary(bytes, begin, prev_byte, ints, strings)"},
-    {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, in_quote)]"},
+    {"range_combine", py_range_combine, METH_O, "range_combine([summary]) -> [(start, stop, line, after_cr, state)]"},
     {"read_range", py_read_range, METH_VARARGS, "read_range(bytes, range, ints, strings, name) -> Table"},
     {"dataset", py_dataset, METH_VARARGS, "dataset([input], ints, strings) -> Dataset"},
     {NULL, NULL, 0, NULL}};

@@ -245,7 +245,7 @@ PyObject *py_read_table(PyObject *mod, PyObject *args)
 
 /* ---------------------------------------------------------------- ranges */
 
-/* range_summary(bytes, begin, prev_byte, ints, strings) -> tuple of the summary's fields */
+/* range_summary(bytes, begin, prev_byte, ints, strings) -> the summary (a simdsv_range_summary as bytes) */
 PyObject *py_range_summary(PyObject *mod, PyObject *args)
 {
     (void)mod;
@@ -266,19 +266,15 @@ PyObject *py_range_summary(PyObject *mod, PyObject *args)
         Py_END_ALLOW_THREADS
         if (st != SIMDSV_OK)
             ext_raise_error(&e, st, "range");
-        else
-            result = Py_BuildValue("(KK(KK)(KK)(ii)KiK)", (unsigned long long)s.begin, (unsigned long long)s.end,
-                                   (unsigned long long)s.record_start[0], (unsigned long long)s.record_start[1],
-                                   (unsigned long long)s.lines_to_start[0], (unsigned long long)s.lines_to_start[1],
-                                   s.after_cr[0], s.after_cr[1], (unsigned long long)s.lines, s.quote_parity,
-                                   (unsigned long long)s.header_end);
+        else /* opaque to Python: range_combine reads it back */
+            result = PyBytes_FromStringAndSize((const char *)&s, (Py_ssize_t)sizeof s);
         simdsv_options_free(opt);
     }
     PyBuffer_Release(&view);
     return result;
 }
 
-/* range_combine([summary tuples]) -> [(start, stop, line, after_cr, in_quote)] */
+/* range_combine([summaries]) -> [(start, stop, line, after_cr, state)] */
 PyObject *py_range_combine(PyObject *mod, PyObject *arg)
 {
     (void)mod;
@@ -294,13 +290,12 @@ PyObject *py_range_combine(PyObject *mod, PyObject *arg)
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long b, e, r0, r1, l0, l1, lines, hend;
-        int c0, c1, parity;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "KK(KK)(KK)(ii)KiK", &b, &e, &r0, &r1, &l0, &l1, &c0,
-                              &c1, &lines, &parity, &hend))
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) != (Py_ssize_t)sizeof *s) {
+            PyErr_SetString(PyExc_TypeError, "range_combine takes the summaries range_summary returned");
             goto done;
-        s[i] = (simdsv_range_summary){b, e, {r0, r1}, {l0, l1}, {(uint8_t)c0, (uint8_t)c1}, lines, (uint8_t)parity,
-                                      hend};
+        }
+        memcpy(&s[i], PyBytes_AS_STRING(item), sizeof *s);
     }
     if (simdsv_range_combine(s, (size_t)n, out) != SIMDSV_OK) {
         PyErr_SetString(ext_error_type,
@@ -312,7 +307,7 @@ PyObject *py_range_combine(PyObject *mod, PyObject *arg)
     result = PyList_New(n);
     for (Py_ssize_t i = 0; result && i < n; i++) {
         PyObject *t = Py_BuildValue("(KKKii)", (unsigned long long)out[i].start, (unsigned long long)out[i].stop,
-                                    (unsigned long long)out[i].line, out[i].after_cr, out[i].in_quote);
+                                    (unsigned long long)out[i].line, out[i].after_cr, out[i].state);
         if (!t) {
             Py_CLEAR(result);
             break;
@@ -326,20 +321,20 @@ done:
     return result;
 }
 
-/* read_range(bytes, (start, stop, line, after_cr, in_quote), ints, strings, name) -> Table */
+/* read_range(bytes, (start, stop, line, after_cr, state), ints, strings, name) -> Table */
 PyObject *py_read_range(PyObject *mod, PyObject *args)
 {
     (void)mod;
     Py_buffer view;
     simdsv_range range;
-    int after_cr, in_quote;
+    int after_cr, state;
     unsigned long long start, stop, line;
     PyObject *ints, *strings;
     const char *name;
-    if (!PyArg_ParseTuple(args, "y*(KKKii)OOs", &view, &start, &stop, &line, &after_cr, &in_quote, &ints, &strings,
+    if (!PyArg_ParseTuple(args, "y*(KKKii)OOs", &view, &start, &stop, &line, &after_cr, &state, &ints, &strings,
                           &name))
         return NULL;
-    range = (simdsv_range){start, stop, line, (uint8_t)after_cr, (uint8_t)in_quote};
+    range = (simdsv_range){start, stop, line, (uint8_t)after_cr, (uint8_t)state};
     PyObject *result = NULL;
     simdsv_options *opt = NULL;
     simdsv_reader *r = NULL;

@@ -3,9 +3,11 @@
 Per file, the graph has three stages:
 
 1. one task per byte range of ``blocksize`` bytes reads just that range
-   (``os.pread``) and summarizes it (simdsv_range_summarize: the quote
-   parity and where the first record starts under either quote state);
-2. one task combines the summaries in order (a prefix XOR of the parities)
+   (``os.pread``) and summarizes it (simdsv_range_summarize: for every
+   state its begin can be in -- outside or inside quotes, and in the
+   dialects whose quote state is not the quote parity the reader's other
+   grammar states -- where its first record starts and its end's state);
+2. one task combines the summaries in order (their state maps composed)
    into each range's true first record start and the bytes of its records;
 3. one task per partition reads its records' bytes ``[start, stop)`` — the
    last record runs past the block's end as far as it goes — and converts
@@ -288,9 +290,11 @@ def read_csv(path: Any, *, blocksize: int | str = "64MB", dtype_backend: str | N
     NumPy dtypes, as read_csv(path).to_pandas() gives them: the computed
     frame equals it; a partition's int column with nulls is float64 there,
     as in the single read; "pyarrow" gives every partition the same dtypes
-    whatever its nulls).  Escape and comment bytes, lenient mode and
-    skip_lines are refused (simdsv.Error): the quote parity would not be
-    the quote state.  A compressed file is read whole, as one partition.
+    whatever its nulls).  Every dialect is cut exactly (escape and comment
+    bytes, lenient mode, delimiters of several bytes included) but
+    skip_lines, which is refused (simdsv.Error): a range cannot know whether
+    its begin is in a skipped line.  A compressed file is read whole, as one
+    partition.
     """
     import dask
     import dask.dataframe as dd
