@@ -9,8 +9,8 @@
  * The first range's stream fixes the schema (its first 8 MiB, as one stream
  * over the whole input would) and the other ranges get it as given types.
  * Every dialect is cut so (the ranges follow the reader's record grammar
- * where the quote state is not the quote parity).  Standard input,
- * compressed input, skipped lines (the one option ranges refuse), a
+ * where the quote state is not the quote parity).  One thread, standard
+ * input, compressed input, skipped lines (the one option ranges refuse), a
  * footer, another encoding, a header of several rows and a row limit are
  * read as one stream.
  *
