@@ -9,7 +9,8 @@
 #   bench/cli.sh xan SIMDSV FILE [RUNS]   simdsv against the xan CLI (XAN=path,
 #                              default ../shared/peers/bin-rust/bin/xan) on the jobs
 #                              of issue #22 (any shape with 3+ columns): select 1,2,3,
-#                              search -c 2 1, frequency --select 2, count, slice;
+#                              search -c 2 1, frequency --select 2, count, slice,
+#                              convert --to csv (xan fmt: both write the CSV again);
 #                              xan is given the same jobs in its own syntax (0-based
 #                              columns) and its output is not compared
 #
@@ -37,6 +38,7 @@ if [ "$OLD" = xan ]; then
         "frequency --select 2|frequency -s 1"
         "count --threads 1|count"
         "slice --start 1000000 --end 1000100|slice -s 1000000 -e 1000100"
+        "convert --to csv|fmt"
     )
 else
     OLD_NAME=old

@@ -45,6 +45,7 @@ typedef struct cli_common {
     int progress;         /* --progress 1, --no-progress 0, default -1 (auto) */
     cli_input *in;        /* the input opened by cli_open (owned by the reader's caller) */
     simdsv_reader *reader; /* cli_run_records' reader while it runs (for the callbacks) */
+    bool reader_mapped;    /* it reads c->file mapped: the file can be read again */
     const char *bad_why;  /* what was wrong with the option value just refused (ARG_BAD), or NULL */
     /* Automatic reading (sniff.c): */
     unsigned given;       /* 1u << SIMDSV_SNIFF_x for each dialect setting given by hand */
@@ -404,15 +405,15 @@ static inline bool batch_field_csv(const simdsv_batch *b, size_t e, int delimite
     if (flags == 0)
         return size != 0 || !alone;
     if (flags == SIMDSV_FIELD_QUOTED) {
-        /* A quote inside: the general path decoded the field already
-         * (trimmed spaces); the writer must double it. */
-        if (memchr(raw + 1, '"', size - 2))
-            return false;
+        /* Content that needs no quotes holds no quote either. */
         if (!csv_needs_quotes(raw + 1, size - 2, delimiter, alone)) {
             *p = raw + 1;
             *n = size - 2;
+            return true;
         }
-        return true;
+        /* A quote inside: the general path decoded the field already
+         * (trimmed spaces); the writer must double it. */
+        return !memchr(raw + 1, '"', size - 2);
     }
     /* The general path may hand out a quoted field already decoded (trimmed
      * spaces): the raw bytes are taken only when every quote in them is

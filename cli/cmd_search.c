@@ -96,6 +96,7 @@ static bool search_text(const search_args *a, const char *s, size_t n)
 }
 
 typedef struct search_run {
+    cli_common *c;
     search_args *a;
     name_list names;
     bool resolved;    /* -c resolved (or none given) */
@@ -104,6 +105,7 @@ typedef struct search_run {
     int delimiter;
     csv_plain csv;
     field_views views;
+    bool check_written; /* the reader checks no UTF-8: the records written are checked here */
 } search_run_t;
 
 /* -c against the header's names, or (--no-header) the first record's width. */
@@ -136,7 +138,52 @@ static int search_header(void *ctx, text_buffer *tb, const simdsv_record *rec)
     const int status = resolve(s, tb, rec, 0);
     if (status)
         return status;
+    /* Strict UTF-8 is checked in the records written, not in every record
+     * looked at (most are passed over unread); a file that can be read
+     * again gives the error of a bad record written exactly (utf8_error). */
+    if (s->c->reader_mapped && cli_opt(s->c, SIMDSV_OPT_UTF8) == SIMDSV_UTF8_STRICT) {
+        simdsv_reader_check_columns(s->c->reader, 0);
+        s->check_written = true;
+    }
     return write_all_fields(tb, rec, s->csv.out_delimiter) ? 0 : -1;
+}
+
+/* Record `index` is to be written but holds invalid UTF-8: the file is read
+ * again up to it, checked from there on, and that error reported as the
+ * reader gives it.  Returns EXIT_DATA (or -1 out of memory). */
+static int utf8_error(search_run_t *s, uint64_t index)
+{
+    cli_common *c = s->c;
+    simdsv_reader *r = cli_open_regular(c, true);
+    if (!r)
+        return -1;
+    simdsv_reader_check_columns(r, 0);
+    simdsv_record rec;
+    simdsv_status st = SIMDSV_OK;
+    for (uint64_t k = 0; k < index && (st = simdsv_reader_next(r, &rec)) == SIMDSV_OK; k++) {
+    }
+    simdsv_reader_check_columns(r, UINT64_MAX);
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_next(r, &rec);
+    out_flush();
+    if (st == SIMDSV_OK || st == SIMDSV_END) /* not what the first reading saw: no position to give */
+        cli_error("invalid UTF-8 in record %llu", (unsigned long long)index + 1);
+    else
+        cli_report(c, r);
+    simdsv_reader_free(r);
+    return EXIT_DATA;
+}
+
+/* Record k written, checked first when the reader did not. */
+static int write_checked(search_run_t *s, text_buffer *tb, const simdsv_batch *b, size_t k, bool raw)
+{
+    if (s->check_written) {
+        const uint32_t *o = b->bounds + b->first[k];
+        const size_t n = simdsv_batch_fields(b, k);
+        if (!simdsv_utf8_valid(b->data + o[0], o[n] - 1 - o[0], NULL))
+            return utf8_error(s, b->first_index + k);
+    }
+    return write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views) ? 0 : -1;
 }
 
 /* Whether record k matches (before -v); *failed on out of memory.  hit:
@@ -193,9 +240,11 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
     bool failed = false;
     if (!a->raw_prefilter || a->invert) {
         for (size_t k = 0; k < b->count && !failed; k++)
-            if (record_matches(s, tb, b, k, plain, false, &failed) != a->invert && !failed &&
-                !write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views))
-                return -1;
+            if (record_matches(s, tb, b, k, plain, false, &failed) != a->invert && !failed) {
+                const int status = write_checked(s, tb, b, k, raw);
+                if (status)
+                    return status;
+            }
         return failed ? -1 : 0;
     }
     /* Only the records holding the literal somewhere can match. */
@@ -210,9 +259,11 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
             break;
         const uint32_t start = b->bounds[b->first[k]], end = b->bounds[b->first[k + 1] - 1] - 1;
         const bool inside = at >= start && at + a->lit.n <= end;
-        if (record_matches(s, tb, b, k, plain, inside, &failed) &&
-            !write_batch_csv(tb, b, k, k + 1, raw, s->csv.out_delimiter, &s->views))
-            return -1;
+        if (record_matches(s, tb, b, k, plain, inside, &failed) && !failed) {
+            const int status = write_checked(s, tb, b, k, raw);
+            if (status)
+                return status;
+        }
         if (failed)
             return -1;
         pos = b->bounds[b->first[k + 1] - 1]; /* after the record's line end */
@@ -239,6 +290,7 @@ static int search_run(cli_common *c, search_args *a, int status)
 {
     search_run_t s;
     memset(&s, 0, sizeof s);
+    s.c = c;
     s.a = a;
     if (status < 0) {
         s.delimiter = (int)cli_opt(c, SIMDSV_OPT_DELIMITER);

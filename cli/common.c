@@ -620,21 +620,24 @@ int cli_dataset_failure(const cli_common *c)
 {
     const simdsv_error *e = simdsv_dataset_error(c->ds);
     const long f = simdsv_dataset_error_file(c->ds);
+    /* Whole: a message naming files is longer than e->message holds. */
+    const char *message = *simdsv_dataset_error_message(c->ds) ? simdsv_dataset_error_message(c->ds)
+                                                                : simdsv_status_message(e->code);
     progress_erase();
     if (f < 0) {
-        cli_error("%s", e->message[0] ? e->message : simdsv_status_message(e->code));
+        cli_error("%s", message);
         return EXIT_DATA;
     }
     cli_common one = *c;
     one.display = simdsv_dataset_file(c->ds, (size_t)f);
     one.in = NULL;
-    if (!e->line && strstr(e->message, one.display)) { /* a conflict between files: the message names them */
-        cli_error("%s", e->message);
+    if (!e->line && strstr(message, one.display)) { /* a conflict between files: the message names them */
+        cli_error("%s", message);
     } else if (e->line) {
         cli_report_error(&one, e);
     } else {
         fprintf(stderr, "%s: error: ", one.display);
-        cli_put_text(e->message[0] ? e->message : simdsv_status_message(e->code));
+        cli_put_text(message);
         if (e->os_errno)
             fprintf(stderr, ": %s", strerror(e->os_errno));
         fputc('\n', stderr);

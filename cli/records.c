@@ -190,6 +190,7 @@ int cli_run_records(cli_common *c, int status, const cli_record_ops *ops, void *
         r = mapped;
     }
     c->reader = r;
+    c->reader_mapped = mapped != NULL;
     uint64_t reported = 0; /* bytes given to the progress line (mapped input) */
     text_buffer tb;
     text_init(&tb, c);

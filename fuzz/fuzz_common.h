@@ -26,6 +26,7 @@ typedef struct fuzz_config {
     size_t buffer_size;   /* streaming buffer */
     size_t chunk_seed;    /* drives the chunk sizes of the callback source */
     int64_t max_fields, max_record;
+    uint64_t check_columns; /* simdsv_reader_check_columns after the header */
 } fuzz_config;
 
 /* Bytes 0..5 choose the dialect and modes; the rest is the CSV. */
@@ -50,6 +51,8 @@ static inline fuzz_config fuzz_decode(const uint8_t *data, size_t size)
     c.chunk_seed = h[3];
     c.max_fields = (h[4] & 1) ? (h[4] >> 1) : 0;
     c.max_record = (h[5] & 1) ? (int64_t)(h[5] >> 1) * 8 : 0;
+    /* Columns 0-4 and 63 on: UTF-8 checked in some columns only (0: all). */
+    c.check_columns = h[2] >> 2 ? (uint64_t)((h[2] >> 2) & 31) | (uint64_t)(h[2] >> 7) << 63 : UINT64_MAX;
     return c;
 }
 
@@ -193,6 +196,7 @@ static inline void fuzz_transcribe(const fuzz_config *c, simdsv_kernel kernel, c
         for (size_t i = 0; i < rec.field_count; i++)
             tr_put(t, rec.fields[i].data, rec.fields[i].size);
     }
+    simdsv_reader_check_columns(r, c->check_columns);
     batch_decoder bd = {NULL, NULL, 0};
     simdsv_field *views = NULL;
     for (int errors = 0; errors < 64;) {

@@ -409,6 +409,12 @@ SIMDSV_API uint64_t simdsv_reader_offset(const simdsv_reader *r);
  * effect from the next record; the typed reader and simdsv_reader_count
  * ignore it. */
 SIMDSV_API void simdsv_reader_read_columns(simdsv_reader *r, uint64_t mask);
+/* The UTF-8 check alone, as simdsv_reader_read_columns would set it (the
+ * flags stay as they are): for a caller that checks the bytes it uses
+ * itself (the CLI's search checks the records it writes, with 0).  Under a
+ * mask that leaves a column out, simdsv_reader_skip checks nothing of the
+ * records it passes over (it does not cut them into fields). */
+SIMDSV_API void simdsv_reader_check_columns(simdsv_reader *r, uint64_t mask);
 
 /* ------------------------------------------------------------------ batches */
 
@@ -1259,6 +1265,11 @@ SIMDSV_API simdsv_status simdsv_dataset_widen_misfit(simdsv_dataset *ds);
  * one input: memory, a glob).  Never NULL. */
 SIMDSV_API const simdsv_error *simdsv_dataset_error(const simdsv_dataset *ds);
 SIMDSV_API long simdsv_dataset_error_file(const simdsv_dataset *ds);
+/* The last error's message whole: simdsv_error.message holds 255 bytes, and
+ * a message that names files (a conflict names both, with their paths) may
+ * be longer.  "" when there is none; valid until the next read, stream or
+ * free of the dataset. */
+SIMDSV_API const char *simdsv_dataset_error_message(const simdsv_dataset *ds);
 
 /* ------------------------------------------------------------------ writers */
 

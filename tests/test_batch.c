@@ -284,7 +284,7 @@ static int column_read(uint64_t mask, size_t j)
 }
 
 static void read_masked(text_log *l, simdsv_options *opt, const unsigned char *data, size_t size, const h_read *how,
-                        uint64_t read, uint64_t mask, int batches)
+                        uint64_t read, uint64_t mask, int batches, int check_only)
 {
     h_result ignored;
     h_result_init(&ignored);
@@ -301,7 +301,10 @@ static void read_masked(text_log *l, simdsv_options *opt, const unsigned char *d
     simdsv_record rec;
     simdsv_status st = simdsv_reader_header(r, &rec); /* the header is read whole, before the mask */
     log_printf(l, "header %s\n", simdsv_status_name(st));
-    simdsv_reader_read_columns(r, read);
+    if (check_only) /* every column flagged, some checked */
+        simdsv_reader_check_columns(r, read);
+    else
+        simdsv_reader_read_columns(r, read);
     char *decoded = NULL;
     size_t cap = 0;
     h_error last = {SIMDSV_OK, 0, 0, 0, 0, 0};
@@ -350,9 +353,10 @@ static void read_masked(text_log *l, simdsv_options *opt, const unsigned char *d
     h_session_close(&s);
 }
 
-/* Batches and simdsv_reader_next agree under a mask, through memory and a
- * file read in 4 KiB (records then cross buffer refills and scan windows);
- * with valid UTF-8, a mask changes nothing in the columns read. */
+/* Batches and simdsv_reader_next agree under a mask (of
+ * simdsv_reader_read_columns, or of _check_columns alone), through memory
+ * and a file read in 4 KiB (records then cross buffer refills and scan
+ * windows); with valid UTF-8, a mask changes nothing in the columns read. */
 static void compare_masked(const char *name, const unsigned char *data, size_t size)
 {
     static const uint64_t masks[] = {1, 2, 5, (uint64_t)1 << 63 | 1, 0};
@@ -362,17 +366,19 @@ static void compare_masked(const char *name, const unsigned char *data, size_t s
     text_log a = {0}, b = {0};
     for (size_t u = 0; u < 2; u++)
         for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++)
-            for (int src = 0; src < 2; src++) {
+            for (int src = 0; src < 4; src++) {
+                const int check_only = src >= 2;
                 simdsv_options *opt = simdsv_options_new(NULL);
                 simdsv_options_set(opt, SIMDSV_OPT_UTF8, utf8[u]);
-                const h_read how = h_how(src ? H_FILE : H_MEMORY);
+                const h_read how = h_how(src % 2 ? H_FILE : H_MEMORY);
                 /* valid UTF-8: the reference reads every column */
-                read_masked(&a, opt, data, size, &how, valid ? UINT64_MAX : masks[m], masks[m], 0);
-                read_masked(&b, opt, data, size, &how, masks[m], masks[m], 1);
+                read_masked(&a, opt, data, size, &how, valid ? UINT64_MAX : masks[m], masks[m], 0, check_only);
+                read_masked(&b, opt, data, size, &how, masks[m], masks[m], 1, check_only);
                 cases++;
                 if (a.len != b.len || memcmp(a.s, b.s, a.len) != 0)
-                    FAIL_MSG("%s, mask %llx, utf8 %d, %s: records and batches differ:\n%s\n--- batches:\n%s", name,
-                             (unsigned long long)masks[m], utf8[u], src ? "file" : "memory", a.s, b.s);
+                    FAIL_MSG("%s, mask %llx%s, utf8 %d, %s: records and batches differ:\n%s\n--- batches:\n%s", name,
+                             (unsigned long long)masks[m], check_only ? " (checked only)" : "", utf8[u],
+                             src % 2 ? "file" : "memory", a.s, b.s);
                 simdsv_options_free(opt);
             }
     free(a.s);
@@ -391,9 +397,9 @@ static simdsv_reader *masked_reader(const char *text, size_t size, uint64_t mask
     return r;
 }
 
-/* simdsv_reader_read_columns, exactly: invalid bytes in columns not read
- * pass, in a column read they are the error they always were; the flags of
- * other columns read 0. */
+/* simdsv_reader_read_columns and _check_columns, exactly: invalid bytes in
+ * columns not read pass, in a column read they are the error they always
+ * were; the flags of other columns read 0. */
 static void masked_edges(void)
 {
     static const char text[] = "a,b,c\n1,\xff,3\n\"x\xff\",2,\"\xc3\xa9\"\"\"\n";
@@ -426,6 +432,25 @@ static void masked_edges(void)
     CHECK_EQ_U64(e->column, 3);
     CHECK_EQ_U64(e->record, 2);
     CHECK_EQ_U64(e->field, 0);
+    simdsv_reader_free(r);
+    /* The skip checks the records it passes over only when every column is
+     * checked. */
+    static const char rows[] = "a,b\nx\xff,1\ny,2\nz,needle\n";
+    uint64_t skipped = 0;
+    r = masked_reader(rows, sizeof rows - 1, UINT64_MAX);
+    simdsv_reader_check_columns(r, 0);
+    CHECK_STATUS(simdsv_reader_skip(r, "needle", 6, 0, &skipped), SIMDSV_OK);
+    CHECK_EQ_U64(skipped, 2);
+    CHECK_STATUS(simdsv_reader_next_batch(r, &b), SIMDSV_OK);
+    CHECK_EQ_U64(b.first_index, 2);
+    CHECK_EQ_U64(simdsv_batch_field(&b, 0, 1).flags, 0);
+    simdsv_reader_free(r);
+    skipped = 0;
+    r = masked_reader(rows, sizeof rows - 1, UINT64_MAX);
+    CHECK_STATUS(simdsv_reader_skip(r, "needle", 6, 0, &skipped), SIMDSV_OK);
+    CHECK_EQ_U64(skipped, 0);
+    CHECK_STATUS(simdsv_reader_next_batch(r, &b), SIMDSV_ERR_INVALID_UTF8);
+    CHECK_EQ_U64(simdsv_reader_error(r)->byte_offset, 5);
     simdsv_reader_free(r);
 }
 

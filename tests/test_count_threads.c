@@ -644,6 +644,99 @@ static void large_input(void)
     free(in.data.p);
 }
 
+/* Resident bytes of mapped files in this process (RssFile), or -1 where
+ * /proc does not say. */
+static long long rss_file_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long long kib = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "RssFile: %lld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib < 0 ? -1 : kib * 1024;
+}
+
+/* RssFile after counting the mapped file_path on `threads`, the reader still
+ * open, less the RssFile before it was opened. */
+static long long rss_growth_of_mapped_count(int threads, uint64_t *count)
+{
+    const long long before = rss_file_bytes();
+    simdsv_options *opt = simdsv_options_new(NULL);
+    simdsv_options_set(opt, SIMDSV_OPT_KERNEL, kernel);
+    simdsv_options_set(opt, SIMDSV_OPT_THREADS, threads);
+    simdsv_options_set(opt, SIMDSV_OPT_MMAP, 1);
+    simdsv_reader *r = NULL;
+    *count = 0;
+    if (simdsv_reader_new(&r, opt) != SIMDSV_OK || simdsv_reader_open_path(r, file_path) != SIMDSV_OK ||
+        simdsv_reader_count(r, count) != SIMDSV_OK)
+        *count = UINT64_MAX;
+    const long long after = rss_file_bytes();
+    simdsv_reader_free(r);
+    simdsv_options_free(opt);
+    return before < 0 || after < 0 ? -1 : after - before;
+}
+
+/* A mapped file counted on threads: each hands the pages of its chunk back
+ * when it is done (chunks.c), so the page-table teardown runs on all of them.
+ * Pages handed back read back unchanged: a count that then fails over to the
+ * serial path (an unclosed quote at the very end; a stray quote in lenient
+ * mode, cut at line ends) reads them again, and its count, error and
+ * positions must be the serial count's from memory, on 1 to 3 threads; and
+ * the pages must really have left (RssFile, where /proc has it). */
+static void mapped_pages_handed_back(void)
+{
+    unsetenv("SIMDSV_TEST_COUNT_CHUNK");
+    input in = {{NULL, 0, 0}, 1, 0, 0, 0, PLAIN, 0};
+    puts_(&in.data, "id,text,n\n");
+    for (int k = 0; in.data.n < ((size_t)13 << 20); k++) {
+        char row[64];
+        snprintf(row, sizeof row, k % 3 ? "%d,plain,%d\n" : "%d,\"quoted, with\nline end\",%d\r\n", k, k % 97);
+        puts_(&in.data, row);
+    }
+    const size_t clean_size = in.data.n;
+    static const char *const endings[] = {"", "last,\"never closed\n1,2\n", "7,ab\"c,1\n8,9,10\n"};
+    for (int e = 0; e < 3; e++) {
+        in.data.n = clean_size;
+        puts_(&in.data, endings[e]);
+        in.lenient = e == 2;
+        h_context(e == 0 ? "mapped pages handed back: clean"
+                         : e == 1 ? "mapped pages handed back: unclosed quote at the end"
+                                  : "mapped pages handed back: lenient, a stray quote near the end");
+        outcome want, got;
+        count_with(&in, SRC_MEMORY, 1, &want);
+        CHECK_STATUS(want.st[0], e == 1 ? SIMDSV_ERR_UNTERMINATED_QUOTE : SIMDSV_OK);
+        write_files(&in);
+        for (int threads = 1; threads <= 3; threads++) {
+            count_with(&in, SRC_MMAP, threads, &got);
+            compare("mapped pages handed back", &in, &want, &got, SRC_MMAP, threads);
+        }
+        if (e == 1) /* the error is the serial path's, on the last line */
+            CHECK(want.err[0].byte_offset + 40 > in.data.n && want.err[0].line > 300000);
+    }
+    in.data.n = clean_size;
+    in.lenient = 0;
+    write_files(&in);
+    h_context("mapped pages handed back: resident memory");
+    uint64_t serial_count = 0, parallel_count = 0;
+    const long long serial = rss_growth_of_mapped_count(1, &serial_count);
+    const long long parallel = rss_growth_of_mapped_count(2, &parallel_count);
+    CHECK_EQ_U64(parallel_count, serial_count);
+    CHECK(serial_count > 300000 && serial_count != UINT64_MAX);
+    if (serial >= 0 && parallel >= 0) {
+        /* one thread keeps what it touched mapped until the reader goes;
+         * two keep at most the pages that straddle a chunk's ends */
+        CHECK(serial > (long long)(clean_size / 2));
+        CHECK(parallel < (long long)(1 << 20));
+    } else {
+        printf("mapped pages handed back: no RssFile in /proc/self/status, resident memory not checked\n");
+    }
+    free(in.data.p);
+}
+
 /* A count by read() drops the bytes it has counted without counting their
  * lines; an error's line then counts them from the file, 1 MiB a piece
  * (position.c).  Three pieces and more behind an error, a CRLF cut by the
@@ -807,6 +900,7 @@ int main(int argc, char **argv)
     CHECK(rescans2 - rescans1 > 0);
     dialect_inputs(inputs);
     large_input();
+    mapped_pages_handed_back();
     lines_counted_from_the_file();
     record_size_limit(inputs);
     if (file_path) {

@@ -338,6 +338,66 @@ static void test_errors(void)
     simdsv_dataset_free(ds);
 }
 
+/* Messages that name files keep their paths whole, however long: a
+ * conflict names both inputs (simdsv_dataset_error_message; the error's
+ * own 255 bytes are a cut of it), and a stream's error names the input,
+ * its line and byte. */
+static void test_long_paths(void)
+{
+    char folder[400], a[1024], b[1024];
+    snprintf(folder, sizeof folder, "%s", "long");
+    for (int k = 0; k < 7; k++) /* 7 parts of 42 bytes: paths of more than 300 bytes */
+        snprintf(folder + strlen(folder), sizeof folder - strlen(folder), "/%s%d",
+                 "a-folder-name-long-enough-to-matter-here-", k);
+    char rel[600];
+    snprintf(rel, sizeof rel, "%s/first.csv", folder);
+    put_text(rel, "id,name\n1,x\n");
+    path_of(a, sizeof a, rel);
+    snprintf(rel, sizeof rel, "%s/second.csv", folder);
+    put_text(rel, "id,label\n2,y\n3,\"open\n");
+    path_of(b, sizeof b, rel);
+    CHECK(strlen(b) > 300);
+    simdsv_options *opt = options(0, 1);
+    simdsv_dataset *ds = NULL;
+    simdsv_table *t = NULL;
+    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_add_path(ds, a), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_add_path(ds, b), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_ERR_INVALID_ARGUMENT);
+    char expected[2000];
+    snprintf(expected, sizeof expected,
+             "column 2 is `label` in %s but `name` in %s (columns are matched by position; match them by name to "
+             "read both)", b, a);
+    CHECK_STR(simdsv_dataset_error_message(ds), expected);
+    CHECK_EQ_INT(simdsv_dataset_error_file(ds), 1);
+    CHECK_EQ_U64(strlen(simdsv_dataset_error(ds)->message), 255);
+    CHECK(strncmp(simdsv_dataset_error(ds)->message, expected, 255) == 0);
+    CHECK(t == NULL);
+    simdsv_dataset_free(ds);
+    /* By name they fit; the second file's open quote (nothing detected)
+     * stops the stream, which names the file whole, its line and byte. */
+    simdsv_options_set(opt, SIMDSV_OPT_UNION_BY_NAME, 1);
+    const simdsv_sniff_params given = {NULL, SIMDSV_SNIFF_GIVEN_ALL, 0, 0, 0, 0};
+    CHECK_STATUS(simdsv_dataset_new(&ds, opt, &given), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_add_path(ds, a), SIMDSV_OK);
+    CHECK_STATUS(simdsv_dataset_add_path(ds, b), SIMDSV_OK);
+    struct ArrowArrayStream stream;
+    CHECK_STATUS(simdsv_dataset_stream(ds, &stream), SIMDSV_OK);
+    struct ArrowArray batch;
+    int err = 0;
+    while ((err = stream.get_next(&stream, &batch)) == 0 && batch.release)
+        batch.release(&batch);
+    CHECK_EQ_INT(err, EINVAL);
+    snprintf(expected, sizeof expected,
+             "%s: line 3, column 3 (byte 15): quoted field opened here is not closed before the end of the input", b);
+    CHECK_STR(stream.get_last_error(&stream), expected);
+    CHECK_EQ_INT(simdsv_dataset_error_file(ds), 1);
+    CHECK_EQ_U64(simdsv_dataset_error(ds)->line, 3);
+    stream.release(&stream);
+    simdsv_dataset_free(ds);
+    simdsv_options_free(opt);
+}
+
 /* --------------------------------------------------------- files, globs */
 
 static char *read_paths(const simdsv_options *opt, const char *const *patterns, size_t n, text *files)
@@ -821,6 +881,7 @@ int main(void)
     test_empty_inputs();
     test_filename_column();
     test_errors();
+    test_long_paths();
     test_globs();
     test_hive();
     test_compressed();

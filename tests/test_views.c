@@ -6,8 +6,9 @@
  * decoded ones into the column's side blocks; the input outlives the reader
  * and the table (the arrays keep it: ASan sees a use after free
  * otherwise); and every read, on one and several threads, equals the utf8
- * read value for value; the writers (Parquet, Arrow IPC) give the same
- * bytes for views as for utf8.  Runs once per kernel (SIMDSV_KERNEL).
+ * read value for value; long strings with runs of doubled quotes are
+ * decoded exactly; the writers (Parquet, Arrow IPC) give the same bytes for
+ * views as for utf8.  Runs once per kernel (SIMDSV_KERNEL).
  */
 #define _POSIX_C_SOURCE 200809L /* getpid, setenv */
 #include "simdsv.h"
@@ -334,6 +335,90 @@ static void test_against_utf8(size_t target, uint32_t seed)
     free(csv);
 }
 
+/* ------------------------------------------- long strings with doubled quotes */
+
+/* Row r's value: `r % 150` bytes of text, then a run of r / 150 % 5 + 1
+ * quotes, then more text, so that runs of quotes (written doubled) fall
+ * at every place of the kernels' 16-, 32- and 64-byte steps and across
+ * them; every ninth row has a doubled quote every 7 bytes, and with it
+ * one at its very end. */
+static size_t quoted_value(size_t r, char *out)
+{
+    size_t n = 0;
+    if (r % 9 == 8) {
+        for (size_t i = 0; i < 40 + r % 90; i++)
+            out[n++] = i % 7 == 6 ? '"' : (char)('a' + (r + i) % 26);
+        out[n++] = '"';
+        return n;
+    }
+    for (size_t i = 0; i < r % 150; i++)
+        out[n++] = (char)('A' + (r + i) % 26);
+    for (size_t i = 0; i < r / 150 % 5 + 1; i++)
+        out[n++] = '"';
+    for (size_t i = 0; i < 20 + r % 61; i++)
+        out[n++] = i % 10 == 9 ? ',' : (char)('0' + i % 10);
+    return n;
+}
+
+static char *quoted_csv(size_t rows, size_t *len_out)
+{
+    char *csv = malloc(rows * 2 * 300 + 16);
+    size_t len = (size_t)sprintf(csv, "text\n");
+    char value[300];
+    for (size_t r = 0; r < rows; r++) {
+        const size_t n = quoted_value(r, value);
+        csv[len++] = '"';
+        for (size_t i = 0; i < n; i++) {
+            csv[len++] = value[i];
+            if (value[i] == '"')
+                csv[len++] = '"';
+        }
+        csv[len++] = '"';
+        csv[len++] = '\n';
+    }
+    *len_out = len;
+    return csv;
+}
+
+/* Each row's text, decoded by the typed read as utf8 and as views (a file
+ * read, mapped, a buffer; one thread and four), equals the text the file
+ * was written from. */
+static void test_quoted_long(void)
+{
+    const size_t rows = 30000;
+    size_t len;
+    char *csv = quoted_csv(rows, &len);
+    static const source_way ways[] = {FROM_FILE, FROM_MAP, FROM_MEMORY}; /* (a stream: several batches) */
+    for (int strings = 0; strings < 2; strings++)
+        for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++)
+            for (int threads = 1; threads <= 4; threads += 3) {
+                h_context("doubled quotes, %s, way %d, %d thread(s)", strings ? "views" : "utf8", (int)ways[w], threads);
+                struct ArrowSchema s;
+                struct ArrowArray a;
+                if (!CHECK(read_arrow(csv, len, ways[w], strings ? SIMDSV_STRINGS_VIEW : SIMDSV_STRINGS_UTF8, threads,
+                                      &s, &a)))
+                    continue;
+                if (CHECK_EQ_INT(a.length, (int64_t)rows)) {
+                    int64_t differ = 0, first = -1;
+                    char want[300];
+                    for (size_t r = 0; r < rows; r++) {
+                        size_t n = 0;
+                        const size_t want_n = quoted_value(r, want);
+                        const char *got = string_at(s.children[0], a.children[0], (int64_t)r, &n);
+                        const int bad = !got || n != want_n || memcmp(got, want, n) != 0;
+                        differ += bad;
+                        if (bad && first < 0)
+                            first = (int64_t)r;
+                    }
+                    CHECK_MSG(differ == 0, "%lld rows differ, the first %lld", (long long)differ, (long long)first);
+                }
+                a.release(&a);
+                s.release(&s);
+            }
+    h_context(NULL);
+    free(csv);
+}
+
 /* ------------------------------------------------------------------ writers */
 
 /* A stream of one batch (the array moved in), for the writers. */
@@ -462,6 +547,7 @@ int main(void)
     lenient = 1;
     test_against_utf8((size_t)3 << 20, 4);
     lenient = 0;
+    test_quoted_long();
     test_writers();
     unlink(temp_path());
     return check_summary();

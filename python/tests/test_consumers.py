@@ -15,6 +15,7 @@ import pathlib
 import subprocess
 
 import duckdb
+import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
@@ -194,6 +195,37 @@ def test_pandas() -> None:
     assert df["score"].isna().tolist() == [False, False, True]
     # Dates come as datetime64 (pandas' own readers give them so), not as Python date objects.
     assert str(df["day"].dtype).startswith("datetime64") and str(df["day"].iloc[0]) == "2024-02-29 00:00:00"
+
+
+def test_pandas_columns_share_arrow_memory_and_copy_on_write() -> None:
+    """to_pandas() hands pandas the Arrow buffers of the columns that need no conversion (no 2-D block copy); a
+    write into the DataFrame, or into a frame taken from it after it is gone, copies that column: the table, and a
+    second to_pandas(), keep the values read."""
+    data = b"i,f,t,n,s\n1,1.5,2024-01-02 03:04:05,7,x\n2,2.5,2024-01-03 03:04:05,,y\n3,3.5,2024-01-04 03:04:05,9,z\n"
+    t = simdsv.read_csv(data)
+    arrow = t.to_arrow()
+    df = t.to_pandas()
+    assert [str(d) for d in df.dtypes] == ["int64", "float64", "datetime64[us]", "float64", "str"]
+    for name in ("i", "f", "t"):
+        assert np.shares_memory(df[name].to_numpy(), np.asarray(arrow[name].chunks[0].buffers()[1]))
+    df.loc[0, "i"] = 10
+    df.iloc[1, 1] = -1.0
+    df.loc[2, "t"] = np.datetime64("2000-01-01T00:00:00", "us")
+    df["f"] += 1
+    df.fillna({"n": 0}, inplace=True)
+    assert df["i"].tolist() == [10, 2, 3] and df["f"].tolist() == [2.5, 0.0, 4.5] and df["n"].tolist() == [7, 0, 9]
+    assert str(df.loc[2, "t"]) == "2000-01-01 00:00:00"
+    part = t.to_pandas()[["i", "f"]]  # the frame it came from is gone
+    part.iloc[0, 0] = 100
+    part.loc[2, "f"] = 0.0
+    assert part["i"].tolist() == [100, 2, 3] and part["f"].tolist() == [1.5, 2.5, 0.0]
+    again = t.to_pandas()
+    assert again["i"].tolist() == [1, 2, 3] and again["f"].tolist() == [1.5, 2.5, 3.5]
+    assert str(again.loc[2, "t"]) == "2024-01-04 03:04:05" and again["n"].isna().tolist() == [False, True, False]
+    assert arrow["i"].to_pylist() == [1, 2, 3] and arrow["f"].to_pylist() == [1.5, 2.5, 3.5]
+    # the arrays stay read-only: what pandas 3 hands out as views of shared data
+    with pytest.raises(ValueError, match="read-only"):
+        again["i"].to_numpy()[0] = 5
 
 
 def test_options_and_projection() -> None:

@@ -107,6 +107,25 @@ def test_by_position_names_both_files(tree):
     assert str(info.value).startswith(f"{tree}/year=2024/month=6/b.csv: column 4 `extra` of {tree}/")
 
 
+def test_errors_name_long_paths_whole(tmp_path):
+    """Paths longer than the library's 255-byte error message stay whole: a conflict names both files, an error
+    inside the second names it with its line and byte."""
+    folder = tmp_path.joinpath(*[f"a-folder-name-long-enough-to-matter-{k}" for k in range(7)])
+    folder.mkdir(parents=True)
+    (folder / "first.csv").write_bytes(b"id,name\n1,x\n")
+    (folder / "second.csv").write_bytes(b"id,label\n2,y\n")
+    (folder / "ragged.csv").write_bytes(b"id,name\n1,x\n2,y,z\n")
+    first, second, ragged = (str(folder / name) for name in ("first.csv", "second.csv", "ragged.csv"))
+    with pytest.raises(simdsv.Error) as info:
+        simdsv.read_csv([first, second])
+    assert str(info.value) == (f"{second}: column 2 is `label` in {second} but `name` in {first} (columns are "
+                               "matched by position; match them by name to read both)")
+    with pytest.raises(simdsv.Error) as info:
+        simdsv.read_csv([first, ragged], union_by_name=True)
+    assert str(info.value).startswith(f"{ragged}:3:5: row has 3 fields")
+    assert (info.value.line, info.value.byte_offset) == (3, 16)
+
+
 def test_stream_and_count(tree):
     stream = simdsv.open_csv(str(tree), union_by_name=True, batch_rows=1)
     assert stream.read_all().to_pydict() == EXPECTED

@@ -14,6 +14,7 @@
 #include "../common/spec.h"
 #include "../values/values.h"
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,17 +66,70 @@ void simdsv__dataset_set_error(simdsv_error *err, simdsv_status code, const char
     err->message[n] = '\0';
 }
 
-void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err)
+static char *vformat(const simdsv_allocator *a, size_t *size, const char *fmt, va_list args)
+{
+    va_list again;
+    va_copy(again, args);
+    const int n = vsnprintf(NULL, 0, fmt, args);
+    char *text = n >= 0 ? simdsv__alloc(a, (size_t)n + 1) : NULL;
+    if (text) {
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+        *size = (size_t)n + 1;
+    }
+    va_end(again);
+    return text;
+}
+
+char *simdsv__dataset_format(const simdsv_allocator *a, size_t *size, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *text = vformat(a, size, fmt, args);
+    va_end(args);
+    return text;
+}
+
+static void forget_message(simdsv_dataset *ds)
+{
+    if (ds->message)
+        simdsv__free(&ds->alloc, ds->message, strlen(ds->message) + 1);
+    ds->message = NULL;
+}
+
+void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err, const char *message)
 {
     ds->error = *err;
     ds->error_file = file;
+    forget_message(ds);
+    size_t size;
+    ds->message = simdsv__dataset_format(&ds->alloc, &size, "%s", message ? message : err->message);
 }
 
 static simdsv_status fail_with(simdsv_dataset *ds, long file, simdsv_status code, const char *message)
 {
     simdsv_error e;
     simdsv__dataset_set_error(&e, code, message);
-    simdsv__dataset_fail(ds, file, &e);
+    simdsv__dataset_fail(ds, file, &e, message);
+    return code;
+}
+
+/* fail_with a message made by printf: paths and names whole, however long. */
+static simdsv_status fail_format(simdsv_dataset *ds, long file, simdsv_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static simdsv_status fail_format(simdsv_dataset *ds, long file, simdsv_status code, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    size_t size;
+    char *text = vformat(&ds->alloc, &size, fmt, args);
+    va_end(args);
+    if (!text)
+        return fail_with(ds, file, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
+    fail_with(ds, file, code, text);
+    simdsv__free(&ds->alloc, text, size);
     return code;
 }
 
@@ -121,6 +175,7 @@ void simdsv_dataset_free(simdsv_dataset *ds)
             in->source.release(in->source.ctx);
     }
     simdsv__free(&a, ds->inputs, ds->inputs_cap * sizeof *ds->inputs);
+    forget_message(ds);
     simdsv_options_free(ds->opt);
     simdsv__free(&a, ds, sizeof *ds);
 }
@@ -149,7 +204,7 @@ simdsv_status simdsv_dataset_add_path(simdsv_dataset *ds, const char *path)
     simdsv_error err;
     simdsv_status st = simdsv__paths_expand(&ds->alloc, path, &found, &err);
     if (st != SIMDSV_OK) {
-        simdsv__dataset_fail(ds, -1, &err);
+        simdsv__dataset_fail(ds, -1, &err, NULL);
         return st;
     }
     for (size_t i = 0; i < found.count && st == SIMDSV_OK; i++)
@@ -204,6 +259,11 @@ const simdsv_error *simdsv_dataset_error(const simdsv_dataset *ds)
 long simdsv_dataset_error_file(const simdsv_dataset *ds)
 {
     return ds ? ds->error_file : -1;
+}
+
+const char *simdsv_dataset_error_message(const simdsv_dataset *ds)
+{
+    return !ds ? "" : ds->message ? ds->message : ds->error.message;
 }
 
 simdsv_status simdsv_dataset_widen_misfit(simdsv_dataset *ds)
@@ -409,7 +469,7 @@ static simdsv_status read_inputs(simdsv_dataset *ds, int infer, simdsv_options *
         } else {
             const size_t failed = atomic_load(&job.first_failed);
             if (failed != SIZE_MAX) {
-                simdsv__dataset_fail(ds, (long)failed, &errors[failed]);
+                simdsv__dataset_fail(ds, (long)failed, &errors[failed], NULL);
                 st = status[failed];
             }
         }
@@ -507,21 +567,19 @@ void simdsv__schema_free(const simdsv_allocator *a, ds_schema *s, size_t ninputs
 static simdsv_status position_conflict(simdsv_dataset *ds, size_t first, size_t i, const simdsv_table *a,
                                        const simdsv_table *b)
 {
-    char text[1024];
     const char *fa = ds->inputs[first].name, *fb = ds->inputs[i].name;
+    const simdsv_status code = SIMDSV_ERR_INVALID_ARGUMENT;
     size_t j = 0;
     while (j < a->ncols && j < b->ncols && strcmp(a->cols[j].name, b->cols[j].name) == 0)
         j++;
     if (j < a->ncols && j < b->ncols)
-        snprintf(text, sizeof text, "column %zu is `%.40s` in %.80s but `%.40s` in %.80s (columns are matched by position; match them by name to read both)",
-                 j + 1, b->cols[j].name, fb, a->cols[j].name, fa);
-    else if (j < b->ncols)
-        snprintf(text, sizeof text, "column %zu `%.40s` of %.80s is not in %.80s, which has %zu (columns are matched by position; match them by name to read both)",
-                 j + 1, b->cols[j].name, fb, fa, a->ncols);
-    else
-        snprintf(text, sizeof text, "column %zu `%.40s` of %.80s is not in %.80s, which has %zu (columns are matched by position; match them by name to read both)",
-                 j + 1, a->cols[j].name, fa, fb, b->ncols);
-    return fail_with(ds, (long)i, SIMDSV_ERR_INVALID_ARGUMENT, text);
+        return fail_format(ds, (long)i, code, "column %zu is `%s` in %s but `%s` in %s (columns are matched by position; match them by name to read both)",
+                           j + 1, b->cols[j].name, fb, a->cols[j].name, fa);
+    if (j < b->ncols)
+        return fail_format(ds, (long)i, code, "column %zu `%s` of %s is not in %s, which has %zu (columns are matched by position; match them by name to read both)",
+                           j + 1, b->cols[j].name, fb, fa, a->ncols);
+    return fail_format(ds, (long)i, code, "column %zu `%s` of %s is not in %s, which has %zu (columns are matched by position; match them by name to read both)",
+                       j + 1, a->cols[j].name, fa, fb, b->ncols);
 }
 
 simdsv_status simdsv__schema_join(simdsv_dataset *ds, simdsv_table **tables, ds_schema *s)
@@ -686,12 +744,9 @@ static simdsv_status hive_keys(simdsv_dataset *ds, char *buf, size_t buf_size, c
             same = strcmp(kv[2 * k], first_keys[k]) == 0;
         if (!same && ds->opt->hive == SIMDSV_HIVE_AUTO)
             return SIMDSV_OK; /* not a hive layout: no partition columns */
-        if (!same) {
-            char text[512];
-            snprintf(text, sizeof text, "the path's key=value folders are not those of %.120s (hive partitions: every path has the same keys, in the same order)",
-                     ds->inputs[0].name);
-            return fail_with(ds, (long)i, SIMDSV_ERR_INVALID_ARGUMENT, text);
-        }
+        if (!same)
+            return fail_format(ds, (long)i, SIMDSV_ERR_INVALID_ARGUMENT, "the path's key=value folders are not those of %s (hive partitions: every path has the same keys, in the same order)",
+                               ds->inputs[0].name);
     }
     *nkeys = n;
     /* kv holds the last input's pairs; the keys are the same in all. */
@@ -702,12 +757,9 @@ simdsv_status simdsv__hive_find(simdsv_dataset *ds, const ds_schema *s, ds_hive 
 {
     const simdsv_allocator *a = &ds->alloc;
     memset(h, 0, sizeof *h);
-    if (*ds->opt->filename_column && find_column(s, ds->opt->filename_column) != SIZE_MAX) {
-        char text[512];
-        snprintf(text, sizeof text, "the file name column `%.60s` is also a column's name (give the file name column another name)",
-                 ds->opt->filename_column);
-        return fail_with(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, text);
-    }
+    if (*ds->opt->filename_column && find_column(s, ds->opt->filename_column) != SIZE_MAX)
+        return fail_format(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, "the file name column `%s` is also a column's name (give the file name column another name)",
+                           ds->opt->filename_column);
     char buf[4096];
     const char *kv[2 * HIVE_MAX_KEYS];
     size_t nkeys;
@@ -727,12 +779,9 @@ simdsv_status simdsv__hive_find(simdsv_dataset *ds, const ds_schema *s, ds_hive 
         if (!(h->keys[k] = copy_name(a, kv[2 * k])))
             goto nomem;
         if (find_column(s, h->keys[k]) != SIZE_MAX || (*ds->opt->filename_column &&
-                                                       strcmp(ds->opt->filename_column, h->keys[k]) == 0)) {
-            char text[512];
-            snprintf(text, sizeof text, "the hive partition `%.60s` is also a column's name (turn hive partitioning off, or rename it)",
-                     h->keys[k]);
-            return fail_with(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, text);
-        }
+                                                       strcmp(ds->opt->filename_column, h->keys[k]) == 0))
+            return fail_format(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, "the hive partition `%s` is also a column's name (turn hive partitioning off, or rename it)",
+                               h->keys[k]);
     }
     for (size_t i = 0; i < ds->ninputs; i++) {
         hive_pairs(ds->inputs[i].name, buf, sizeof buf, kv, HIVE_MAX_KEYS);
@@ -994,6 +1043,7 @@ simdsv_status simdsv__dataset_start(simdsv_dataset *ds)
 {
     ds->error_file = -1;
     memset(&ds->error, 0, sizeof ds->error);
+    forget_message(ds);
     ds->misfit = 0;
     if (ds->streaming)
         return fail_with(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, "a stream of this dataset is still open");

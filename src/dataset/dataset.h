@@ -55,6 +55,7 @@ struct simdsv_dataset {
     ds_input *inputs;
     size_t ninputs, inputs_cap;
     simdsv_error error;
+    char *message;              /* error's message whole (error.message is cut at 255 bytes), or NULL */
     long error_file;
     int misfit;                 /* the last stream stopped on a late misfit: */
     char misfit_name[512];      /* its column's name (cut at 511 bytes: then not widened) */
@@ -72,8 +73,16 @@ simdsv_status simdsv__dataset_open(simdsv_dataset *ds, size_t i, simdsv_options 
 /* err set to code and message; a message that names files may be longer
  * than the error holds: it is cut at a character boundary. */
 void simdsv__dataset_set_error(simdsv_error *err, simdsv_status code, const char *message);
-/* Sets the dataset's error: err's, about input `file` (-1: none). */
-void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err);
+/* printf into a string of a's (*size bytes, NUL included), or NULL when out
+ * of memory. */
+char *simdsv__dataset_format(const simdsv_allocator *a, size_t *size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Sets the dataset's error: err's, about input `file` (-1: none); message
+ * (NULL: err's own) is kept whole for simdsv_dataset_error_message. */
+void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err, const char *message);
 /* The reader's error for input i, with the input's decoder message when it
  * has one. */
 void simdsv__dataset_reader_error(const simdsv_reader *r, const simdsv_input *in, simdsv_error *err);

@@ -62,7 +62,8 @@ typedef struct ds_stream {
     pthread_cond_t changed;       /* a batch queued or taken, an input done, stop */
     int failed;                   /* errno of a failed get_next: every later call repeats it */
     int ended;
-    char message[512];            /* get_last_error */
+    char *message;                /* get_last_error: the file, line, byte and message whole */
+    size_t message_size;
 } ds_stream;
 
 static int errno_of(simdsv_status st)
@@ -73,15 +74,20 @@ static int errno_of(simdsv_status st)
 /* The stream fails with error e about input `file` (-1: none). */
 static int stream_fail(ds_stream *p, long file, const simdsv_error *e, int err)
 {
-    simdsv__dataset_fail(p->ds, file, e);
+    simdsv_dataset *ds = p->ds;
+    simdsv__dataset_fail(ds, file, e, NULL);
+    const simdsv_allocator *a = &ds->alloc;
+    if (p->message)
+        simdsv__free(a, p->message, p->message_size);
     if (file >= 0 && e->line)
-        snprintf(p->message, sizeof p->message, "%.200s: line %llu, column %llu (byte %llu): %.250s",
-                 p->ds->inputs[file].name, (unsigned long long)e->line, (unsigned long long)e->column,
-                 (unsigned long long)e->byte_offset, e->message);
+        p->message = simdsv__dataset_format(a, &p->message_size, "%s: line %llu, column %llu (byte %llu): %s",
+                                            ds->inputs[file].name, (unsigned long long)e->line,
+                                            (unsigned long long)e->column, (unsigned long long)e->byte_offset,
+                                            e->message);
     else if (file >= 0)
-        snprintf(p->message, sizeof p->message, "%.200s: %.280s", p->ds->inputs[file].name, e->message);
+        p->message = simdsv__dataset_format(a, &p->message_size, "%s: %s", ds->inputs[file].name, e->message);
     else
-        snprintf(p->message, sizeof p->message, "%.480s", e->message);
+        p->message = simdsv__dataset_format(a, &p->message_size, "%s", e->message);
     p->failed = err;
     return err;
 }
@@ -439,7 +445,7 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
 static const char *get_last_error(struct ArrowArrayStream *stream)
 {
     const ds_stream *p = stream->private_data;
-    return p->message[0] ? p->message : NULL;
+    return p->message ? p->message : p->failed ? simdsv_status_message(SIMDSV_ERR_NOMEM) : NULL;
 }
 
 static void release(struct ArrowArrayStream *stream)
@@ -469,6 +475,8 @@ static void release(struct ArrowArrayStream *stream)
     simdsv__free(&a, p->threads, (p->workers ? p->workers : 1) * sizeof *p->threads);
     simdsv__schema_free(&a, &p->schema, ds->ninputs);
     simdsv__hive_free(&a, &p->hive, ds->ninputs);
+    if (p->message)
+        simdsv__free(&a, p->message, p->message_size);
     simdsv__free(&a, p, sizeof *p);
     ds->streaming = 0;
     stream->release = NULL;

@@ -163,7 +163,7 @@ static inline bool ascii_only(const uint8_t *p, size_t n)
 }
 
 /* utf8_clean when the caller reads some columns only
- * (simdsv_reader_read_columns): each record's runs of read fields are
+ * (simdsv_reader_check_columns): each record's runs of checked fields are
  * validated, the other bytes are not.  Returns how many records are clean. */
 static size_t utf8_clean_columns(simdsv_reader *r, const walk_out *w, size_t origin, const uint32_t *pos,
                                  const size_t *first)
@@ -174,10 +174,10 @@ static size_t utf8_clean_columns(simdsv_reader *r, const walk_out *w, size_t ori
         if (origin + o[n] <= r->utf8_pos) /* validated already (the record path looks ahead) */
             continue;
         for (size_t j = 0; j < n; j++) {
-            if (!simdsv__column_read(r, j))
+            if (!simdsv__column_in(r->check_columns, j))
                 continue;
             const size_t from = j;
-            while (j + 1 < n && simdsv__column_read(r, j + 1))
+            while (j + 1 < n && simdsv__column_in(r->check_columns, j + 1))
                 j++;
             const uint8_t *p = r->buf + origin + o[from];
             const size_t size = o[j + 1] - 1 - o[from];
@@ -198,7 +198,7 @@ static size_t utf8_clean(simdsv_reader *r, const walk_out *w, size_t origin, con
     *utf8_pos = r->utf8_pos;
     if (r->opt.utf8 == SIMDSV_UTF8_NONE || w->end <= r->utf8_pos)
         return w->rows;
-    if (first && r->read_columns != UINT64_MAX)
+    if (first && r->check_columns != UINT64_MAX)
         return utf8_clean_columns(r, w, origin, pos, first);
     size_t limit = r->scan_pos > w->end ? r->scan_pos : w->end;
     if (limit > r->len)
@@ -379,12 +379,12 @@ static unsigned walked_flags(simdsv_reader *r, const char *data, const uint32_t 
     if (!memchr(data + span_start, quote, span_end - span_start))
         return 0;
     unsigned any = 0;
-    const bool every_column = r->read_columns == UINT64_MAX;
+    const bool every_column = r->flag_columns == UINT64_MAX;
     for (size_t k = 0; k < rows; k++)
         for (size_t e = first[k]; e + 1 < first[k + 1]; e++) {
             const char *p = data + bounds[e];
             const size_t raw = bounds[e + 1] - 1 - bounds[e];
-            if (raw == 0 || *p != quote || (!every_column && !simdsv__column_read(r, e - first[k])))
+            if (raw == 0 || *p != quote || (!every_column && !simdsv__column_in(r->flag_columns, e - first[k])))
                 continue;
             unsigned f = SIMDSV_FIELD_QUOTED;
             if (memchr(p + 1, quote, raw - 2) || (r->dialect.has_escape && memchr(p + 1, escape, raw - 2)))

@@ -99,6 +99,7 @@ typedef struct count_plan {
     int quote;            /* the quote byte, 256 (no byte) without quoting */
     const uint8_t *buf;   /* in memory: position p is buf[p - origin] */
     uint64_t origin;
+    const source *mapped; /* buf is this mapped file's: each job hands its pages back when done */
     int fd;               /* else a file: position p is at file offset p + delta */
     uint64_t delta;
     size_t window;
@@ -350,6 +351,12 @@ static void *run_job(void *arg)
             if (res > 0) {
                 j->ok = 1;
                 j->hyp = h;
+                if (p->mapped) { /* read again only after a wrong guess or for an error's line */
+                    const uint8_t *from = p->buf + (size_t)(p->bounds[j->i] - p->origin);
+                    const size_t size = (size_t)(p->bounds[j->i + 1] - p->bounds[j->i]);
+                    simdsv__source_release_range(p->mapped, (size_t)(from - p->mapped->data),
+                                                 (size_t)(from - p->mapped->data) + size);
+                }
                 return NULL;
             }
             if (res < 0) {
@@ -742,6 +749,10 @@ int simdsv__count_parallel(simdsv_reader *r, uint64_t *count)
         plan.buf = r->buf;
         plan.origin = r->buf_origin;
         end = r->buf_origin + r->len;
+        /* The whole file, mapped by the reader (not converted): its pages
+         * leave on the thread that counted them, not all at the unmap on one. */
+        if (r->src.kind == SOURCE_MAPPED && !r->src.streamed && r->buf == r->src.data)
+            plan.mapped = &r->src;
     } else if (r->src.kind == SOURCE_FD && simdsv__source_plain(&r->src)) {
         /* A regular file, read from its current offset up to now. */
         struct stat st;

@@ -55,7 +55,7 @@ simdsv_status simdsv_reader_new(simdsv_reader **out, const simdsv_options *opt)
         return SIMDSV_ERR_NOMEM;
     }
     r->kernel = kernel;
-    r->read_columns = UINT64_MAX;
+    r->flag_columns = r->check_columns = UINT64_MAX;
     r->slow_only = o.delimiter_len > 1 || o.trim_spaces;
     r->dialect.delimiter = (uint8_t)d;
     r->dialect.has_quote = q >= 0;
@@ -237,7 +237,13 @@ uint64_t simdsv_reader_offset(const simdsv_reader *r)
 void simdsv_reader_read_columns(simdsv_reader *r, uint64_t mask)
 {
     if (r)
-        r->read_columns = mask;
+        r->flag_columns = r->check_columns = mask;
+}
+
+void simdsv_reader_check_columns(simdsv_reader *r, uint64_t mask)
+{
+    if (r)
+        r->check_columns = mask;
 }
 
 int simdsv_utf8_valid(const void *data, size_t size, size_t *error_offset)

@@ -323,7 +323,7 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
     if (r->opt.utf8 == SIMDSV_UTF8_NONE || end <= r->utf8_pos || r->counting)
         return SIMDSV_OK;
     size_t bad;
-    if (r->read_columns == UINT64_MAX) {
+    if (r->check_columns == UINT64_MAX) {
         bad = utf8_advance(r, end);
     } else { /* no look-ahead: the bytes after the record may be in columns nobody reads */
         const size_t from = r->utf8_pos > r->rec_start ? r->utf8_pos : r->rec_start;
@@ -332,7 +332,7 @@ static simdsv_status check_utf8(simdsv_reader *r, size_t end, bool fields_in_buf
     uint64_t field = bad < end ? field_at(r, bad, fields_in_buffer) : 0;
     /* An invalid byte in a column the caller does not read: the record's
      * later fields are checked on their own. */
-    while (bad < end && !simdsv__column_read(r, field)) {
+    while (bad < end && !simdsv__column_in(r->check_columns, field)) {
         const size_t next = field + 1 < r->nfields ? field_start_pos(r, (size_t)field + 1, fields_in_buffer) : end;
         bad = next + r->kernel->utf8_validate(r->buf + next, end - next);
         field = bad < end ? field_at(r, bad, fields_in_buffer) : 0;

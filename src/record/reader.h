@@ -91,7 +91,9 @@ struct simdsv_reader {
     size_t header_bytes_size;
 
     size_t utf8_pos;      /* bytes before it are known valid (or already reported) */
-    uint64_t read_columns; /* simdsv_reader_read_columns: bit j for column j < 63, bit 63 for the rest */
+    /* simdsv_reader_read_columns / _check_columns: bit j for column j < 63, bit 63 for the rest */
+    uint64_t flag_columns;  /* the batches' flags are given for these */
+    uint64_t check_columns; /* UTF-8 is checked in these */
 
     /* simdsv_reader_next_batch: the arrays of the batch handed out (batch.c) */
     uint32_t *batch_bounds;
@@ -119,10 +121,10 @@ struct simdsv_reader {
     bool fatal;
 };
 
-/* Whether the caller reads column j (simdsv_reader_read_columns). */
-static inline bool simdsv__column_read(const simdsv_reader *r, uint64_t j)
+/* Whether column j is in a mask of simdsv_reader_read_columns. */
+static inline bool simdsv__column_in(uint64_t mask, uint64_t j)
 {
-    return (r->read_columns >> (j < 63 ? j : 63)) & 1;
+    return (mask >> (j < 63 ? j : 63)) & 1;
 }
 
 simdsv_status simdsv__set_error(simdsv_reader *r, simdsv_status code, size_t pos, uint64_t field, const char *detail);

@@ -76,7 +76,9 @@ simdsv_status simdsv_reader_skip(simdsv_reader *r, const void *needle, size_t si
         const size_t pos = r->rec_start;
         const size_t avail = r->len - pos, len = avail < piece ? avail : piece;
         const uint8_t *data = r->buf + pos;
-        const bool strict = r->opt.utf8 == SIMDSV_UTF8_STRICT && pos + len > r->utf8_pos;
+        /* Unless every column is checked, records passed over are not: their
+         * fields are not cut (simdsv_reader_check_columns). */
+        const bool strict = r->opt.utf8 == SIMDSV_UTF8_STRICT && r->check_columns == UINT64_MAX && pos + len > r->utf8_pos;
         size_t ascii_end = len; /* data[0..ascii_end) is ASCII */
         scan_state state;
         scan_state_reset(&state);

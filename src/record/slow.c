@@ -359,7 +359,7 @@ simdsv_status simdsv__slow_record(simdsv_reader *r, simdsv_record *rec)
             while (bad < sp.first.pos) {
                 while (field + 1 < sp.nfields && bad >= r->scratch_offsets[(field + 1) * 4 + 3])
                     field++;
-                if (simdsv__column_read(r, field))
+                if (simdsv__column_in(r->check_columns, field))
                     break;
                 /* in a column the caller does not read: the next field on */
                 const size_t next = field + 1 < sp.nfields ? r->scratch_offsets[(field + 1) * 4 + 3] : sp.first.pos;

@@ -17,10 +17,20 @@ void simdsv__source_release(source *s, size_t upto)
     if (s->kind != SOURCE_MAPPED || s->streamed || upto < s->released + ((size_t)16 << 20))
         return;
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t from = s->released, to = upto / page * page; /* the mapping starts on a page */
+    simdsv__source_release_range(s, s->released, upto);
+    s->released = upto / page * page;
+}
+
+void simdsv__source_release_range(const source *s, size_t from, size_t to)
+{
+    if (s->kind != SOURCE_MAPPED || s->streamed || to > s->size)
+        return;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    from = (from + page - 1) / page * page; /* the mapping starts on a page */
+    to = to / page * page;
     /* A private read-only file mapping: the dropped pages read back as they were. */
-    (void)madvise((void *)(uintptr_t)(s->data + from), to - from, MADV_DONTNEED);
-    s->released = to;
+    if (from < to)
+        (void)madvise((void *)(uintptr_t)(s->data + from), to - from, MADV_DONTNEED);
 }
 
 simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap, int *os_errno)

@@ -55,6 +55,11 @@ simdsv_status simdsv__source_open_path(source *s, const char *path, int use_mmap
  * reading a big file through the mapping does not grow the RSS by its size.
  * Done once 16 MiB more are behind; nothing for other sources. */
 void simdsv__source_release(source *s, size_t upto);
+/* The same for the pages wholly inside [from, to), with nothing recorded, so
+ * that threads may hand back parts of one mapping at once: the page-table
+ * teardown then runs on each of them instead of on one at the unmap.  Nothing
+ * for other sources. */
+void simdsv__source_release_range(const source *s, size_t from, size_t to);
 /* Reads up to size bytes of a stream source; *got == 0 means end of input. */
 simdsv_status simdsv__source_read(source *s, void *buf, size_t size, size_t *got, int *os_errno);
 void simdsv__source_close(source *s);

@@ -463,30 +463,48 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
     return o;
 }
 #else
-/* 16 bytes a step: a step with no quote or escape byte is stored whole,
- * one with some keeps the bytes before the first, then the step starts
- * again after the byte that byte kept. */
+/* One step of `special` (its quote and escape bytes as bits; the step is
+ * stored at dst + *o already): past it, or past the byte the first of them
+ * keeps. */
+static inline void unescape_step(const unsigned char *text, size_t n, unsigned special, size_t step, size_t *k,
+                                 size_t *o, char *dst)
+{
+    if (!special) {
+        *k += step;
+        *o += step;
+        return;
+    }
+    const unsigned at = (unsigned)__builtin_ctz(special);
+    *o += at;
+    *k += at + 1;
+    if (*k < n)
+        dst[(*o)++] = (char)text[(*k)++];
+}
+
+/* 16 bytes a step (32 with AVX2 while 32 are left): a step with no quote
+ * or escape byte is stored whole, one with some keeps the bytes before the
+ * first, then the step starts again after the byte that byte kept. */
 static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i quotes, __m128i escapes, char *dst)
 {
     size_t k = 0, o = 0;
+#if defined(__AVX2__)
+    const __m256i q = _mm256_broadcastb_epi8(quotes), e = _mm256_broadcastb_epi8(escapes);
+    while (n - k >= 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(text + k));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + o), v);
+        unescape_step(text, n,
+                      (unsigned)_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, e))),
+                      32, &k, &o, dst);
+    }
+#endif
     while (k < n) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + k));
         _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
         const size_t left = n - k;
-        const unsigned special =
-            (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
-            (left >= 16 ? 0xFFFFu : (1u << left) - 1);
-        if (!special) {
-            const size_t step = left >= 16 ? 16 : left;
-            k += step;
-            o += step;
-            continue;
-        }
-        const unsigned at = (unsigned)__builtin_ctz(special);
-        o += at;
-        k += at + 1;
-        if (k < n)
-            dst[o++] = (char)text[k++];
+        unescape_step(text, n,
+                      (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, escapes))) &
+                          (left >= 16 ? 0xFFFFu : (1u << left) - 1),
+                      left >= 16 ? 16 : left, &k, &o, dst);
     }
     return o;
 }
@@ -495,7 +513,7 @@ static inline size_t unescape_steps(const unsigned char *text, size_t n, __m128i
 size_t FIELDS_FN(simdsv__unescape_)(const char *text, size_t n, unsigned quote, unsigned escape, char *dst)
 {
     return unescape_steps((const unsigned char *)text, n, _mm_set1_epi8((char)quote),
-                      _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst);
+                          _mm_set1_epi8((char)(escape < 256 ? escape : quote)), dst); /* none: the quote again */
 }
 
 size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos, size_t stride, size_t count,
@@ -508,24 +526,30 @@ size_t FIELDS_FN(simdsv__string_fields_)(const char *origin, const uint32_t *pos
     size_t at = *len;
     uint64_t empty = 0;
     size_t i = 0;
-    for (; i < count; i++, pos += stride) {
-        const uint32_t start = pos[0], end = pos[1] - 1;
-        if ((int64_t)end > last_end)
-            break;
-        const unsigned char *s = (const unsigned char *)origin + start;
-        const size_t quoted = s[0] == quote && end - start >= 2; /* (quote 256: never) */
-        const unsigned char *text = s + quoted;
-        const size_t size = end - start - 2 * quoted;
-        if (quoted) {
-            at += unescape_steps(text, size, quotes, escapes, chars + at);
-        } else {
-            for (size_t k = 0; k < size; k += 16)
+    while (i < count) {
+        /* the unquoted fields in a loop of their own, which keeps its
+         * registers (the decoding below wants many); it stops at a quoted
+         * one or at one too near the end */
+        const unsigned char *s = NULL;
+        uint32_t start = 0, end = 0;
+        for (; i < count; i++, pos += stride) {
+            start = pos[0];
+            end = pos[1] - 1;
+            s = (const unsigned char *)origin + start;
+            if ((int64_t)end > last_end || (s[0] == quote && end - start >= 2)) /* (quote 256: never) */
+                break;
+            for (size_t k = 0; k < end - start; k += 16)
                 _mm_storeu_si128((__m128i *)(void *)(chars + at + k),
-                                 _mm_loadu_si128((const __m128i *)(const void *)(text + k)));
-            at += size;
+                                 _mm_loadu_si128((const __m128i *)(const void *)(s + k)));
+            at += end - start;
+            ends[i] = (int32_t)at;
+            empty += end == start;
         }
-        ends[i] = (int32_t)at;
-        empty += end == start;
+        if (i == count || (int64_t)end > last_end)
+            break;
+        at += unescape_steps(s + 1, end - start - 2, quotes, escapes, chars + at);
+        ends[i++] = (int32_t)at;
+        pos += stride;
     }
     *len = at;
     *nulls += empty;

@@ -274,6 +274,13 @@ t search_no_header search --no-header -c 1 1 fruit.csv
 t search_bad_column search -c nope x fruit.csv
 t search_missing search
 t search_help search --help
+# Strict UTF-8 is checked in the records written: a bad record passed over is
+# no error, a bad record written is the reader's error (the file read again);
+# standard input is checked whole, as before.
+t search_bad_utf8_unwritten search --encoding utf-8 -c a 2 bad_utf8_rows.csv
+t search_bad_utf8_written search --encoding utf-8 -c a 3 bad_utf8_rows.csv
+t search_bad_utf8_invert search --encoding utf-8 -v -c a 1 bad_utf8_rows.csv
+run search_bad_utf8_stdin bad_utf8_rows.csv search --encoding utf-8 -c a 2 -
 
 # --------------------------------------------------------------- frequency
 t freq_staff frequency staff.csv
@@ -763,6 +770,14 @@ printf 'code,extra,id\n08,"e,1",6\n' >"$TMP/csvs/d.csv"
 printf 'id,note,code,extra\n1,"two\nlines",007,\n2,"say ""hi""",NA,\n3,plain,-0,\n4,a;b,,\n5,x,1e5,\n6,,08,"e,1"\n' >"$TMP/csvs.want"
 if "$S" convert --to csv --union-by-name "$TMP/csvs" >"$TMP/csvs.got" 2>"$TMP/csvs.err" && cmp -s "$TMP/csvs.want" "$TMP/csvs.got"; then
     ok; else bad "convert --to csv --union-by-name: $(cat "$TMP/csvs.err"; diff "$TMP/csvs.want" "$TMP/csvs.got")"; fi
+# A conflict between files with long paths names both whole.
+long="$TMP/$(printf 'a-folder-name-long-enough-to-matter-%s/' 1 2 3 4 5 6 7)"
+mkdir -p "$long"
+printf 'id,name\n1,x\n' >"$long/first.csv"
+printf 'id,label\n2,y\n' >"$long/second.csv"
+if ! "$S" convert --to jsonl "$long"first.csv "$long"second.csv >/dev/null 2>"$TMP/long.err" &&
+    [ "$(cat "$TMP/long.err")" = "simdsv: column 2 is \`label\` in ${long}second.csv but \`name\` in ${long}first.csv (columns are matched by position; match them by name to read both)" ]; then
+    ok; else bad "a conflict between long paths: $(cat "$TMP/long.err")"; fi
 # ------------------------------------------------------------- man page
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -man -Tutf8 -ww -z "$HERE/../../docs/simdsv.1" 2>&1)

@@ -220,7 +220,40 @@ def arrow_to_pandas(table: Any, dtype_backend: str | None = None, **kwargs: Any)
     elif dtype_backend == "numpy_nullable":
         kwargs.setdefault("types_mapper", _nullable_dtypes().get)
     kwargs.setdefault("date_as_object", False)  # dates as datetime64, as pandas' own parsers give them
-    return table.to_pandas(**kwargs)
+    if not _pandas_copies_on_write(pd):
+        return table.to_pandas(**kwargs)
+    kwargs.setdefault("split_blocks", True)
+    df = table.to_pandas(**kwargs)
+    _copy_before_writing(df)
+    return df
+
+
+_ARROW_OWNS_IT: Any = None
+
+
+def _pandas_copies_on_write(pd: Any) -> bool:
+    return int(pd.__version__.split(".")[0]) >= 3
+
+
+def _copy_before_writing(df: Any) -> None:
+    """to_pandas(split_blocks=True) hands pandas the Arrow buffers of every column that needs no conversion (ints
+    without nulls, floats, timestamps) instead of copying all columns of one dtype into one 2-D block: on taxi_200
+    that block is 206 MB of fresh memory, whose first touch cost more CPU than the read (docs/BENCHMARKS.md, "to_pandas
+    without the block copy").  Those arrays are read-only, and pandas writes into a column in place when no other
+    object shares it (`df.loc[0, "a"] = 1`: "assignment destination is read-only").  pandas 3 copies on write
+    whatever is shared, so each read-only column is marked as shared, with an object that lives as long as the
+    module (a pandas block, as pandas wants it): the first write into it copies that column alone, and the Arrow
+    table is never written."""
+    import numpy as np
+    import pandas as pd
+
+    global _ARROW_OWNS_IT
+    if _ARROW_OWNS_IT is None:
+        _ARROW_OWNS_IT = pd.DataFrame({"arrow": np.empty(0)})._mgr.blocks[0]
+    for block in df._mgr.blocks:
+        values = getattr(block.values, "_ndarray", block.values)  # datetime64: a DatetimeArray over an ndarray
+        if isinstance(values, np.ndarray) and not values.flags.writeable:
+            block.refs.add_reference(_ARROW_OWNS_IT)
 
 
 def _map_path(plan: Any, source: Any) -> None:

@@ -122,7 +122,7 @@ static PyObject *dataset_error(DatasetObject *self, simdsv_status st)
         Py_XDECREF(shown);
         return NULL;
     }
-    return ext_raise_error(e, st, name ? name : "dataset");
+    return ext_raise_error_message(e, st, name ? name : "dataset", simdsv_dataset_error_message(self->ds));
 }
 
 /* Adds one input: ("path", str), ("memory", name, buffer) or ("callback",

@@ -34,6 +34,8 @@ extern PyObject *ext_error_type; /* simdsv.Error */
 
 /* Raises simdsv.Error from a simdsv_error; where names the input. */
 PyObject *ext_raise_error(const simdsv_error *e, simdsv_status st, const char *where);
+/* The same with the message given (NULL: e's), e.g. a dataset's whole one. */
+PyObject *ext_raise_error_message(const simdsv_error *e, simdsv_status st, const char *where, const char *message);
 /* Library text as str; bytes that are not UTF-8 become U+FFFD. */
 PyObject *ext_text_of(const char *s);
 simdsv_options *ext_make_options(PyObject *ints, PyObject *strings);

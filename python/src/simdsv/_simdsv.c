@@ -15,16 +15,21 @@ PyObject *ext_error_type; /* simdsv.Error, created by PyInit__simdsv */
 
 PyObject *ext_raise_error(const simdsv_error *e, simdsv_status st, const char *where)
 {
+    return ext_raise_error_message(e, st, where, NULL);
+}
+
+PyObject *ext_raise_error_message(const simdsv_error *e, simdsv_status st, const char *where, const char *message)
+{
     if (st == SIMDSV_ERR_NOMEM)
         return PyErr_NoMemory();
-    char text[512];
-    const char *msg = e && e->message[0] ? e->message : simdsv_status_message(st);
-    if (e && (e->line || e->byte_offset))
-        snprintf(text, sizeof text, "%s:%llu:%llu: %s (byte %llu)", where, (unsigned long long)e->line,
-                 (unsigned long long)e->column, msg, (unsigned long long)e->byte_offset);
-    else
-        snprintf(text, sizeof text, "%s: %s", where, msg);
-    PyObject *exc = PyObject_CallFunction(ext_error_type, "s", text);
+    const char *msg = message && *message ? message : e && e->message[0] ? e->message : simdsv_status_message(st);
+    /* Built whole: a path and a message naming files can be long. */
+    PyObject *text = e && (e->line || e->byte_offset)
+                         ? PyUnicode_FromFormat("%s:%llu:%llu: %s (byte %llu)", where, (unsigned long long)e->line,
+                                                (unsigned long long)e->column, msg, (unsigned long long)e->byte_offset)
+                         : PyUnicode_FromFormat("%s: %s", where, msg);
+    PyObject *exc = text ? PyObject_CallFunctionObjArgs(ext_error_type, text, NULL) : NULL;
+    Py_XDECREF(text);
     if (!exc)
         return NULL;
     PyObject_SetAttrString(exc, "code", PyUnicode_FromString(simdsv_status_name(st)));
