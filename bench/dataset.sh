@@ -13,7 +13,9 @@
 # 4th and the 12th are gzipped.
 # Jobs: "arrow" the files into one Arrow table (simdsv: bench_dataset, in
 # process; the peers in their Python process), "parquet" the files into one
-# Parquet file (simdsv convert; DuckDB COPY; Polars sink_parquet).  Wall
+# Parquet file compressed with zstd on every side (simdsv convert
+# --compression zstd; DuckDB COPY with COMPRESSION zstd, whose default is
+# snappy; Polars sink_parquet with compression "zstd").  Wall
 # seconds as each tool times itself (simdsv convert: its whole process), and
 # CPU seconds (every thread's, getrusage; the steadier measure on a shared
 # machine), each as "wall/cpu".
@@ -66,7 +68,7 @@ if tool == "duckdb":
     if job == "arrow":
         rows = con.execute(query).to_arrow_table().num_rows
     else:
-        con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet)")
+        con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet, COMPRESSION zstd)")
 elif tool == "polars":
     import polars as pl
     start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
@@ -74,7 +76,7 @@ elif tool == "polars":
     if job == "arrow":
         rows = frame.collect().to_arrow().num_rows
     else:
-        frame.sink_parquet(target)
+        frame.sink_parquet(target, compression="zstd")
 elif tool == "pyarrow":
     import pyarrow, pyarrow.dataset as ds
     pyarrow.set_cpu_count(threads)
@@ -94,7 +96,7 @@ simdsv_arrow() {
 }
 
 simdsv_parquet() {
-    /usr/bin/time -f '%e %U %S' -o "$out/time" "$BUILD/simdsv" convert --union-by-name --threads "$1" "$DIR" \
+    /usr/bin/time -f '%e %U %S' -o "$out/time" "$BUILD/simdsv" convert --union-by-name --compression zstd --threads "$1" "$DIR" \
         -o "$out/simdsv.parquet" 2>>"$out/simdsv.err" || return 0
     awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/time"
 }

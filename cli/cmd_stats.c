@@ -143,8 +143,13 @@ static void free_reject(stats_reject *k)
     k->value = k->reason = NULL;
 }
 
-static bool keep_reject(stats_reject *k, const simdsv_reject *r)
+/* Reject i of the stream: of a dataset's, its file is named. */
+static bool keep_reject(const stats_run *run, stats_reject *k, struct ArrowArrayStream *stream, size_t i)
 {
+    const simdsv_reject *r = simdsv_table_stream_reject(stream, i);
+    simdsv_dataset *ds = run->c->ds;
+    k->input = ds ? simdsv_dataset_stream_reject_file(stream, i) : -1;
+    k->file = k->input >= 0 ? simdsv_dataset_file(ds, (size_t)k->input) : NULL;
     k->line = r->line;
     k->byte_offset = r->byte_offset;
     k->column = r->column;
@@ -175,27 +180,14 @@ static bool learn_schema(stats_run *run, struct ArrowArrayStream *stream)
         run->zoned[j] = strncmp(format, "tsu:", 4) == 0 && format[4] != '\0';
     }
     schema.release(&schema);
-    if (!run->c->ds) {
-        for (size_t j = 0; j < run->ncols; j++) {
-            simdsv_column_info info;
-            if (simdsv_table_stream_column(stream, j, &info) != SIMDSV_OK || !(run->names[j] = strdup(info.name)))
-                return false;
-            run->types[j] = info.type;
-            run->user[j] = info.user_type != 0;
-        }
-        return true;
+    for (size_t j = 0; j < run->ncols; j++) { /* a dataset's stream describes its columns too */
+        simdsv_column_info info;
+        if (simdsv_table_stream_column(stream, j, &info) != SIMDSV_OK || !(run->names[j] = strdup(info.name)))
+            return false;
+        run->types[j] = info.type;
+        run->user[j] = info.user_type != 0;
     }
-    /* A dataset's stream: names and types from its schema (a value that
-     * does not fit stops it; it is read again, widened). */
-    if (stream->get_schema(stream, &schema) != 0)
-        return false;
-    bool ok = true;
-    for (size_t j = 0; ok && j < run->ncols; j++) {
-        ok = (run->names[j] = strdup(schema.children[j]->name)) != NULL;
-        run->types[j] = cli_type_of_format(schema.children[j]->format);
-    }
-    schema.release(&schema);
-    return ok;
+    return true;
 }
 
 /* Each worker's statistics, once the schema is known. */
@@ -258,11 +250,11 @@ static void take_rejects(stats_run *run, worker *wk, struct ArrowArrayStream *st
         if (!run->user[r->column]) {
             stats_add_misfit(&wk->cols[r->column], r->value, strlen(r->value), r->line);
         } else if (run->user_on_error == SIMDSV_ON_ERROR_FAIL) {
-            if (!keep_reject(&wk->misfit, r))
+            if (!keep_reject(run, &wk->misfit, stream, i))
                 wk->nomem = true;
             fail_worker(wk, range, false);
         } else {
-            if (wk->nshown < STATS_REJECTS_SHOWN && !keep_reject(&wk->shown[wk->nshown++], r))
+            if (wk->nshown < STATS_REJECTS_SHOWN && !keep_reject(run, &wk->shown[wk->nshown++], stream, i))
                 fail_worker(wk, range, true);
             wk->rejected++;
             wk->cols[r->column].rejected++;

@@ -92,6 +92,8 @@ typedef struct stats_reject {
     uint64_t line, byte_offset;
     size_t column;
     char *value, *reason;
+    long input;       /* several files: the file's index, -1 for one */
+    const char *file; /* and its name (the dataset's) */
 } stats_reject;
 
 /* What is printed: the merged statistics of every column, by name. */
@@ -109,8 +111,8 @@ bool stats_print_table(const stats_report *rep);
 /* One record per column (and one more for its misfits), format
  * STATS_FORMAT_CSV (with delimiter) or STATS_FORMAT_JSON. */
 bool stats_print_records(const stats_report *rep, int format, int delimiter);
-/* n rejects in any order (sorted here by line, then column): the first
- * STATS_REJECTS_SHOWN, then a count of the rest of total. */
+/* n rejects in any order (sorted here by file, line, then column): the
+ * first STATS_REJECTS_SHOWN, then a count of the rest of total. */
 void stats_print_rejects(const stats_report *rep, stats_reject *rejects, size_t n, uint64_t total);
 
 /* The library's one fork-join helper (src/common/threads.c, linked into

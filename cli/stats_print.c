@@ -236,6 +236,8 @@ bool stats_print_records(const stats_report *rep, int format, int d)
 static int by_line(const void *pa, const void *pb)
 {
     const stats_reject *a = pa, *b = pb;
+    if (a->input != b->input)
+        return a->input < b->input ? -1 : 1;
     if (a->line != b->line)
         return a->line < b->line ? -1 : 1;
     return (a->column > b->column) - (a->column < b->column);
@@ -250,7 +252,12 @@ void stats_print_rejects(const stats_report *rep, stats_reject *all, size_t n, u
     const size_t shown = n < STATS_REJECTS_SHOWN ? n : STATS_REJECTS_SHOWN;
     for (size_t i = 0; i < shown; i++) {
         const stats_reject *r = &all[i];
-        out_printf("rejected: line %llu, column %zu (", (unsigned long long)r->line, r->column + 1);
+        out_str("rejected: ");
+        if (r->file) {
+            cell(r->file, 0, 0);
+            out_str(", ");
+        }
+        out_printf("line %llu, column %zu (", (unsigned long long)r->line, r->column + 1);
         cell(rep->names[r->column], 0, 0);
         out_str("): `");
         cell(r->value, 0, 0);

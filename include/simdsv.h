@@ -866,8 +866,11 @@ SIMDSV_API simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArray
  * Valid until the stream is released. */
 SIMDSV_API const simdsv_error *simdsv_table_stream_error(struct ArrowArrayStream *stream);
 /* The values made null so far (SIMDSV_ON_ERROR_NULL), rows counted from the
- * stream's first data row; 0 / NULL for a stream not made by simdsv_table_stream.
- * Valid until the stream is released. */
+ * stream's first data row; 0 / NULL for a stream not made by simdsv_table_stream
+ * or simdsv_dataset_stream (whose rejects come with the batch that holds
+ * them: columns the dataset's, line and byte those of their input, which
+ * simdsv_dataset_stream_reject_file gives).  Valid until the stream is
+ * released. */
 SIMDSV_API size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream);
 SIMDSV_API const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index);
 /* Forgets the rejects listed so far (pointers to them become invalid; the
@@ -877,7 +880,7 @@ SIMDSV_API void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *strea
 /* Column index of the stream's schema as simdsv_table_column describes a
  * table's (user_type tells a --schema type from an inferred one; null_count
  * is 0).  SIMDSV_ERR_INVALID_ARGUMENT for a bad index or a stream not made
- * by simdsv_table_stream.  Strings stay valid until the stream is released. */
+ * by simdsv_table_stream or simdsv_dataset_stream.  Strings stay valid until the stream is released. */
 SIMDSV_API simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index,
                                                      simdsv_column_info *info);
 /* After get_next failed on a value that does not fit an inferred type (a
@@ -1270,6 +1273,9 @@ SIMDSV_API long simdsv_dataset_error_file(const simdsv_dataset *ds);
  * be longer.  "" when there is none; valid until the next read, stream or
  * free of the dataset. */
 SIMDSV_API const char *simdsv_dataset_error_message(const simdsv_dataset *ds);
+/* The input (simdsv_dataset_file's index) of a dataset stream's reject
+ * (simdsv_table_stream_reject); -1 for a bad index or another stream. */
+SIMDSV_API long simdsv_dataset_stream_reject_file(struct ArrowArrayStream *stream, size_t index);
 
 /* ------------------------------------------------------------------ writers */
 

@@ -21,7 +21,7 @@
 
 /* ------------------------------------------------------------- the object */
 
-static char *copy_name(const simdsv_allocator *a, const char *s)
+char *simdsv__dataset_copy_name(const simdsv_allocator *a, const char *s)
 {
     const size_t n = strlen(s) + 1;
     char *p = simdsv__alloc(a, n);
@@ -189,7 +189,7 @@ static ds_input *add_input(simdsv_dataset *ds, const char *name, input_kind kind
     ds->inputs = p;
     ds_input *in = &ds->inputs[ds->ninputs];
     memset(in, 0, sizeof *in);
-    if (!(in->name = copy_name(&ds->alloc, name)))
+    if (!(in->name = simdsv__dataset_copy_name(&ds->alloc, name)))
         return NULL;
     in->kind = kind;
     ds->ninputs++;
@@ -537,7 +537,7 @@ static simdsv_status add_column(const simdsv_allocator *a, ds_schema *s, const c
     s->cols = p;
     ds_column *d = &s->cols[s->ncols];
     memset(d, 0, sizeof *d);
-    if (!(d->name = copy_name(a, c->name)))
+    if (!(d->name = simdsv__dataset_copy_name(a, c->name)))
         return SIMDSV_ERR_NOMEM;
     d->type = SIMDSV_TYPE_NULL;
     s->ncols++;
@@ -776,7 +776,7 @@ simdsv_status simdsv__hive_find(simdsv_dataset *ds, const ds_schema *s, ds_hive 
     memset(h->values, 0, ds->ninputs * sizeof *h->values);
     for (size_t k = 0; k < nkeys; k++) {
         h->types[k] = SIMDSV_TYPE_NULL;
-        if (!(h->keys[k] = copy_name(a, kv[2 * k])))
+        if (!(h->keys[k] = simdsv__dataset_copy_name(a, kv[2 * k])))
             goto nomem;
         if (find_column(s, h->keys[k]) != SIZE_MAX || (*ds->opt->filename_column &&
                                                        strcmp(ds->opt->filename_column, h->keys[k]) == 0))
@@ -792,7 +792,7 @@ simdsv_status simdsv__hive_find(simdsv_dataset *ds, const ds_schema *s, ds_hive 
             const char *v = kv[2 * k + 1];
             if (hive_null(v))
                 continue;
-            if (!(h->values[i][k] = copy_name(a, v)))
+            if (!(h->values[i][k] = simdsv__dataset_copy_name(a, v)))
                 goto nomem;
             h->types[k] = simdsv__kind_join(h->types[k], simdsv__infer_field(v, strlen(v), 0, NULL));
         }
@@ -951,7 +951,7 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
         t->ncols = j + 1;
         const char *name = j < s->ncols ? s->cols[j].name : simdsv__extra_name(ds, h, j - s->ncols);
         c->name_size = strlen(name) + 1;
-        if (!(c->name = copy_name(a, name))) {
+        if (!(c->name = simdsv__dataset_copy_name(a, name))) {
             st = SIMDSV_ERR_NOMEM;
             break;
         }

@@ -73,6 +73,8 @@ simdsv_status simdsv__dataset_open(simdsv_dataset *ds, size_t i, simdsv_options 
 /* err set to code and message; a message that names files may be longer
  * than the error holds: it is cut at a character boundary. */
 void simdsv__dataset_set_error(simdsv_error *err, simdsv_status code, const char *message);
+/* A copy of s (strlen + 1 bytes of a's), or NULL when out of memory. */
+char *simdsv__dataset_copy_name(const simdsv_allocator *a, const char *s);
 /* printf into a string of a's (*size bytes, NUL included), or NULL when out
  * of memory. */
 char *simdsv__dataset_format(const simdsv_allocator *a, size_t *size, const char *fmt, ...)
@@ -110,5 +112,14 @@ simdsv_status simdsv__extra_value(const simdsv_dataset *ds, const ds_hive *h, si
 size_t simdsv__extra_count(const simdsv_dataset *ds, const ds_hive *h);
 const char *simdsv__extra_name(const simdsv_dataset *ds, const ds_hive *h, size_t k);
 simdsv_type simdsv__extra_type(const ds_hive *h, size_t k);
+
+/* A dataset's stream (stream.c) lists its inputs' rejects and describes
+ * its columns as a table stream does: simdsv_table_stream_reject_count,
+ * _reject, _clear_rejects and _column come here for it (0, NULL, nothing,
+ * INVALID_ARGUMENT for another stream). */
+size_t simdsv__dataset_stream_reject_count(struct ArrowArrayStream *stream);
+const simdsv_reject *simdsv__dataset_stream_reject(struct ArrowArrayStream *stream, size_t index);
+void simdsv__dataset_stream_clear_rejects(struct ArrowArrayStream *stream);
+simdsv_status simdsv__dataset_stream_column(struct ArrowArrayStream *stream, size_t index, simdsv_column_info *info);
 
 #endif

@@ -31,6 +31,19 @@
 /* Batches a worker may hold ahead of the consumer, per input. */
 #define PART_QUEUE 4
 
+/* Values made null (SIMDSV_ON_ERROR_NULL) with the input they are in: the
+ * rejects of a batch travel with it (rows the input's), then join the
+ * stream's list (rows the dataset's) as the batch is handed out. */
+typedef struct ds_reject {
+    simdsv_reject pub;            /* value and reason owned */
+    size_t input;
+} ds_reject;
+
+typedef struct ds_rejects {
+    ds_reject *items;
+    size_t count, cap;
+} ds_rejects;
+
 /* One input being streamed, and what it made or how it failed. */
 typedef struct part {
     size_t input;
@@ -38,6 +51,7 @@ typedef struct part {
     struct ArrowArrayStream stream;
     size_t *child_of;             /* dataset column j: the input stream's child, or SIZE_MAX */
     struct ArrowArray queue[PART_QUEUE]; /* workers: batches made, not yet taken */
+    ds_rejects queue_rejects[PART_QUEUE]; /* and their rejects */
     size_t head, count;
     int done;                     /* the whole input was streamed, or it failed */
     int err;                      /* its failure: errno, the error about input `input` */
@@ -60,6 +74,9 @@ typedef struct ds_stream {
     int stop;                     /* release: the workers end */
     pthread_mutex_t lock;
     pthread_cond_t changed;       /* a batch queued or taken, an input done, stop */
+    ds_rejects rejects;           /* handed out with the batches, until the consumer clears them */
+    uint64_t rows_out;            /* rows handed out */
+    uint64_t input_base;          /* the dataset row of the current input's first row */
     int failed;                   /* errno of a failed get_next: every later call repeats it */
     int ended;
     char *message;                /* get_last_error: the file, line, byte and message whole */
@@ -69,6 +86,64 @@ typedef struct ds_stream {
 static int errno_of(simdsv_status st)
 {
     return st == SIMDSV_ERR_NOMEM ? ENOMEM : st == SIMDSV_ERR_IO ? EIO : EINVAL;
+}
+
+static void rejects_clear(const simdsv_allocator *a, ds_rejects *l)
+{
+    for (size_t k = 0; k < l->count; k++) {
+        simdsv__free(a, (void *)(uintptr_t)l->items[k].pub.value, strlen(l->items[k].pub.value) + 1);
+        simdsv__free(a, (void *)(uintptr_t)l->items[k].pub.reason, strlen(l->items[k].pub.reason) + 1);
+    }
+    l->count = 0;
+}
+
+static void rejects_free(const simdsv_allocator *a, ds_rejects *l)
+{
+    rejects_clear(a, l);
+    simdsv__free(a, l->items, l->cap * sizeof *l->items);
+    memset(l, 0, sizeof *l);
+}
+
+/* Appends r (its value and reason copied) of input `input`, in the
+ * dataset's column `to` and its row moved by `base`. */
+static simdsv_status rejects_add(const simdsv_allocator *a, ds_rejects *l, const simdsv_reject *r, size_t input,
+                                 size_t to, uint64_t base)
+{
+    void *items = l->items;
+    if (simdsv__grow(a, &items, &l->cap, l->count + 1, sizeof *l->items) != SIMDSV_OK)
+        return SIMDSV_ERR_NOMEM;
+    l->items = items;
+    ds_reject *d = &l->items[l->count];
+    d->pub = *r;
+    d->pub.column = to;
+    d->pub.row = r->row + base;
+    d->input = input;
+    char *value = simdsv__dataset_copy_name(a, r->value), *reason = simdsv__dataset_copy_name(a, r->reason);
+    if (!value || !reason) {
+        if (value)
+            simdsv__free(a, value, strlen(value) + 1);
+        if (reason)
+            simdsv__free(a, reason, strlen(reason) + 1);
+        return SIMDSV_ERR_NOMEM;
+    }
+    d->pub.value = value;
+    d->pub.reason = reason;
+    l->count++;
+    return SIMDSV_OK;
+}
+
+/* The batch's rejects join the stream's list, their rows the dataset's
+ * (from is emptied). */
+static int hand_out(ds_stream *p, ds_rejects *from, int64_t rows)
+{
+    const simdsv_allocator *a = &p->ds->alloc;
+    simdsv_status st = SIMDSV_OK;
+    for (size_t k = 0; k < from->count && st == SIMDSV_OK; k++)
+        st = rejects_add(a, &p->rejects, &from->items[k].pub, from->items[k].input, from->items[k].pub.column,
+                         p->input_base);
+    rejects_clear(a, from);
+    p->rows_out += (uint64_t)rows;
+    return st == SIMDSV_OK ? 0 : ENOMEM;
 }
 
 /* The stream fails with error e about input `file` (-1: none). */
@@ -286,8 +361,9 @@ static int combine(ds_stream *p, part *q, struct ArrowArray *from, struct ArrowA
 }
 
 /* The next batch of q's input into *out (release NULL at its end, when q is
- * closed); the errno when q failed (then closed). */
-static int part_next(ds_stream *p, part *q, struct ArrowArray *out)
+ * closed) and its rejects into *rejects (the dataset's columns, the input's
+ * rows); the errno when q failed (then closed). */
+static int part_next(ds_stream *p, part *q, struct ArrowArray *out, ds_rejects *rejects)
 {
     struct ArrowArray from;
     if (q->stream.get_next(&q->stream, &from) != 0) {
@@ -319,6 +395,20 @@ static int part_next(ds_stream *p, part *q, struct ArrowArray *out)
         memset(out, 0, sizeof *out);
         return 0;
     }
+    const simdsv_allocator *a = &p->ds->alloc;
+    const size_t *map = p->schema.map[q->input];
+    simdsv_status st = SIMDSV_OK;
+    for (size_t k = 0; k < simdsv_table_stream_reject_count(&q->stream) && st == SIMDSV_OK; k++) {
+        const simdsv_reject *r = simdsv_table_stream_reject(&q->stream, k);
+        st = rejects_add(a, rejects, r, q->input, map[r->column], 0);
+    }
+    simdsv_table_stream_clear_rejects(&q->stream);
+    if (st != SIMDSV_OK) {
+        from.release(&from);
+        part_fail(q, st, NULL, simdsv_status_message(st));
+        part_close(q);
+        return q->err;
+    }
     const int err = combine(p, q, &from, out);
     if (err)
         part_close(q);
@@ -345,9 +435,10 @@ static void *worker(void *arg)
         q->done = q->err = q->misfit = 0; /* under the lock: the consumer reads them for input i now */
         pthread_mutex_unlock(&p->lock);
         int err = part_open(p, q, i);
+        ds_rejects rejects = {NULL, 0, 0};
         while (!err) {
             struct ArrowArray batch;
-            err = part_next(p, q, &batch);
+            err = part_next(p, q, &batch, &rejects);
             if (err || !batch.release)
                 break;
             pthread_mutex_lock(&p->lock);
@@ -356,14 +447,21 @@ static void *worker(void *arg)
             if (p->stop) {
                 pthread_mutex_unlock(&p->lock);
                 batch.release(&batch);
+                rejects_free(&p->ds->alloc, &rejects);
                 part_close(q);
                 return NULL;
             }
-            q->queue[(q->head + q->count) % PART_QUEUE] = batch;
+            const size_t slot = (q->head + q->count) % PART_QUEUE;
+            q->queue[slot] = batch;
+            /* The slot's list (empty: handed out) takes these; the worker's starts empty again. */
+            const ds_rejects spare = q->queue_rejects[slot];
+            q->queue_rejects[slot] = rejects;
+            rejects = spare;
             q->count++;
             pthread_cond_broadcast(&p->changed);
             pthread_mutex_unlock(&p->lock);
         }
+        rejects_free(&p->ds->alloc, &rejects);
         pthread_mutex_lock(&p->lock);
         q->done = 1;
         pthread_cond_broadcast(&p->changed);
@@ -402,13 +500,14 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
             }
             if (!q->stream.release) {
                 q->err = q->misfit = 0;
+                p->input_base = p->rows_out;
                 if (part_open(p, q, p->current++) != 0)
                     return fail_part(p, q);
             }
-            if (part_next(p, q, out) != 0)
+            if (part_next(p, q, out, &q->queue_rejects[0]) != 0)
                 return fail_part(p, q);
             if (out->release)
-                return 0;
+                return hand_out(p, &q->queue_rejects[0], out->length);
         }
     }
     pthread_mutex_lock(&p->lock);
@@ -423,11 +522,12 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
         const int mine = p->taken > p->current; /* a worker has taken this input */
         if (mine && q->count) {
             *out = q->queue[q->head];
+            const int err = hand_out(p, &q->queue_rejects[q->head], out->length);
             q->head = (q->head + 1) % PART_QUEUE;
             q->count--;
             pthread_cond_broadcast(&p->changed);
             pthread_mutex_unlock(&p->lock);
-            return 0;
+            return err;
         }
         if (mine && q->done && q->err) {
             pthread_mutex_unlock(&p->lock);
@@ -435,6 +535,7 @@ static int get_next(struct ArrowArrayStream *stream, struct ArrowArray *out)
         }
         if (mine && q->done) {
             p->current++; /* its slot is free for the input `workers` ahead */
+            p->input_base = p->rows_out;
             pthread_cond_broadcast(&p->changed);
             continue;
         }
@@ -468,6 +569,8 @@ static void release(struct ArrowArrayStream *stream)
         part *q = &p->parts[k];
         for (; q->count; q->count--, q->head = (q->head + 1) % PART_QUEUE)
             q->queue[q->head].release(&q->queue[q->head]);
+        for (size_t slot = 0; slot < PART_QUEUE; slot++)
+            rejects_free(&a, &q->queue_rejects[slot]);
         part_close(q);
         simdsv__free(&a, q->child_of, (p->schema.ncols ? p->schema.ncols : 1) * sizeof *q->child_of);
     }
@@ -477,6 +580,7 @@ static void release(struct ArrowArrayStream *stream)
     simdsv__hive_free(&a, &p->hive, ds->ninputs);
     if (p->message)
         simdsv__free(&a, p->message, p->message_size);
+    rejects_free(&a, &p->rejects);
     simdsv__free(&a, p, sizeof *p);
     ds->streaming = 0;
     stream->release = NULL;
@@ -554,4 +658,56 @@ simdsv_status simdsv_dataset_stream(simdsv_dataset *ds, struct ArrowArrayStream 
             simdsv__dataset_set_error(&ds->error, st, simdsv_status_message(st));
     }
     return st;
+}
+
+/* ------------------------------------------------------------- rejects */
+
+static ds_stream *dataset_stream_of(struct ArrowArrayStream *stream)
+{
+    return stream && stream->release == release ? stream->private_data : NULL;
+}
+
+size_t simdsv__dataset_stream_reject_count(struct ArrowArrayStream *stream)
+{
+    const ds_stream *p = dataset_stream_of(stream);
+    return p ? p->rejects.count : 0;
+}
+
+const simdsv_reject *simdsv__dataset_stream_reject(struct ArrowArrayStream *stream, size_t index)
+{
+    const ds_stream *p = dataset_stream_of(stream);
+    return p && index < p->rejects.count ? &p->rejects.items[index].pub : NULL;
+}
+
+void simdsv__dataset_stream_clear_rejects(struct ArrowArrayStream *stream)
+{
+    ds_stream *p = dataset_stream_of(stream);
+    if (p)
+        rejects_clear(&p->ds->alloc, &p->rejects);
+}
+
+simdsv_status simdsv__dataset_stream_column(struct ArrowArrayStream *stream, size_t index, simdsv_column_info *info)
+{
+    const ds_stream *p = dataset_stream_of(stream);
+    if (!p || !info || index >= p->schema.ncols + simdsv__extra_count(p->ds, &p->hive))
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    memset(info, 0, sizeof *info);
+    if (index < p->schema.ncols) {
+        const ds_column *d = &p->schema.cols[index];
+        info->name = d->name;
+        info->type = d->type;
+        info->reason = d->reason;
+        info->user_type = d->user_type;
+    } else {
+        info->name = simdsv__extra_name(p->ds, &p->hive, index - p->schema.ncols);
+        info->type = simdsv__extra_type(&p->hive, index - p->schema.ncols);
+        info->reason = "";
+    }
+    return SIMDSV_OK;
+}
+
+long simdsv_dataset_stream_reject_file(struct ArrowArrayStream *stream, size_t index)
+{
+    const ds_stream *p = dataset_stream_of(stream);
+    return p && index < p->rejects.count ? (long)p->rejects.items[index].input : -1;
 }

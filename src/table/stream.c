@@ -9,6 +9,7 @@
  * and schemas they hand out are independent and may be released anywhere.
  */
 #include "typed.h"
+#include "../dataset/dataset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -261,7 +262,7 @@ simdsv_status simdsv_table_stream(simdsv_reader *r, struct ArrowArrayStream *out
 size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream)
 {
     if (!stream || stream->release != release)
-        return 0;
+        return simdsv__dataset_stream_reject_count(stream);
     const stream_private *p = stream->private_data;
     return simdsv_table_reject_count(batches_schema(p->s));
 }
@@ -269,14 +270,16 @@ size_t simdsv_table_stream_reject_count(struct ArrowArrayStream *stream)
 const simdsv_reject *simdsv_table_stream_reject(struct ArrowArrayStream *stream, size_t index)
 {
     if (!stream || stream->release != release)
-        return NULL;
+        return simdsv__dataset_stream_reject(stream, index);
     const stream_private *p = stream->private_data;
     return simdsv_table_reject(batches_schema(p->s), index);
 }
 
 simdsv_status simdsv_table_stream_column(struct ArrowArrayStream *stream, size_t index, simdsv_column_info *info)
 {
-    if (!stream || stream->release != release || !info)
+    if (!stream || stream->release != release)
+        return simdsv__dataset_stream_column(stream, index, info);
+    if (!info)
         return SIMDSV_ERR_INVALID_ARGUMENT;
     const stream_private *p = stream->private_data;
     return simdsv_table_column(batches_schema(p->s), index, info);
@@ -296,8 +299,10 @@ simdsv_status simdsv_table_stream_misfit(struct ArrowArrayStream *stream, size_t
 
 void simdsv_table_stream_clear_rejects(struct ArrowArrayStream *stream)
 {
-    if (!stream || stream->release != release)
+    if (!stream || stream->release != release) {
+        simdsv__dataset_stream_clear_rejects(stream);
         return;
+    }
     const stream_private *p = stream->private_data;
     simdsv_table *t = p->s->x.t; /* the schema, which collects the rejects */
     for (size_t i = 0; i < t->nrejects; i++) {

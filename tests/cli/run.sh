@@ -165,6 +165,7 @@ t dataset_schema_glob schema 'ds/*/a.csv' --filename-column file
 t dataset_schema_no_hive schema --union-by-name --no-hive ds
 t dataset_schema_two schema cities.csv fruit.csv
 t dataset_stats stats --union-by-name --filename-column file --format csv ds
+t dataset_stats_rejects stats --union-by-name --schema name:int64 --on-error null ds
 t dataset_check_glob check 'ds/**/*.csv'
 t dataset_no_match schema 'ds/*/*.tsv'
 t dataset_convert_csv convert --to csv 'ds/*/*'
