@@ -106,6 +106,8 @@ typedef struct search_run {
     csv_plain csv;
     field_views views;
     bool check_written; /* the reader checks no UTF-8: the records written are checked here */
+    uint64_t seen, written; /* records so far: when many are written, a batch is checked whole */
+    int batch_utf8;         /* this batch checked whole: 1 valid, 0 not, -1 not checked */
 } search_run_t;
 
 /* -c against the header's names, or (--no-header) the first record's width. */
@@ -174,10 +176,17 @@ static int utf8_error(search_run_t *s, uint64_t index)
     return EXIT_DATA;
 }
 
-/* Record k written, checked first when the reader did not. */
+/* Record k written, checked first when the reader did not: on its own, or
+ * (one record in 16 or more written so far) with the whole batch in one call,
+ * record by record only when that finds an invalid byte. */
 static int write_checked(search_run_t *s, text_buffer *tb, const simdsv_batch *b, size_t k, bool raw)
 {
-    if (s->check_written) {
+    s->written++;
+    if (s->check_written && s->batch_utf8 < 0 && s->written * 16 > s->seen) {
+        const uint32_t from = b->bounds[b->first[0]], to = b->bounds[b->first[b->count] - 1] - 1;
+        s->batch_utf8 = simdsv_utf8_valid(b->data + from, to - from, NULL);
+    }
+    if (s->check_written && s->batch_utf8 != 1) {
         const uint32_t *o = b->bounds + b->first[k];
         const size_t n = simdsv_batch_fields(b, k);
         if (!simdsv_utf8_valid(b->data + o[0], o[n] - 1 - o[0], NULL))
@@ -230,6 +239,8 @@ static int search_batch(void *ctx, text_buffer *tb, const simdsv_batch *b)
             return status;
     }
     const bool plain = batch_plain(b, &s->csv), raw = batch_raw(b, &s->csv);
+    s->seen += b->count;
+    s->batch_utf8 = -1;
     const uint32_t span_end = b->bounds[b->first[b->count] - 1] - 1;
     if (!s->tuned && a->raw_prefilter) {
         /* Anchor the literal on its bytes that are rare in this input. */

@@ -9,8 +9,8 @@
  * The first range's stream fixes the schema (its first 8 MiB, as one stream
  * over the whole input would) and the other ranges get it as given types.
  * Every dialect is cut so (the ranges follow the reader's record grammar
- * where the quote state is not the quote parity).  Standard input,
- * compressed input, skipped lines (the one option ranges refuse), a
+ * where the quote state is not the quote parity).  One thread, standard
+ * input, compressed input, skipped lines (the one option ranges refuse), a
  * footer, another encoding, a header of several rows and a row limit are
  * read as one stream.
  *
@@ -408,7 +408,9 @@ static int open_ranges(stats_run *run, int *status)
     if (threads == 0)
         threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     const char *encoding = simdsv_options_get_string(c->opt, SIMDSV_OPT_ENCODING);
-    if (strcmp(c->file, "-") == 0 || (run->fd = input_seekable_fd(c->in, &run->size)) < 0 || run->size == 0 ||
+    /* One thread reads one stream: ranges would only add their summaries. */
+    if (threads < 2 || strcmp(c->file, "-") == 0 || (run->fd = input_seekable_fd(c->in, &run->size)) < 0 ||
+        run->size == 0 ||
         cli_opt(c, SIMDSV_OPT_ROW_LIMIT) || cli_opt(c, SIMDSV_OPT_END_OFFSET) || cli_opt(c, SIMDSV_OPT_HEADER_ROWS) > 1 ||
         (encoding[0] && strcmp(encoding, "utf-8") != 0))
         return 0;

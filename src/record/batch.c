@@ -168,9 +168,15 @@ static inline bool ascii_only(const uint8_t *p, size_t n)
 static size_t utf8_clean_columns(simdsv_reader *r, const walk_out *w, size_t origin, const uint32_t *pos,
                                  const size_t *first)
 {
-    for (size_t k = 0; k < w->rows; k++) {
+    /* Columns from `past` on are not checked. */
+    size_t past = 0;
+    for (uint64_t m = r->check_columns; m; m >>= 1)
+        past++;
+    if (past == 64)
+        past = SIZE_MAX;
+    for (size_t k = 0; past && k < w->rows; k++) {
         const uint32_t *o = pos + first[k];
-        const size_t n = first[k + 1] - first[k] - 1;
+        const size_t n = first[k + 1] - first[k] - 1 < past ? first[k + 1] - first[k] - 1 : past;
         if (origin + o[n] <= r->utf8_pos) /* validated already (the record path looks ahead) */
             continue;
         for (size_t j = 0; j < n; j++) {

@@ -1219,16 +1219,24 @@ static inline size_t group_index(const grammar *gr, const uint8_t *p)
     return idx;
 }
 
-/* Walks a and b (the same one when there is one) through the groups of
- * data[*pos..stop), G bytes each (a constant: the loop unrolls). */
+/* Walk a, and b when `two`, through the groups of data[pos..stop), G bytes
+ * each (a constant: the loop unrolls). */
 #define WALK_GROUPS(G)                                                                                           \
-    for (; stop - pos >= (G); pos += (G)) {                                                                      \
-        size_t idx = 0;                                                                                          \
-        for (size_t i = 0; i < (G); i++)                                                                         \
-            idx += gr->weighed[i][data[pos + i]];                                                                \
-        a = jump[a + idx];                                                                                       \
-        b = jump[b + idx];                                                                                       \
-    }
+    if (two)                                                                                                     \
+        for (; stop - pos >= (G); pos += (G)) {                                                                  \
+            size_t idx = 0;                                                                                      \
+            for (size_t i = 0; i < (G); i++)                                                                     \
+                idx += gr->weighed[i][data[pos + i]];                                                            \
+            a = jump[a + idx];                                                                                   \
+            b = jump[b + idx];                                                                                   \
+        }                                                                                                        \
+    else                                                                                                         \
+        for (; stop - pos >= (G); pos += (G)) {                                                                  \
+            size_t idx = 0;                                                                                      \
+            for (size_t i = 0; i < (G); i++)                                                                     \
+                idx += gr->weighed[i][data[pos + i]];                                                            \
+            a = jump[a + idx];                                                                                   \
+        }
 
 static void grammar_summary(const grammar *gr, const uint8_t *data, size_t size, uint64_t begin,
                             simdsv_range_summary *out)
@@ -1247,7 +1255,13 @@ static void grammar_summary(const grammar *gr, const uint8_t *data, size_t size,
     walks_join(&gw);
     const size_t group = gr->jump ? gr->group : 1;
     while (pos < size) {
-        const size_t stop = size - pos < 64 ? size : pos + 64;
+        /* Joins are looked for every 64 bytes while there is more than one
+         * walk (or a record start to find); one walk runs on. */
+        int busy = gw.walks > 1;
+        for (size_t w = 0; w < gw.walks; w++)
+            busy |= gw.waiting[w];
+        const size_t block = busy ? 64 : (size_t)64 << 10;
+        const size_t stop = size - pos < block ? size : pos + block;
         if (!gr->jump) {
             for (; pos < stop; pos++)
                 walks_byte(gr, &gw, data, pos, begin, out);
@@ -1263,7 +1277,8 @@ static void grammar_summary(const grammar *gr, const uint8_t *data, size_t size,
                 /* The usual case: the walks have joined (two: inside
                  * quotes or not, in a file where they never meet).  The
                  * rows in locals: the chain is one load per group. */
-                size_t a = row[0], b = gw.walks == 2 ? row[1] : row[0];
+                const int two = gw.walks == 2;
+                size_t a = row[0], b = row[1];
                 switch (group) {
                 case 2: WALK_GROUPS(2) break;
                 case 3: WALK_GROUPS(3) break;

@@ -9,6 +9,7 @@
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <cpuid.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct x86_features {
@@ -52,7 +53,7 @@ static x86_features detect_x86(void)
     return f;
 }
 
-int simdsv__cpu_supports(simdsv_kernel kernel)
+static int supports(simdsv_kernel kernel)
 {
     const x86_features f = detect_x86();
     const int sse42 = f.sse42 && f.pclmul && f.popcnt;
@@ -71,6 +72,22 @@ int simdsv__cpu_supports(simdsv_kernel kernel)
         return 0;
     }
     return 0;
+}
+
+int simdsv__cpu_supports(simdsv_kernel kernel)
+{
+    /* CPUID traps to the hypervisor in a VM (some 15 us each here): each
+     * kernel is asked about once, so that picking the best kernel per call
+     * (simdsv_utf8_valid) stays cheap.  0: not asked yet, else answer + 1. */
+    static _Atomic int known[SIMDSV_KERNEL_COUNT];
+    if ((unsigned)kernel >= SIMDSV_KERNEL_COUNT)
+        return 0;
+    int k = atomic_load_explicit(&known[kernel], memory_order_relaxed);
+    if (k == 0) {
+        k = supports(kernel) + 1;
+        atomic_store_explicit(&known[kernel], k, memory_order_relaxed);
+    }
+    return k - 1;
 }
 
 #elif defined(__aarch64__) && defined(__linux__)

@@ -567,7 +567,7 @@ static inline void copy_text(char *d, const char *s, size_t n)
 }
 
 /* A quoted field's text with quote or escape bytes, decoded into dst
- * (simdsv_unescape's rules): by the kernel's 16-byte steps where 15 bytes
+ * (simdsv_unescape's rules): by the kernel's vector steps where 15 bytes
  * past the text may be read, else by simdsv_unescape.  dst has 16 bytes of
  * room past n (the kernel's whole stores).  Returns the decoded length. */
 static inline size_t unescape_text(const field_run *f, const char *text, size_t n, char *dst)
