@@ -30,6 +30,10 @@ typedef struct opt_kv {
     int64_t value;
 } opt_kv;
 
+/* Whether a dump also holds each column's reason (the streamed file's
+ * checks: its schema must be the whole read's, reasons included). */
+static int dump_reasons;
+
 /* The delimiter of the PIPES shape (SIMDSV_OPT_DELIMITER_STRING) for the
  * reads that follow; NULL: the default. */
 static const char *delimiter_string;
@@ -77,6 +81,13 @@ static void dump_array(dump *d, const struct ArrowSchema *s, const struct ArrowA
             } else if (strcmp(f, "u") == 0) {
                 const int32_t *o = x->buffers[1];
                 put(d, "'%.*s'\n", (int)(o[k + 1] - o[k]), (const char *)x->buffers[2] + o[k]);
+            } else if (strcmp(f, "vu") == 0) { /* a view: its bytes, wherever they are */
+                const unsigned char *v = (const unsigned char *)x->buffers[1] + 16 * k;
+                int32_t n, buffer, offset;
+                memcpy(&n, v, 4);
+                memcpy(&buffer, v + 8, 4);
+                memcpy(&offset, v + 12, 4);
+                put(d, "'%.*s'\n", (int)n, n <= 12 ? (const char *)v + 4 : (const char *)x->buffers[2 + buffer] + offset);
             } else if (strcmp(f, "b") == 0) {
                 put(d, "%d\n", bit_at(x->buffers[1], k));
             } else if (strcmp(f, "tdD") == 0) {
@@ -124,6 +135,11 @@ static dump read_dump_from(const char *csv, const char *path, int map, const opt
             (unsigned long long)e->record, (unsigned long long)e->field, e->message);
     if (t) {
         d.rows = simdsv_table_rows(t);
+        for (size_t j = 0; dump_reasons && j < simdsv_table_columns(t); j++) {
+            simdsv_column_info info;
+            CHECK(simdsv_table_column(t, j, &info) == SIMDSV_OK);
+            put(&d, "reason %s\n", info.reason);
+        }
         d.rejects = simdsv_table_reject_count(t);
         for (size_t i = 0; i < d.rejects; i++) {
             const simdsv_reject *j = simdsv_table_reject(t, i);
@@ -540,6 +556,129 @@ static void check_file_read_ahead(const opt_kv *opts, enum shape shape)
     free(csv);
 }
 
+/* ------------------------------------------------- a file streamed by read()
+ *
+ * A regular file read with read() on one thread is streamed through the
+ * reader's buffer, not held (table.c): the types from windows sampled as the
+ * whole input's are, a late misfit read again whole.  Every such read must
+ * equal the mapped read of the same file — values, types and reasons,
+ * rejects, the error with its position — for start windows from 1 byte up
+ * (SIMDSV_TEST_STREAM_WINDOW; 4 KiB buffers), so that records, CRLF pairs and
+ * quoted line ends straddle the windows and the buffer's refills.  Adds to
+ * *streamed and *again how many of the reads streamed, and how many of
+ * those read the file again whole. */
+void simdsv__table_stream_stats(uint64_t *streamed, uint64_t *again);
+
+static const size_t stream_windows[] = {1, 7, 64, 333, 4096, 0};
+
+static void streamed_same(const char *name, const char *csv, const opt_kv *opts, const char *schema,
+                          uint64_t *streamed, uint64_t *again)
+{
+    char path[] = "/tmp/simdsv_streamed_XXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    CHECK(f && fwrite(csv, 1, strlen(csv), f) == strlen(csv) && fclose(f) == 0);
+    dump_reasons = 1;
+    unsetenv("SIMDSV_TEST_STREAM_WINDOW");
+    dump mapped = read_dump_from(NULL, path, 1, opts, schema, 1);
+    uint64_t s0, a0, s1, a1;
+    simdsv__table_stream_stats(&s0, &a0);
+    for (size_t w = 0; w < sizeof stream_windows / sizeof stream_windows[0]; w++) {
+        char window[32];
+        snprintf(window, sizeof window, "%zu", stream_windows[w]);
+        if (stream_windows[w])
+            setenv("SIMDSV_TEST_STREAM_WINDOW", window, 1);
+        else
+            unsetenv("SIMDSV_TEST_STREAM_WINDOW");
+        dump read = read_dump_from(NULL, path, 0, opts, schema, 1);
+        if (!same(&mapped, &read))
+            FAIL_MSG("%s, window %zu: the streamed file differs from the mapped one:\n%.600s\nVS\n%.600s", name,
+                     stream_windows[w], mapped.s, read.s);
+        free(read.s);
+    }
+    simdsv__table_stream_stats(&s1, &a1);
+    unsetenv("SIMDSV_TEST_STREAM_WINDOW");
+    dump_reasons = 0;
+    *streamed += s1 - s0;
+    *again += a1 - a0;
+    free(mapped.s);
+    remove(path);
+}
+
+/* Rows of every type with CRLF and LF mixed, quoted fields holding line ends
+ * and CRLF pairs, escaped quotes, long text; late rows that misfit their
+ * inferred types (read again), or with a stray quote (an error), or ragged. */
+static char *stream_csv(uint32_t seed, int rows, int misfits, int stray, int ragged)
+{
+    char *csv = malloc((size_t)rows * 160 + 256);
+    size_t len = (size_t)sprintf(csv, "id,x,flag,day,note,when\r\n");
+    uint32_t rng = seed;
+    for (int row = 0; row < rows; row++) {
+        rng = rng * 1103515245u + 12345u;
+        const unsigned pick = (rng >> 8) % 16;
+        char x[48], note[96];
+        snprintf(x, sizeof x, "%d.%u", row - 50, pick);
+        if (pick == 0)
+            snprintf(note, sizeof note, "\"two\r\nlines, \"\"q\"\" %d\"", row);
+        else if (pick == 1)
+            snprintf(note, sizeof note, "\"a quoted line end\nhere\"");
+        else if (pick == 2)
+            snprintf(note, sizeof note, "%s", "");
+        else
+            snprintf(note, sizeof note, "note %u of a longer text; r%d", pick, row);
+        if (misfits && row > rows / 3 && pick == 5 && row % 7 == 0)
+            snprintf(x, sizeof x, "%s", row % 2 ? "n/a" : "1e400x");
+        const char *end = pick % 3 == 0 ? "\r\n" : "\n";
+        if (stray && row == rows - 5)
+            len += (size_t)sprintf(csv + len, "%d,%s,true,2024-01-02,bad \"quote,2024-01-02T03:04:05%s", row, x, end);
+        else if (ragged && row == rows - 9)
+            len += (size_t)sprintf(csv + len, "%d,%s,false%s", row, x, end);
+        else
+            len += (size_t)sprintf(csv + len, "%d,%s,%s,2024-%02d-%02d,%s,2024-03-%02dT%02d:%02d:07%s", row, x,
+                                   pick % 2 ? "true" : "false", 1 + row % 12, 1 + row % 28, note, 1 + row % 28,
+                                   row % 24, row % 60, end);
+    }
+    return csv;
+}
+
+static void check_streamed_files(void)
+{
+    const opt_kv few[] = {{SIMDSV_OPT_INFER_ROWS, 12}, {0, 0}};
+    const opt_kv few_nulls[] = {{SIMDSV_OPT_INFER_ROWS, 12}, {SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL}, {0, 0}};
+    const opt_kv few_lenient[] = {{SIMDSV_OPT_INFER_ROWS, 12}, {SIMDSV_OPT_LENIENT, 1}, {0, 0}};
+    const opt_kv no_header[] = {{SIMDSV_OPT_INFER_ROWS, 12}, {SIMDSV_OPT_HEADER, 0}, {0, 0}};
+    const opt_kv views[] = {{SIMDSV_OPT_INFER_ROWS, 12}, {SIMDSV_OPT_STRINGS, SIMDSV_STRINGS_VIEW}, {0, 0}};
+    uint64_t streamed = 0, again = 0;
+    for (uint32_t seed = 1; seed <= 3; seed++) {
+        char *plain = stream_csv(seed, 1200, 0, 0, 0);
+        char *late = stream_csv(seed, 1200, 1, 0, 0);
+        char *stray = stream_csv(seed, 1200, 0, 1, 0);
+        char *ragged = stream_csv(seed, 1200, 0, 0, 1);
+        streamed_same("plain", plain, few, NULL, &streamed, &again);
+        streamed_same("plain, no header", plain, no_header, NULL, &streamed, &again);
+        streamed_same("plain, views", plain, views, NULL, &streamed, &again);
+        streamed_same("plain, default sample", plain, NULL, NULL, &streamed, &again);
+        streamed_same("late misfits", late, few, NULL, &streamed, &again);
+        streamed_same("late misfits, views", late, views, NULL, &streamed, &again);
+        streamed_same("late misfits, schema, nulls", late, few_nulls, "x:float64", &streamed, &again);
+        streamed_same("late misfits, schema", late, few, "x:float64", &streamed, &again);
+        streamed_same("stray quote", stray, few, NULL, &streamed, &again);
+        streamed_same("stray quote, lenient", stray, few_lenient, NULL, &streamed, &again);
+        streamed_same("ragged", ragged, few, NULL, &streamed, &again);
+        free(plain);
+        free(late);
+        free(stray);
+        free(ragged);
+    }
+    /* Every read of a test window streams but those that fail (a schema
+     * misfit, a stray quote in strict mode: 2 of the 11 option sets) and
+     * those that read again (the late misfits without a schema, 2 sets);
+     * the default window and sample hold these files whole. */
+    CHECK_EQ_U64(streamed, 3 * 6 * 5);
+    CHECK_EQ_U64(again, 3 * 2 * 5);
+}
+
 static void check_fake_rows(const opt_kv *opts)
 {
     size_t cap = 64 << 10, len = 0;
@@ -567,6 +706,8 @@ static const opt_kv sweep_sets[][4] = {
 };
 static uint64_t swept_files;
 
+static uint64_t swept_streamed, swept_again;
+
 static void sweep_file(const char *name, const unsigned char *data, size_t size)
 {
     if (memchr(data, '\0', size))
@@ -575,6 +716,10 @@ static void sweep_file(const char *name, const unsigned char *data, size_t size)
     memcpy(csv, data, size);
     csv[size] = '\0';
     swept_files++;
+    const opt_kv few[] = {{SIMDSV_OPT_INFER_ROWS, 2}, {0, 0}};
+    const opt_kv few_lenient[] = {{SIMDSV_OPT_INFER_ROWS, 2}, {SIMDSV_OPT_LENIENT, 1}, {0, 0}};
+    streamed_same(name, csv, few, NULL, &swept_streamed, &swept_again);
+    streamed_same(name, csv, few_lenient, NULL, &swept_streamed, &swept_again);
     for (size_t set = 0; set < sizeof sweep_sets / sizeof sweep_sets[0]; set++) {
         dump one = read_dump(csv, sweep_sets[set], NULL, 1);
         dump many = read_dump(csv, sweep_sets[set], NULL, 3);
@@ -623,6 +768,7 @@ int main(int argc, char **argv)
     check_errors();
     check_overlapped();
     check_late_misfits();
+    check_streamed_files();
     check_fake_rows(lenient_escaped);
     check_fake_rows(escaped);
     check_fake_rows(commented);
@@ -641,6 +787,11 @@ int main(int argc, char **argv)
     /* many files are a few lines or broken (one thread reads those): a
      * share of the reads must still be threaded (the corpus alone: 41 of
      * 314 files, the datasets with it: 418 of 948) */
+    /* and the files of more than a few rows are streamed (2 sampled rows;
+     * the corpus alone: 104 reads of 314 files) */
+    if (argc > 1 && swept_streamed < swept_files / 4)
+        FAIL_MSG("%llu files, %llu streamed reads", (unsigned long long)swept_files,
+                 (unsigned long long)swept_streamed);
     if (argc > 1 && !(swept_files > 100 && cuts1 - cuts0 > swept_files / 16))
         FAIL_MSG("%llu files, %llu threaded reads cut at lines", (unsigned long long)swept_files,
                  (unsigned long long)(cuts1 - cuts0));

@@ -237,7 +237,8 @@ static simdsv_status sample_apart(typed_ctx *x, uint64_t at, uint64_t max_rows, 
 {
     const uint64_t row = x->first_rows ? x->first_bytes / x->first_rows + 1 : 1024;
     uint64_t want = 2 * max_rows * row;
-    want = want < ((uint64_t)64 << 10) ? (uint64_t)64 << 10 : want > SIMDSV__SAMPLE_WINDOW ? SIMDSV__SAMPLE_WINDOW : want;
+    const uint64_t least = simdsv__stream_window((size_t)64 << 10);
+    want = want < least ? least : want > SIMDSV__SAMPLE_WINDOW ? SIMDSV__SAMPLE_WINDOW : want;
     const simdsv_allocator *a = &x->t->alloc;
     const size_t acc_bytes = (x->t->ncols ? x->t->ncols : 1) * sizeof *acc;
     sample_state *before = x->exact ? simdsv__alloc(a, acc_bytes) : NULL;
@@ -260,7 +261,11 @@ static simdsv_status sample_apart(typed_ctx *x, uint64_t at, uint64_t max_rows, 
         if (got == want) /* whole lines only, unless the file ended */
             while (size && buf[size - 1] != '\n' && buf[size - 1] != '\r')
                 size--;
-        bool again = false;
+        /* An exact read samples the rows the whole input's window would:
+         * one that ran out before the file's end (or holds no line start
+         * after `at`) is read again, twice the size, and the next window
+         * starts after it. */
+        bool again = x->exact && st == SIMDSV_OK && got == want;
         if (st == SIMDSV_OK && size > 1) {
             typed_ctx w = *x;
             w.data = buf;
@@ -274,11 +279,8 @@ static simdsv_status sample_apart(typed_ctx *x, uint64_t at, uint64_t max_rows, 
                 st = sample_window(&w, from, max_rows, 0, acc, &reached, &sampled);
             x->text = w.text; /* the decode scratch may have grown */
             x->text_cap = w.text_cap;
-            /* An exact read samples the rows the whole input's window would:
-             * one that ran out before the file's end is read again, twice
-             * the size, and the next window starts after it. */
-            again = x->exact && st == SIMDSV_OK && from < size && w.ran_out && got == want;
-            if (x->exact && !again)
+            again = again && st == SIMDSV_OK && (from >= size || w.ran_out);
+            if (x->exact && !again && from < size)
                 *covered = (size_t)(at - 1 + reached);
         }
         simdsv__free(a, buf, (size_t)want);
@@ -341,7 +343,7 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
                 memset(&acc[j], 0, sizeof acc[j]);
                 acc[j].type = t->cols[j].user_type ? t->cols[j].type : t->cols[j].min_type;
             }
-            if ((st = simdsv__typed_hold(x, x->size * 2, true)) == SIMDSV_OK)
+            if ((st = simdsv__typed_hold(x, x->held * 2, true)) == SIMDSV_OK)
                 st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
         }
         if (st == SIMDSV_OK && x->apart && x->first_rows) {

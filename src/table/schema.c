@@ -416,7 +416,7 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
                 return st;
             if (!x->exact || !x->window_cut || !ran_out)
                 break;
-            if ((st = simdsv__typed_hold(x, x->size * 2, true)) != SIMDSV_OK)
+            if ((st = simdsv__typed_hold(x, x->held * 2, true)) != SIMDSV_OK)
                 return st;
         }
     }
@@ -458,7 +458,7 @@ simdsv_status simdsv__typed_hold(typed_ctx *x, size_t window, bool apart)
     if (st != SIMDSV_OK)
         return st;
     x->data = held.data;
-    x->size = held.size;
+    x->size = x->held = held.size;
     x->data_pos = held.pos;
     x->apart = false;
     x->window_cut = false;

@@ -7,6 +7,7 @@
 #include "typed.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static atomic_ullong streamed_reads, streamed_again;
@@ -183,6 +184,16 @@ static simdsv_status read_whole_again(simdsv_reader *r, const simdsv__file_view 
     return st;
 }
 
+size_t simdsv__stream_window(size_t normal)
+{
+    const char *env = getenv("SIMDSV_TEST_STREAM_WINDOW");
+    if (!env || !*env)
+        return normal;
+    char *stop = NULL;
+    const unsigned long long v = strtoull(env, &stop, 10);
+    return stop && *stop == '\0' && v > 0 ? (size_t)v : normal;
+}
+
 /* Whether r's typed read streams the file (one thread: the threaded read
  * cuts a held input). */
 static bool streamable(const simdsv_reader *r)
@@ -196,7 +207,7 @@ static bool streamable(const simdsv_reader *r)
 static simdsv_status read_streamed(simdsv_reader *r, simdsv_table **out)
 {
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, SIMDSV__FILE_START_WINDOW, false, true, true);
+    simdsv_status st = simdsv__typed_start(r, out, &x, simdsv__stream_window(SIMDSV__FILE_START_WINDOW), false, true, true);
     chunk k;
     memset(&k, 0, sizeof k);
     if (st == SIMDSV_OK && !x.apart) { /* held whole after all (a small file): the usual read */
@@ -220,7 +231,7 @@ static simdsv_status read_streamed(simdsv_reader *r, simdsv_table **out)
             st = simdsv__convert_chunk(&k);
         x.text = k.x.text; /* the scratch may have grown */
         x.text_cap = k.x.text_cap;
-        if (st == SIMDSV_OK && k.code != SIMDSV_OK)
+        if (k.code != SIMDSV_OK)
             st = simdsv__report(r, &k, 0);
     }
     if (x.t)
@@ -235,7 +246,8 @@ static simdsv_status read_streamed(simdsv_reader *r, simdsv_table **out)
     for (size_t j = 0; st == SIMDSV_OK && j < (*out)->ncols; j++)
         st = simdsv__column_view_buffers(&(*out)->alloc, &(*out)->cols[j]);
     if (st == SIMDSV_OK) {
-        atomic_fetch_add_explicit(&streamed_reads, 1, memory_order_relaxed);
+        if (x.apart)
+            atomic_fetch_add_explicit(&streamed_reads, 1, memory_order_relaxed);
         simdsv__finish_rejects(*out, r);
         simdsv__reader_consume_all(r);
     } else if (*out) {

@@ -65,6 +65,7 @@ typedef struct typed_ctx {
      * line is counted in the file, so the schema is the whole read's. */
     bool exact;
     bool ran_out; /* the last sample window ended at its bytes' end, before its rows or inside a record */
+    size_t held;  /* bytes of data rows held (before the cut at a line end): a larger window holds more */
 } typed_ctx;
 
 /* What the sample says about a column, and the value behind it. */
@@ -267,6 +268,11 @@ void simdsv__table_overlap_stats(uint64_t *overlapped, uint64_t *lent);
  * read() (not holding it), and how many of them read it again whole to
  * widen a column. */
 void simdsv__table_stream_stats(uint64_t *streamed, uint64_t *again);
+/* The start window of a streamed read and the least window read apart:
+ * `normal`, or for the tests the byte count in the environment variable
+ * SIMDSV_TEST_STREAM_WINDOW, so that small files are streamed too and
+ * their windows run out. */
+size_t simdsv__stream_window(size_t normal);
 /* own: an empty table with t's columns (types, sources; names and
  * null lists borrowed), for rows converted apart from t (a chunk, a batch). */
 simdsv_status simdsv__borrow_schema(const simdsv_table *t, simdsv_table *own);
