@@ -36,3 +36,13 @@ simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap,
     *cap = new_cap;
     return SIMDSV_OK;
 }
+
+uint64_t simdsv__test_size(const char *name, uint64_t normal)
+{
+    const char *env = getenv(name);
+    if (!env || !*env)
+        return normal;
+    char *stop = NULL;
+    const unsigned long long v = strtoull(env, &stop, 10);
+    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : normal;
+}

@@ -110,4 +110,9 @@ int simdsv__run_threads(const simdsv_allocator *a, size_t n, void (*fn)(void *ct
  * writers alike. */
 int simdsv__thread_count(int requested);
 
+/* For the tests: the byte count in the environment variable `name` (a
+ * positive decimal), else `normal`; sizes that tests shrink so that small
+ * inputs take the paths large ones take. */
+uint64_t simdsv__test_size(const char *name, uint64_t normal);
+
 #endif

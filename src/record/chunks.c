@@ -66,7 +66,6 @@
 
 #include <errno.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -377,12 +376,7 @@ static void run_listed(void *jobs, size_t i)
 
 uint64_t simdsv__min_chunk(uint64_t normal)
 {
-    const char *env = getenv("SIMDSV_TEST_COUNT_CHUNK");
-    if (!env || !*env)
-        return normal;
-    char *stop = NULL;
-    const unsigned long long v = strtoull(env, &stop, 10);
-    return stop && *stop == '\0' && v > 0 ? (uint64_t)v : normal;
+    return simdsv__test_size("SIMDSV_TEST_COUNT_CHUNK", normal);
 }
 
 /* Checks the guesses and the seams of the first `counted` chunks of n;

@@ -7,7 +7,6 @@
 #include "typed.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 static atomic_ullong streamed_reads, streamed_again;
@@ -186,12 +185,7 @@ static simdsv_status read_whole_again(simdsv_reader *r, const simdsv__file_view 
 
 size_t simdsv__stream_window(size_t normal)
 {
-    const char *env = getenv("SIMDSV_TEST_STREAM_WINDOW");
-    if (!env || !*env)
-        return normal;
-    char *stop = NULL;
-    const unsigned long long v = strtoull(env, &stop, 10);
-    return stop && *stop == '\0' && v > 0 ? (size_t)v : normal;
+    return (size_t)simdsv__test_size("SIMDSV_TEST_STREAM_WINDOW", normal);
 }
 
 /* Whether r's typed read streams the file (one thread: the threaded read
