@@ -47,7 +47,7 @@ typedef struct chunk {
     size_t starts_cap;
     uint32_t *indexes;     /* dictionary index of each non-null value */
     size_t indexes_cap;
-    uint32_t *slots;       /* hash table: entry + 1, 0 = empty */
+    uint64_t *slots;       /* hash table: entry + 1 and the hash's high half (0 = empty) */
     size_t slots_cap;
     uint64_t *dict_fixed;  /* fixed-width entries */
     size_t dict_fixed_cap;
