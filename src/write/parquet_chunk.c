@@ -7,7 +7,10 @@
  * pages: one byte of bit width and the hybrid of the indexes) while the
  * dictionary's PLAIN size stays under DICT_LIMIT and it is not mostly
  * distinct after DICT_PROBE values; otherwise the whole chunk is written
- * PLAIN.  Booleans are always PLAIN (bit-packed).  Pages hold about
+ * PLAIN, but int64 and timestamps DELTA_BINARY_PACKED (sequential ids and
+ * sorted times shrink to a few bits, random values to their width: fewer
+ * bytes for the codec, which is most of the time).  Booleans are always
+ * PLAIN (bit-packed).  Pages hold about
  * PAGE_BYTES of values.  Statistics: null_count always; min_value/max_value
  * in the type's order (strings: unsigned bytes; doubles: NaN ignored, a zero
  * minimum written -0.0 and a zero maximum +0.0, as the specification asks),
@@ -104,6 +107,11 @@ static int bit_width(uint32_t max)
     while (max >> w)
         w++;
     return w;
+}
+
+static int bit_width64(uint64_t max)
+{
+    return max ? 64 - __builtin_clzll(max) : 0;
 }
 
 void simdsv__parquet_chunk_free(chunk *c)
@@ -555,6 +563,76 @@ static bool emit_page(page *pg, page_scratch *s, const simdsv_write_options *opt
     return !pg->bytes.failed;
 }
 
+/* 32 values at `width` bits each (0 to 64), LSB first: 4 * width bytes. */
+static void pack32(wbuf *out, const uint64_t *v, int width)
+{
+    if (!width || !wbuf_reserve(out, 4 * (size_t)width))
+        return;
+    uint8_t *o = out->data + out->len;
+    uint64_t acc = 0;
+    int nbits = 0; /* bits in acc, < 64 */
+    for (int i = 0; i < 32; i++) {
+        acc |= v[i] << nbits;
+        if (nbits + width >= 64) {
+            memcpy(o, &acc, 8);
+            o += 8;
+            /* The bits of v[i] that did not fit (none when they all did). */
+            acc = nbits ? v[i] >> (64 - nbits) : 0;
+            nbits += width - 64;
+        } else {
+            nbits += width;
+        }
+    }
+    memcpy(o, &acc, (size_t)nbits / 8); /* 32 * width bits: whole bytes */
+    out->len += 4 * (size_t)width;
+}
+
+static inline uint64_t zigzag(uint64_t x)
+{
+    return x << 1 ^ (uint64_t)-(int64_t)(x >> 63);
+}
+
+/* DELTA_BINARY_PACKED of n int64 values (PLAIN bytes): a header (values per
+ * block 128, miniblocks per block 4, the count, the first value), then per
+ * block of 128 deltas their minimum and the 4 miniblocks' bit widths, and
+ * each miniblock's deltas less that minimum at its width (32 values; the
+ * last one padded with zeros; the miniblocks the last block does not need
+ * have width 0 and no bytes).  Deltas wrap around, as the specification
+ * has it, so every int64 sequence encodes. */
+static void delta_packed(wbuf *out, const uint8_t *plain, size_t n)
+{
+    wbuf_varint(out, 128);
+    wbuf_varint(out, 4);
+    wbuf_varint(out, n);
+    uint64_t prev = n ? load64(plain) : 0;
+    wbuf_varint(out, zigzag(prev));
+    uint64_t d[128];
+    for (size_t i = 1; i < n; i += 128) {
+        const size_t m = n - i < 128 ? n - i : 128;
+        int64_t min = INT64_MAX;
+        for (size_t k = 0; k < m; k++) {
+            const uint64_t x = load64(plain + 8 * (i + k));
+            d[k] = x - prev;
+            prev = x;
+            if ((int64_t)d[k] < min)
+                min = (int64_t)d[k];
+        }
+        for (size_t k = 0; k < 128; k++)
+            d[k] = k < m ? d[k] - (uint64_t)min : 0;
+        wbuf_varint(out, zigzag((uint64_t)min));
+        int widths[4];
+        for (size_t b = 0; b < 4; b++) {
+            uint64_t any = 0;
+            for (size_t k = 32 * b; k < 32 * b + 32; k++)
+                any |= d[k];
+            widths[b] = bit_width64(any);
+            wbuf_byte(out, 32 * b < m ? (uint8_t)widths[b] : 0);
+        }
+        for (size_t b = 0; b < 4 && 32 * b < m; b++)
+            pack32(out, d + 32 * b, widths[b]);
+    }
+}
+
 /* Booleans: PLAIN is one bit per value, LSB first. */
 static void pack_bools(wbuf *out, const uint8_t *v, size_t n)
 {
@@ -604,6 +682,7 @@ void simdsv__parquet_gather_chunk(chunk *c, const wcolumn *col, size_t index, co
     if (!gather(c, col, index, slices, nslices, rows, use_dict, &mm, &nvalues))
         return;
     c->null_count = rows - (int64_t)nvalues;
+    c->delta = !c->dictionary && (col->type == W_INT64 || col->type == W_TIMESTAMP);
     stats_bytes(c, col, &mm);
     const size_t width = col->type == W_DATE32 ? 4 : 8;
     if (c->dictionary) {
@@ -698,9 +777,11 @@ void simdsv__parquet_encode_page(chunk *c, const wcolumn *col, size_t p, const s
         pack_bools(&s->body, c->plain.data + v, v_end - v);
     } else if (strings) {
         wbuf_put(&s->body, c->plain.data + c->starts[v], c->starts[v_end] - c->starts[v]);
+    } else if (c->delta) {
+        delta_packed(&s->body, c->plain.data + v * 8, v_end - v);
     } else if (col->type != W_NULL) {
         wbuf_put(&s->body, c->plain.data + v * width, (v_end - v) * width);
     }
-    pg->ok = !s->body.failed &&
-             emit_page(pg, s, opt, PAGE_DATA, (int32_t)(r_end - r), c->dictionary ? ENC_RLE_DICTIONARY : ENC_PLAIN);
+    const int encoding = c->dictionary ? ENC_RLE_DICTIONARY : c->delta ? ENC_DELTA_BINARY_PACKED : ENC_PLAIN;
+    pg->ok = !s->body.failed && emit_page(pg, s, opt, PAGE_DATA, (int32_t)(r_end - r), encoding);
 }
