@@ -330,6 +330,16 @@ static void test_by_name(void)
     const char *names[] = {"a.csv", "b.csv", "c.csv"};
     const char *data[] = {"a,b\n1,x\n", "b,c\ny,2020-01-01\n", "c,a\n2021-01-01,2.5\n"};
     expect_buffers(opt, names, data, 3, "a:float64|b:string|c:date\n1|'x'|-\n-|'y'|d18262\n2.5|-|d18628\n");
+    /* A schema type for a column one input lacks: null there, typed everywhere (an empty input has none). */
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "c:string"), SIMDSV_OK);
+    const char *lacking[] = {"a,b\n1,x\n", "", "c,a\n2021-01-01,2.5\n"};
+    expect_buffers(opt, names, lacking, 3, "a:float64|b:string|c:string\n1|'x'|-\n2.5|-|'2021-01-01'\n");
+    /* A column no input has: the error says so, naming no file. */
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "c:string,nowhere:int64"), SIMDSV_OK);
+    expect_buffers(opt, names, lacking, 3,
+                   "error SIMDSV_ERR_INVALID_ARGUMENT (file -1, line 0, byte 0): the schema names no column "
+                   "`nowhere` (of any file)");
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, NULL), SIMDSV_OK);
     /* Each input's dialect is its own: a semicolon file and a tab file. */
     const char *dialects[] = {"k;v\n1;a\n", "v\tk\nb\t2\n"};
     expect_buffers(opt, names, dialects, 2, "k:int64|v:string\n1|'a'\n2|'b'\n");

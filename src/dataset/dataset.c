@@ -45,6 +45,9 @@ static simdsv_options *copy_options(const simdsv_options *src)
     /* The inputs' tables are concatenated column by column (concat.c), with
      * utf8 strings: views would point into each input's own buffer. */
     o->strings = SIMDSV_STRINGS_UTF8;
+    /* A column the schema names may be in some inputs only (by name, or an
+     * empty input has none): simdsv__schema_join checks the joined ones. */
+    o->schema_partial = true;
     if (simdsv__options_copy_specs(o, src) != SIMDSV_OK) {
         simdsv__free(&src->alloc, o, sizeof *o);
         return NULL;
@@ -642,6 +645,15 @@ simdsv_status simdsv__schema_join(simdsv_dataset *ds, simdsv_table **tables, ds_
             d->utc |= c->type == SIMDSV_TYPE_TIMESTAMP && c->utc;
             d->user_type |= c->user_type;
         }
+    }
+    /* A schema item (not "*", not a least type) names a column of some input. */
+    const spec_list *schema = &SIMDSV__SPEC(ds->opt, SIMDSV_OPT_SCHEMA);
+    for (size_t k = 0; k < schema->count; k++) {
+        const spec_item *it = &schema->items[k];
+        if (strcmp(it->text, "*") != 0 && !it->at_least && find_column(s, it->text) == SIZE_MAX &&
+            !(it->index >= 0 && (size_t)it->index < s->ncols))
+            return fail_format(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, "the schema names no column `%s` (of any file)",
+                               it->text);
     }
     return SIMDSV_OK;
 nomem:
