@@ -1155,11 +1155,34 @@ simdsv_status simdsv__dataset_start(simdsv_dataset *ds)
     return SIMDSV_OK;
 }
 
+/* The inputs' tables, joined, made the dataset's chunks (those with rows,
+ * each in place; none: one empty chunk that holds the schema). */
+static simdsv_status make_chunks(simdsv_dataset *ds, simdsv_table **tables, const ds_schema *s, const ds_hive *h)
+{
+    const size_t n = ds->ninputs, cap = n ? n : 1;
+    if (!(ds->chunks = simdsv__alloc(&ds->alloc, cap * sizeof *ds->chunks)))
+        return fail_with(ds, -1, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
+    ds->chunks_cap = cap;
+    for (size_t i = 0; i < n; i++) {
+        if (!tables[i] || !tables[i]->rows)
+            continue;
+        const simdsv_status st = conform(ds, s, h, i, tables[i]);
+        if (st != SIMDSV_OK)
+            return fail_with(ds, (long)i, st, simdsv_status_message(st));
+        ds->chunks[ds->nchunks++] = tables[i];
+        tables[i] = NULL;
+    }
+    if (ds->nchunks)
+        return SIMDSV_OK;
+    const simdsv_status st = concatenate(ds, tables, s, h, &ds->chunks[0]);
+    ds->nchunks = st == SIMDSV_OK;
+    return st;
+}
+
+/* Reads (infer = 0) or samples (infer = 1) every input, joined: into one
+ * table *out, or (out NULL) into the dataset's chunks. */
 static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table **out)
 {
-    if (!ds || !out)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    *out = NULL;
     simdsv_status st = simdsv__dataset_start(ds);
     if (st != SIMDSV_OK)
         return st;
@@ -1177,7 +1200,7 @@ static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table *
     if (st == SIMDSV_OK)
         st = simdsv__hive_find(ds, &s, &h);
     if (st == SIMDSV_OK)
-        st = concatenate(ds, tables, &s, &h, out);
+        st = out ? concatenate(ds, tables, &s, &h, out) : make_chunks(ds, tables, &s, &h);
     free_tables(tables, n);
     simdsv__free(a, tables, (n ? n : 1) * sizeof *tables);
     simdsv__schema_free(a, &s, n);
@@ -1187,11 +1210,17 @@ static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table *
 
 simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out)
 {
+    if (!ds || !out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
     return read_or_infer(ds, 0, out);
 }
 
 simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out)
 {
+    if (!ds || !out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
     return read_or_infer(ds, 1, out);
 }
 
@@ -1199,47 +1228,7 @@ simdsv_status simdsv_dataset_read_chunks(simdsv_dataset *ds, size_t *count)
 {
     if (!ds || !count)
         return SIMDSV_ERR_INVALID_ARGUMENT;
-    *count = 0;
-    simdsv_status st = simdsv__dataset_start(ds);
-    if (st != SIMDSV_OK)
-        return st;
-    const simdsv_allocator *a = &ds->alloc;
-    const size_t n = ds->ninputs, cap = n ? n : 1;
-    simdsv_table **tables = simdsv__alloc(a, cap * sizeof *tables);
-    ds->chunks = simdsv__alloc(a, cap * sizeof *ds->chunks);
-    if (!tables || !ds->chunks) {
-        simdsv__free(a, tables, cap * sizeof *tables);
-        simdsv__free(a, ds->chunks, cap * sizeof *ds->chunks);
-        ds->chunks = NULL;
-        return fail_with(ds, -1, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
-    }
-    ds->chunks_cap = cap;
-    memset(tables, 0, cap * sizeof *tables);
-    ds_schema s;
-    memset(&s, 0, sizeof s);
-    ds_hive h;
-    memset(&h, 0, sizeof h);
-    st = simdsv__dataset_join(ds, 0, tables, &s);
-    if (st == SIMDSV_OK)
-        st = simdsv__hive_find(ds, &s, &h);
-    /* The inputs with rows, each its own chunk; none: one empty chunk
-     * that holds the schema. */
-    for (size_t i = 0; i < n && st == SIMDSV_OK; i++) {
-        if (!tables[i] || !tables[i]->rows)
-            continue;
-        if ((st = conform(ds, &s, &h, i, tables[i])) != SIMDSV_OK) {
-            fail_with(ds, (long)i, st, simdsv_status_message(st));
-            break;
-        }
-        ds->chunks[ds->nchunks++] = tables[i];
-        tables[i] = NULL;
-    }
-    if (st == SIMDSV_OK && !ds->nchunks && (st = concatenate(ds, tables, &s, &h, &ds->chunks[0])) == SIMDSV_OK)
-        ds->nchunks = 1;
-    free_tables(tables, n);
-    simdsv__free(a, tables, cap * sizeof *tables);
-    simdsv__schema_free(a, &s, n);
-    simdsv__hive_free(a, &h, n);
+    const simdsv_status st = read_or_infer(ds, 0, NULL);
     if (st != SIMDSV_OK)
         forget_chunks(ds);
     *count = ds->nchunks;
