@@ -324,7 +324,7 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
                 matched = 1;
             }
         }
-        if (!matched)
+        if (!matched && !opt->schema_partial)
             st = spec_error(r, "the schema names no column", it->text);
     }
     /* Null tokens: "name=TOKEN" items apply to that column, when there is
