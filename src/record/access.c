@@ -160,6 +160,11 @@ simdsv_status simdsv__reader_sub_stream(const simdsv_reader *r, simdsv_read_fn f
     return st;
 }
 
+void simdsv__reader_lines_from_file(simdsv_reader *r, bool on)
+{
+    r->lines_from_file = on;
+}
+
 bool simdsv__reader_fresh(const simdsv_reader *r)
 {
     return r->records_emitted == 0 && !r->err.code;

@@ -64,6 +64,11 @@ simdsv_status simdsv__file_read_at(const simdsv__file_view *f, uint64_t at, void
  * line checkpoint): counted in the held bytes, then in the file's bytes
  * after them (pread), leaving the reader where it was. */
 uint64_t simdsv__line_in_file(const simdsv_reader *r, const simdsv__file_view *f, uint64_t offset);
+/* While on, the lines of the bytes a stream drops from its buffer are not
+ * counted then but from the file (pread) when a line is asked for (an
+ * error, a reject): a streamed typed read of such a file, like a count,
+ * asks for few.  For a file simdsv__reader_file accepts. */
+void simdsv__reader_lines_from_file(simdsv_reader *r, bool on);
 /* Whether no data record has been handed out yet (the header may have
  * been): a reader opened again on the same input reads what r would. */
 bool simdsv__reader_fresh(const simdsv_reader *r);

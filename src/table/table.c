@@ -221,12 +221,15 @@ static simdsv_status read_streamed(simdsv_reader *r, simdsv_table **out)
                 estimate = x.opt->row_limit;
             st = simdsv__reserve_rows(x.t, estimate);
         }
+        /* the lines of the bytes streamed past are counted only if asked for */
+        simdsv__reader_lines_from_file(r, true);
         if (st == SIMDSV_OK)
             st = simdsv__convert_chunk(&k);
         x.text = k.x.text; /* the scratch may have grown */
         x.text_cap = k.x.text_cap;
         if (k.code != SIMDSV_OK)
             st = simdsv__report(r, &k, 0);
+        simdsv__reader_lines_from_file(r, false);
     }
     if (x.t)
         simdsv__typed_finish(&x);
