@@ -263,7 +263,8 @@ static void log_put(text_log *l, const void *p, size_t n)
         l->cap = (l->len + n + 1) * 2;
         l->s = h_xrealloc(l->s, l->cap);
     }
-    memcpy(l->s + l->len, p, n);
+    if (n) /* an empty field's bytes may be a null pointer */
+        memcpy(l->s + l->len, p, n);
     l->len += n;
     l->s[l->len] = 0;
 }
