@@ -56,14 +56,14 @@ static int next_record_at(chunk *k, uint64_t expected)
     return st == SIMDSV_OK && k->from + rec.byte_offset == expected;
 }
 
-static void fault_chunk(const simdsv_table *t, const worker_job *w);
+static void fault_chunk(const simdsv_table *t, const worker_job *w, uint64_t rows);
 
 static void *run_convert(void *arg)
 {
     worker_job *w = arg;
     chunk *k = &w->k;
     k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, k->to - k->from, true, &k->source);
-    fault_chunk(w->table, w);
+    fault_chunk(w->table, w, k->limit);
     if (k->status == SIMDSV_OK)
         k->status = simdsv__reserve_rows(&w->own, k->limit);
     if (k->status == SIMDSV_OK && k->limit) /* (a limit of 0 would mean no limit) */
@@ -127,13 +127,19 @@ static simdsv_status reserve_values(simdsv_table *t, uint64_t rows)
     return SIMDSV_OK;
 }
 
-/* Chunk w's share of the table's value buffers faulted in at once, on the
- * thread that writes them (reserve_values leaves them to it). */
-static void fault_chunk(const simdsv_table *t, const worker_job *w)
+/* The first rows of chunk w's share of the table's value buffers faulted
+ * in at once, on the thread that writes them (reserve_values leaves them to
+ * it). */
+static void fault_chunk(const simdsv_table *t, const worker_job *w, uint64_t rows)
 {
-    for (size_t j = 0; j < t->ncols; j++)
-        if (in_place(&t->cols[j]))
-            simdsv__populate_pages(&t->alloc, w->own.cols[j].values, w->own.cols[j].values_cap);
+    for (size_t j = 0; j < t->ncols; j++) {
+        const column *c = &t->cols[j];
+        if (!in_place(c))
+            continue;
+        const size_t bytes = value_bytes(c) * (size_t)rows;
+        const column *own = &w->own.cols[j];
+        simdsv__populate_pages(&t->alloc, own->values, bytes < own->values_cap ? bytes : own->values_cap);
+    }
 }
 
 /* Takes back the table's buffers lent to the chunks (before freeing them). */
@@ -482,7 +488,8 @@ static void run_first(overlap *o)
     worker_job *w = o->jobs[0];
     chunk *k = &w->k;
     k->status = simdsv__reader_sub(k->x.r, k->x.data, k->x.size, true, &k->source);
-    fault_chunk(w->table, w);
+    /* its rows are counted later: its share of the rows lent, by its bytes */
+    fault_chunk(w->table, w, (uint64_t)((double)o->cap * (double)o->gate.bound / (double)(k->x.size ? k->x.size : 1)));
     /* Its bitmaps and string offsets become the table's (merge): sized for
      * the table's rows at once, merge's realloc then moves nothing. */
     if (k->status == SIMDSV_OK)
