@@ -98,6 +98,18 @@ void simdsv__free(const simdsv_allocator *a, void *ptr, size_t size);
  * read() is to fill once: with the default allocator its pages stay small
  * (see options.c); nothing for a caller's allocator. */
 void simdsv__read_buffer_pages(const simdsv_allocator *a, void *p, size_t size);
+/* The whole pages within [p, p + size) of a block had from a's hooks, whose
+ * bytes there will not be read again (the block is freed later as usual):
+ * with the default allocator given back to the system now (see options.c);
+ * nothing for a caller's allocator. */
+void simdsv__drop_pages(const simdsv_allocator *a, void *p, size_t size);
+/* A column buffer (src/table/column.c) of size bytes just had or grown with
+ * a's hooks: with the default allocator it keeps small pages (options.c);
+ * nothing for a caller's allocator. */
+void simdsv__column_pages(const simdsv_allocator *a, void *p, size_t size);
+/* The whole pages within [p, p + size) of such a buffer, about to be
+ * written, faulted in with one call (default allocator only). */
+void simdsv__populate_pages(const simdsv_allocator *a, void *p, size_t size);
 
 /* Grows *array (element size elem) to hold at least need elements, doubling. */
 simdsv_status simdsv__grow(const simdsv_allocator *a, void **array, size_t *cap, size_t need, size_t elem);

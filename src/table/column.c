@@ -22,7 +22,8 @@ static size_t value_width(simdsv_type t)
 
 /* Grows geometrically.  New memory is not cleared: bitmap bytes are
  * written whole when their first bit is set (see set_bit), and the export
- * clears the unused bits of the last byte. */
+ * clears the unused bits of the last byte.  Big buffers keep small pages
+ * (simdsv__column_pages: on a VM huge pages cost more than they save). */
 static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need)
 {
     if (need <= *cap)
@@ -33,8 +34,21 @@ static int reserve(const simdsv_allocator *a, void **p, size_t *cap, size_t need
     void *q = simdsv__realloc(a, *p, *cap, n);
     if (!q)
         return 0;
+    simdsv__column_pages(a, q, n);
     *p = q;
     *cap = n;
+    return 1;
+}
+
+/* reserve, and when it grew, the bytes up to need faulted in at once
+ * (simdsv__populate_pages): they are about to be written. */
+static int reserve_faulted(const simdsv_allocator *a, void **p, size_t *cap, size_t need, int fault)
+{
+    const size_t before = *cap;
+    if (!reserve(a, p, cap, need))
+        return 0;
+    if (fault && *cap != before)
+        simdsv__populate_pages(a, (char *)*p + before, need - before);
     return 1;
 }
 
@@ -44,29 +58,41 @@ static size_t slot_width(const column *c)
     return simdsv__column_views(c) ? 16 : value_width(c->type);
 }
 
-simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows)
+/* Room for rows slots; fault: the new room faulted in at once (a reader
+ * that writes these rows soon). */
+static simdsv_status column_reserve(const simdsv_allocator *a, column *c, uint64_t rows, int fault)
 {
     void *v = c->validity;
-    if (!reserve(a, &v, &c->validity_cap, (size_t)((rows + 7) / 8)))
+    if (!reserve_faulted(a, &v, &c->validity_cap, (size_t)((rows + 7) / 8), fault))
         return SIMDSV_ERR_NOMEM;
     c->validity = v;
     const size_t width = slot_width(c);
     const size_t bytes = c->type == SIMDSV_TYPE_BOOL ? (size_t)((rows + 7) / 8) : width * (size_t)rows;
     v = c->values;
-    if (!reserve(a, &v, &c->values_cap, bytes))
+    if (!reserve_faulted(a, &v, &c->values_cap, bytes, fault))
         return SIMDSV_ERR_NOMEM;
     c->values = v;
     if (c->type == SIMDSV_TYPE_STRING && !simdsv__column_views(c)) {
         const size_t w = simdsv__offset_width(c);
         v = c->offsets;
         size_t cap_bytes = c->offsets_cap * w;
-        if (!reserve(a, &v, &cap_bytes, (size_t)(rows + 1) * w))
+        if (!reserve_faulted(a, &v, &cap_bytes, (size_t)(rows + 1) * w, fault))
             return SIMDSV_ERR_NOMEM;
         c->offsets = v;
         c->offsets_cap = cap_bytes / w;
         simdsv__offset_put(c, 0, 0);
     }
     return SIMDSV_OK;
+}
+
+simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows)
+{
+    return column_reserve(a, c, rows, 1);
+}
+
+simdsv_status simdsv__column_reserve_unfaulted(const simdsv_allocator *a, column *c, uint64_t rows)
+{
+    return column_reserve(a, c, rows, 0);
 }
 
 simdsv_status simdsv__column_widen_offsets(const simdsv_allocator *a, column *c)
@@ -108,6 +134,9 @@ int simdsv__column_close_side(const simdsv_allocator *a, column *c)
     return 1;
 }
 
+/* String bytes faulted in a step at a time (simdsv__column_reserve_chars). */
+#define CHARS_STEP ((size_t)4 << 20)
+
 simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c, size_t extra)
 {
     if (simdsv__column_views(c)) {
@@ -127,6 +156,13 @@ simdsv_status simdsv__column_reserve_chars(const simdsv_allocator *a, column *c,
     if (!reserve(a, &p, &c->chars_cap, c->chars_len + extra))
         return SIMDSV_ERR_NOMEM;
     c->chars = p;
+    /* The bytes' total is not known ahead: each CHARS_STEP is faulted in at
+     * once when the bytes are about to enter it. */
+    const size_t next = (c->chars_len / CHARS_STEP + 1) * CHARS_STEP, need = c->chars_len + extra;
+    if (need > next && next < c->chars_cap) {
+        const size_t until = (need / CHARS_STEP + 1) * CHARS_STEP;
+        simdsv__populate_pages(a, c->chars + next, (until < c->chars_cap ? until : c->chars_cap) - next);
+    }
     return SIMDSV_OK;
 }
 

@@ -56,11 +56,14 @@ static int next_record_at(chunk *k, uint64_t expected)
     return st == SIMDSV_OK && k->from + rec.byte_offset == expected;
 }
 
+static void fault_chunk(const simdsv_table *t, const worker_job *w, uint64_t rows);
+
 static void *run_convert(void *arg)
 {
     worker_job *w = arg;
     chunk *k = &w->k;
     k->status = simdsv__reader_sub(k->x.r, k->x.data + k->from, k->to - k->from, true, &k->source);
+    fault_chunk(w->table, w, k->limit);
     if (k->status == SIMDSV_OK)
         k->status = simdsv__reserve_rows(&w->own, k->limit);
     if (k->status == SIMDSV_OK && k->limit) /* (a limit of 0 would mean no limit) */
@@ -117,11 +120,26 @@ static simdsv_status reserve_values(simdsv_table *t, uint64_t rows)
     for (size_t j = 0; j < t->ncols; j++) {
         if (!in_place(&t->cols[j]))
             continue;
-        const simdsv_status st = simdsv__column_reserve(&t->alloc, &t->cols[j], rows);
+        const simdsv_status st = simdsv__column_reserve_unfaulted(&t->alloc, &t->cols[j], rows);
         if (st != SIMDSV_OK)
             return st;
     }
     return SIMDSV_OK;
+}
+
+/* The first rows of chunk w's share of the table's value buffers faulted
+ * in at once, on the thread that writes them (reserve_values leaves them to
+ * it). */
+static void fault_chunk(const simdsv_table *t, const worker_job *w, uint64_t rows)
+{
+    for (size_t j = 0; j < t->ncols; j++) {
+        const column *c = &t->cols[j];
+        if (!in_place(c))
+            continue;
+        const size_t bytes = value_bytes(c) * (size_t)rows;
+        const column *own = &w->own.cols[j];
+        simdsv__populate_pages(&t->alloc, own->values, bytes < own->values_cap ? bytes : own->values_cap);
+    }
 }
 
 /* Takes back the table's buffers lent to the chunks (before freeing them). */
@@ -142,9 +160,24 @@ static void unplace_values(simdsv_table *t, worker_job **jobs, size_t n)
  * time, so that each column's chunk buffers are freed before the next is
  * copied (the peak stays one column's copy above the table). */
 typedef struct string_copy {
+    const simdsv_allocator *alloc;
     worker_job **jobs;
     size_t n, column;
 } string_copy;
+
+/* Copied a slice at a time: each slice's destination faulted in at once
+ * (simdsv__populate_pages), and its source pages dropped as soon as it is
+ * copied (simdsv__drop_pages), so that the next slice's fresh pages can be
+ * the ones just dropped and the peak stays near the table's size. */
+#define COPY_SLICE ((uintptr_t)2 << 20)
+
+/* The end of the slice of [at, until) of the block at p that starts at at:
+ * the next COPY_SLICE boundary of the addresses, or until. */
+static size_t slice_end(const void *p, size_t at, size_t until)
+{
+    const uintptr_t next = (((uintptr_t)p + at) / COPY_SLICE + 1) * COPY_SLICE - (uintptr_t)p;
+    return next < until ? (size_t)next : until;
+}
 
 static void copy_strings_listed(void *arg, size_t t)
 {
@@ -156,11 +189,27 @@ static void copy_strings_listed(void *arg, size_t t)
         const size_t base = w->chars_base[sc->column];
         const size_t from = (size_t)((uint64_t)own->chars_len * t / sc->n);
         const size_t until = (size_t)((uint64_t)own->chars_len * (t + 1) / sc->n);
-        if (until > from)
-            memcpy(to->chars + base + from, own->chars + from, until - from);
+        for (size_t at = from; at < until;) {
+            const size_t end = slice_end(own->chars, at, until);
+            simdsv__populate_pages(sc->alloc, to->chars + base + at, end - at);
+            memcpy(to->chars + base + at, own->chars + at, end - at);
+            simdsv__drop_pages(sc->alloc, own->chars + at, end - at);
+            at = end;
+        }
         const uint64_t first = own->length * t / sc->n, last = own->length * (t + 1) / sc->n;
-        for (uint64_t r = first; r < last; r++)
-            simdsv__offset_put(to, w->row_base + 1 + r, (int64_t)base + simdsv__offset_get(own, r + 1));
+        const size_t width = simdsv__offset_width(own);
+        char *offsets = (char *)own->offsets + width; /* entry r + 1 for row r */
+        for (size_t r = (size_t)first; r < last;) {
+            size_t end = slice_end(offsets, r * width, (size_t)last * width) / width;
+            end += end == r; /* (a boundary inside an entry) */
+            const size_t to_width = simdsv__offset_width(to);
+            simdsv__populate_pages(sc->alloc, (char *)to->offsets + (w->row_base + 1 + r) * to_width,
+                                   (end - r) * to_width);
+            for (size_t k = r; k < end; k++)
+                simdsv__offset_put(to, w->row_base + 1 + k, (int64_t)base + simdsv__offset_get(own, k + 1));
+            simdsv__drop_pages(sc->alloc, offsets + r * width, (end - r) * width);
+            r = end;
+        }
     }
 }
 
@@ -288,11 +337,13 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
         void *offsets = simdsv__realloc(a, first->offsets, first->offsets_cap * width, (size_t)(rows + 1) * width);
         if (!offsets)
             return SIMDSV_ERR_NOMEM;
+        simdsv__column_pages(a, offsets, (size_t)(rows + 1) * width);
         first->offsets = offsets;
         first->offsets_cap = (size_t)(rows + 1);
         void *bytes = simdsv__realloc(a, first->chars, first->chars_cap, chars ? chars : 1);
         if (!bytes)
             return SIMDSV_ERR_NOMEM;
+        simdsv__column_pages(a, bytes, chars ? chars : 1);
         first->chars = bytes;
         first->chars_cap = chars ? chars : 1;
         simdsv__free(a, c->offsets, c->offsets_cap * simdsv__offset_width(c));
@@ -313,7 +364,7 @@ static simdsv_status merge(simdsv_table *t, worker_job **jobs, size_t n, uint64_
     for (size_t j = 0; j < t->ncols; j++) {
         if (t->cols[j].type != SIMDSV_TYPE_STRING || simdsv__column_views(&t->cols[j]))
             continue;
-        string_copy copies = {jobs, n, j};
+        string_copy copies = {a, jobs, n, j};
         if (!simdsv__run_threads(a, n, copy_strings_listed, &copies))
             return SIMDSV_ERR_NOMEM;
         for (size_t i = 1; i < n; i++)
@@ -437,6 +488,8 @@ static void run_first(overlap *o)
     worker_job *w = o->jobs[0];
     chunk *k = &w->k;
     k->status = simdsv__reader_sub(k->x.r, k->x.data, k->x.size, true, &k->source);
+    /* its rows are counted later: its share of the rows lent, by its bytes */
+    fault_chunk(w->table, w, (uint64_t)((double)o->cap * (double)o->gate.bound / (double)(k->x.size ? k->x.size : 1)));
     /* Its bitmaps and string offsets become the table's (merge): sized for
      * the table's rows at once, merge's realloc then moves nothing. */
     if (k->status == SIMDSV_OK)

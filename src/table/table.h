@@ -126,8 +126,12 @@ static inline size_t simdsv__offset_width(const column *c)
 
 /* Builders. */
 simdsv_status simdsv__column_append_null(const simdsv_allocator *a, column *c);
-/* Capacity for rows slots (an estimate: appending past it still grows). */
+/* Capacity for rows slots (an estimate: appending past it still grows),
+ * the new room faulted in at once (it is about to be written). */
 simdsv_status simdsv__column_reserve(const simdsv_allocator *a, column *c, uint64_t rows);
+/* The same, the room left to fault as it is written (the threaded read
+ * faults each chunk's share on its own thread). */
+simdsv_status simdsv__column_reserve_unfaulted(const simdsv_allocator *a, column *c, uint64_t rows);
 /* How text becomes a value: the bool spellings and the decimal separator. */
 typedef struct value_rules {
     const spec_list *true_values, *false_values;
