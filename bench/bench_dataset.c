@@ -1,13 +1,16 @@
 /* bench_dataset.c — many files read as one table and exported to Arrow, in
  * process, as the peers' dataset reads are timed (bench/dataset.sh):
  *
- *   bench_dataset [--stream] [--mmap] THREADS ROUNDS PATH...
+ *   bench_dataset [--chunks|--stream] [--mmap] THREADS ROUNDS PATH...
  *                                   (each PATH a file, folder or glob)
  *
  * Prints one line per round, "seconds=S cpu=C rows=N columns=K": the wall
  * and CPU (every thread's) seconds of simdsv_dataset_read +
  * simdsv_table_move_to_arrow + the arrays' release, with the files'
- * columns matched by name.  --stream: the dataset's Arrow stream instead,
+ * columns matched by name.  --chunks: simdsv_dataset_read_chunks instead,
+ * each chunk moved to Arrow and kept until the end (a table of one record
+ * batch per file, as Python's read_csv of many files returns it).
+ * --stream: the dataset's Arrow stream instead,
  * every record batch kept until the end (an Arrow table of many chunks, as
  * pyarrow's dataset to_table, polars' collect and DuckDB's Arrow result
  * are).  --mmap: files mapped (SIMDSV_OPT_MMAP), as bench_read and polars
@@ -73,11 +76,42 @@ static int stream_all(simdsv_dataset *ds, uint64_t *rows, size_t *columns)
     return failed ? -1 : 0;
 }
 
+/* The dataset read in chunks, each moved to Arrow, all kept until the end
+ * as a table of record batches holds them; its rows and columns, or -1. */
+static int chunks_all(simdsv_dataset *ds, uint64_t *rows, size_t *columns)
+{
+    size_t n = 0;
+    if (simdsv_dataset_read_chunks(ds, &n) != SIMDSV_OK)
+        return -1;
+    struct ArrowArray *arrays = calloc(n ? n : 1, sizeof *arrays);
+    struct ArrowSchema schema = {0};
+    int failed = !arrays;
+    *rows = 0;
+    for (size_t k = 0; k < n && !failed; k++) {
+        simdsv_table *t = simdsv_dataset_take_chunk(ds, k);
+        *rows += simdsv_table_rows(t);
+        *columns = simdsv_table_columns(t);
+        if (schema.release)
+            schema.release(&schema);
+        failed = simdsv_table_move_to_arrow(t, &schema, &arrays[k]) != SIMDSV_OK;
+        simdsv_table_free(t);
+    }
+    for (size_t k = 0; arrays && k < n; k++)
+        if (arrays[k].release)
+            arrays[k].release(&arrays[k]);
+    if (schema.release)
+        schema.release(&schema);
+    free(arrays);
+    return failed ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-    int streamed = 0, mapped = 0;
+    int streamed = 0, mapped = 0, chunked = 0;
     for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argc--, argv++) {
-        if (strcmp(argv[1], "--stream") == 0)
+        if (strcmp(argv[1], "--chunks") == 0)
+            chunked = 1;
+        else if (strcmp(argv[1], "--stream") == 0)
             streamed = 1;
         else if (strcmp(argv[1], "--mmap") == 0)
             mapped = 1;
@@ -85,7 +119,7 @@ int main(int argc, char **argv)
             argc = 0; /* unknown: the usage */
     }
     if (argc < 4) {
-        fprintf(stderr, "usage: bench_dataset [--stream] [--mmap] THREADS ROUNDS PATH...\n");
+        fprintf(stderr, "usage: bench_dataset [--chunks|--stream] [--mmap] THREADS ROUNDS PATH...\n");
         return 2;
     }
     simdsv_options *opt = simdsv_options_new(NULL);
@@ -105,6 +139,9 @@ int main(int argc, char **argv)
         if (st == SIMDSV_OK && streamed) {
             if (stream_all(ds, &rows, &columns) != 0)
                 st = SIMDSV_ERR_IO;
+        } else if (st == SIMDSV_OK && chunked) {
+            if (chunks_all(ds, &rows, &columns) != 0)
+                st = SIMDSV_ERR_IO;
         } else if (st == SIMDSV_OK) {
             st = simdsv_dataset_read(ds, &t);
         }
@@ -114,7 +151,7 @@ int main(int argc, char **argv)
                     simdsv_dataset_error(ds)->message);
             return 1;
         }
-        if (!streamed) {
+        if (!streamed && !chunked) {
             rows = simdsv_table_rows(t);
             columns = simdsv_table_columns(t);
             struct ArrowSchema schema;

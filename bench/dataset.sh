@@ -11,8 +11,10 @@
 # The data (made once, kept in DATA/FILESxMB/, never in git): gen.py taxi
 # files with 10 seeds, copied round; the 8th file has an extra column, the
 # 4th and the 12th are gzipped.
-# Jobs: "arrow" the files into one Arrow table (simdsv: bench_dataset, in
-# process; the peers in their Python process), "parquet" the files into one
+# Jobs: "arrow" the files into one Arrow table (simdsv: bench_dataset
+# --chunks --mmap, in process: a record batch per file, files mapped, as
+# Python's read_csv of many files reads them and as the peers' tables are
+# chunked; the peers in their Python process), "parquet" the files into one
 # Parquet file compressed with zstd on every side (simdsv convert
 # --compression zstd; DuckDB COPY with COMPRESSION zstd, whose default is
 # snappy; Polars sink_parquet with compression "zstd").  Wall
@@ -92,7 +94,7 @@ EOF
 }
 
 simdsv_arrow() {
-    "$BUILD/bench/bench_dataset" "$1" 1 "$DIR" 2>>"$out/simdsv.err" | sed -n 's/^seconds=\([0-9.]*\) cpu=\([0-9.]*\).*/\1 \2/p'
+    "$BUILD/bench/bench_dataset" --chunks --mmap "$1" 1 "$DIR" 2>>"$out/simdsv.err" | sed -n 's/^seconds=\([0-9.]*\) cpu=\([0-9.]*\).*/\1 \2/p'
 }
 
 simdsv_parquet() {

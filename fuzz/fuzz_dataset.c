@@ -1,8 +1,10 @@
 /* fuzz_dataset.c — many inputs as one table: any inputs, any file name
  * column's name, matched by position or by name, with or without hive
- * folders, read whole and streamed.  Either is a success or an error about
- * the options or the data, never a crash; a name refused is refused with a
- * reason; when both succeed, the stream gives the read's rows and columns.
+ * folders, read whole, in chunks and streamed.  Each is a success or an
+ * error about the options or the data, never a crash; a name refused is
+ * refused with a reason; the chunks succeed where the read does, with its
+ * columns and rows; when both succeed, the stream gives the read's rows and
+ * columns.
  * Input: byte 0 the settings (bit 0 by name, bits 1-2 hive, bit 3 nothing
  * detected), then NUL-separated parts: the file name column's name, then up
  * to four inputs, named in hive folders (year=2024/, year=x/, none...). */
@@ -57,6 +59,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if ((st == SIMDSV_OK) != (t != NULL) || (st != SIMDSV_OK && simdsv_dataset_error(ds)->code == SIMDSV_OK))
         abort(); /* a failure always says why */
+    size_t nchunks = 0;
+    const simdsv_status chunked = simdsv_dataset_read_chunks(ds, &nchunks);
+    if (chunked != st || (st == SIMDSV_OK) != (nchunks > 0))
+        abort();
+    uint64_t chunk_rows = 0;
+    for (size_t k = 0; k < nchunks; k++) {
+        simdsv_table *c = simdsv_dataset_take_chunk(ds, k);
+        if (!c || simdsv_table_columns(c) != simdsv_table_columns(t))
+            abort();
+        chunk_rows += simdsv_table_rows(c);
+        simdsv_table_free(c);
+    }
+    if (t && chunk_rows != simdsv_table_rows(t))
+        abort();
     struct ArrowArrayStream stream;
     if (simdsv_dataset_stream(ds, &stream) == SIMDSV_OK) {
         struct ArrowSchema schema;

@@ -1243,6 +1243,19 @@ SIMDSV_API const char *simdsv_dataset_file(const simdsv_dataset *ds, size_t inde
 
 /* Reads every input into one table (simdsv_table_free frees it). */
 SIMDSV_API simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out);
+/* simdsv_dataset_read without joining the rows into one table (the copy
+ * of every value that costs): the table in chunks, as Arrow holds a table
+ * of record batches.  *count chunks, each an input's rows (the inputs
+ * without rows give none; when no input has a row, one chunk without rows
+ * holds the schema), in input order, every chunk with the dataset's
+ * columns and types: the same values as the read's table, cut at the
+ * inputs' ends.  A reject's row counts from its chunk's first.  The
+ * chunks are held by the dataset until taken (simdsv_dataset_take_chunk)
+ * or the next read, stream or free. */
+SIMDSV_API simdsv_status simdsv_dataset_read_chunks(simdsv_dataset *ds, size_t *count);
+/* Chunk index of the last read_chunks, now the caller's (simdsv_table_free
+ * frees it); NULL when taken already or out of range. */
+SIMDSV_API simdsv_table *simdsv_dataset_take_chunk(simdsv_dataset *ds, size_t index);
 /* Only the schema: each input's as simdsv_table_infer samples it, joined. */
 SIMDSV_API simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out);
 /* The inputs as one Arrow C stream of record batches, in bounded memory

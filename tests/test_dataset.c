@@ -149,6 +149,65 @@ static char *render(const simdsv_table *table)
     return t.s;
 }
 
+/* The dataset read in chunks (simdsv_dataset_read_chunks), rendered as
+ * render() renders one table: the schema once (every chunk's the same),
+ * then each chunk's rows; NULL when the read fails.  *count: the chunks,
+ * *rows_in: how many of them have rows. */
+static char *chunks_text(simdsv_dataset *ds, size_t *count, size_t *rows_in)
+{
+    *rows_in = 0;
+    if (simdsv_dataset_read_chunks(ds, count) != SIMDSV_OK)
+        return NULL;
+    text t = {NULL, 0, 0};
+    put(&t, "", 0);
+    char *first = NULL;
+    for (size_t k = 0; k < *count; k++) {
+        simdsv_table *c = simdsv_dataset_take_chunk(ds, k);
+        CHECK(c != NULL);
+        if (!c)
+            continue;
+        CHECK(simdsv_dataset_take_chunk(ds, k) == NULL); /* taken once */
+        *rows_in += simdsv_table_rows(c) > 0;
+        text schema = {NULL, 0, 0};
+        put(&schema, "", 0);
+        render_rows(&schema, c, 1);
+        *strchr(schema.s, '\n') = '\0';
+        if (!first)
+            putf(&t, "%s\n", schema.s);
+        else
+            CHECK_STR(schema.s, first);
+        free(first);
+        first = schema.s;
+        render_rows(&t, c, 0);
+        simdsv_table_free(c);
+    }
+    free(first);
+    CHECK(simdsv_dataset_take_chunk(ds, *count) == NULL);
+    return t.s;
+}
+
+/* The chunked read of ds equals its read, rendered as `read` (NULL: the
+ * read failed with the error the dataset holds, which the chunked read
+ * gives too); one chunk per input with rows, or one without rows. */
+static void check_chunks(simdsv_dataset *ds, const char *read)
+{
+    const simdsv_error want = *simdsv_dataset_error(ds);
+    const long want_file = simdsv_dataset_error_file(ds);
+    size_t count = 0, rows_in = 0;
+    char *got = chunks_text(ds, &count, &rows_in);
+    if (!read) {
+        CHECK(got == NULL);
+        CHECK_STATUS(simdsv_dataset_error(ds)->code, want.code);
+        CHECK_EQ_INT(simdsv_dataset_error_file(ds), want_file);
+        CHECK_STR(simdsv_dataset_error(ds)->message, want.message);
+        CHECK_EQ_U64(count, 0);
+    } else {
+        CHECK_STR(got ? got : "(the chunked read failed)", read);
+        CHECK(count == rows_in || (count == 1 && rows_in == 0));
+    }
+    free(got);
+}
+
 static simdsv_options *options(int union_by_name, int threads)
 {
     simdsv_options *opt = simdsv_options_new(NULL);
@@ -169,8 +228,11 @@ static char *read_buffers(const simdsv_options *opt, const char *const *names, c
     for (size_t i = 0; i < n; i++)
         CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
     char *out;
-    if (simdsv_dataset_read(ds, &t) == SIMDSV_OK) {
-        out = render(t);
+    const int ok = simdsv_dataset_read(ds, &t) == SIMDSV_OK;
+    char *table = ok ? render(t) : NULL;
+    check_chunks(ds, table);
+    if (ok) {
+        out = table;
     } else {
         const simdsv_error *e = simdsv_dataset_error(ds);
         text m = {NULL, 0, 0};
@@ -268,6 +330,16 @@ static void test_by_name(void)
     const char *names[] = {"a.csv", "b.csv", "c.csv"};
     const char *data[] = {"a,b\n1,x\n", "b,c\ny,2020-01-01\n", "c,a\n2021-01-01,2.5\n"};
     expect_buffers(opt, names, data, 3, "a:float64|b:string|c:date\n1|'x'|-\n-|'y'|d18262\n2.5|-|d18628\n");
+    /* A schema type for a column one input lacks: null there, typed everywhere (an empty input has none). */
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "c:string"), SIMDSV_OK);
+    const char *lacking[] = {"a,b\n1,x\n", "", "c,a\n2021-01-01,2.5\n"};
+    expect_buffers(opt, names, lacking, 3, "a:float64|b:string|c:string\n1|'x'|-\n2.5|-|'2021-01-01'\n");
+    /* A column no input has: the error says so, naming no file. */
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "c:string,nowhere:int64"), SIMDSV_OK);
+    expect_buffers(opt, names, lacking, 3,
+                   "error SIMDSV_ERR_INVALID_ARGUMENT (file -1, line 0, byte 0): the schema names no column "
+                   "`nowhere` (of any file)");
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, NULL), SIMDSV_OK);
     /* Each input's dialect is its own: a semicolon file and a tab file. */
     const char *dialects[] = {"k;v\n1;a\n", "v\tk\nb\t2\n"};
     expect_buffers(opt, names, dialects, 2, "k:int64|v:string\n1|'a'\n2|'b'\n");
@@ -418,8 +490,11 @@ static char *read_paths(const simdsv_options *opt, const char *const *patterns, 
         putf(files, "%s%s", i ? " " : "", f);
     }
     char *out = NULL;
-    if (simdsv_dataset_read(ds, &t) == SIMDSV_OK) {
-        out = render(t);
+    const int ok = simdsv_dataset_read(ds, &t) == SIMDSV_OK;
+    char *table = ok ? render(t) : NULL;
+    check_chunks(ds, table);
+    if (ok) {
+        out = table;
     } else {
         text m = {NULL, 0, 0};
         putf(&m, "error (file %ld): ", simdsv_dataset_error_file(ds));
@@ -766,6 +841,95 @@ static void test_stream_equals_read(void)
     simdsv_options_free(opt);
 }
 
+/* The chunked read's boundaries: a file without rows gives no chunk, a
+ * type widened by a later file is the earlier chunk's type too (its text
+ * read again), a column a file lacks is nulls in its chunk, the file name
+ * column is made per chunk; on 1 and 2 threads. */
+static void test_chunks(void)
+{
+    const char *names[] = {"a.csv", "b.csv", "c.csv", "d.csv"};
+    const char *data[] = {"x,y\n1,p\n2,q\n", "x,y\n", "", "y,z,x\nr,2020-01-01,2.5\n"};
+    const char *want[] = {"x:float64|y:string|z:date|f:string\n1|'p'|-|'a.csv'\n2|'q'|-|'a.csv'\n",
+                          "x:float64|y:string|z:date|f:string\n2.5|'r'|d18262|'d.csv'\n"};
+    for (int threads = 1; threads <= 2; threads++) {
+        h_context("threads %d", threads);
+        simdsv_options *opt = options(1, threads);
+        CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_FILENAME_COLUMN, "f"), SIMDSV_OK);
+        simdsv_dataset *ds = NULL;
+        CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+        for (size_t i = 0; i < 4; i++)
+            CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+        size_t count = 0;
+        CHECK_STATUS(simdsv_dataset_read_chunks(ds, &count), SIMDSV_OK);
+        CHECK_EQ_U64(count, 2);
+        for (size_t k = 0; k < count && k < 2; k++) {
+            simdsv_table *c = simdsv_dataset_take_chunk(ds, k);
+            char *got = render(c);
+            CHECK_STR(got, want[k]);
+            simdsv_column_info info;
+            CHECK_STATUS(simdsv_table_column(c, 2, &info), SIMDSV_OK);
+            CHECK_EQ_U64(info.null_count, k == 0 ? 2 : 0);
+            free(got);
+            simdsv_table_free(c);
+        }
+        /* Chunks not taken are freed by the next read, or with the dataset. */
+        CHECK_STATUS(simdsv_dataset_read_chunks(ds, &count), SIMDSV_OK);
+        CHECK_EQ_U64(count, 2);
+        simdsv_dataset_free(ds);
+        simdsv_options_free(opt);
+    }
+    h_context("%s", "");
+}
+
+/* Rejects (SIMDSV_ON_ERROR_NULL) of a read name the dataset's column, also
+ * where the input has it at another position (b.csv's v is its first);
+ * the chunks' rows count from each chunk's first. */
+static void test_read_rejects(void)
+{
+    const char *names[] = {"a.csv", "b.csv", "c.csv"};
+    const char *data[] = {"id,v\n1,2\n2,x\n", "v,id\nw,4\n", "extra,v,id\nq,y,5\n"};
+    static const struct {
+        uint64_t row, chunk_row, line;
+        const char *value;
+    } want[] = {{1, 1, 3, "x"}, {2, 0, 2, "w"}, {3, 0, 2, "y"}};
+    simdsv_options *opt = options(1, 1);
+    CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL), SIMDSV_OK);
+    CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "v:int64"), SIMDSV_OK);
+    simdsv_dataset *ds = NULL;
+    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+    for (size_t i = 0; i < 3; i++)
+        CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+    simdsv_table *t = NULL;
+    CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_OK);
+    CHECK_EQ_U64(simdsv_table_reject_count(t), 3);
+    for (size_t k = 0; k < 3 && k < simdsv_table_reject_count(t); k++) {
+        const simdsv_reject *r = simdsv_table_reject(t, k);
+        CHECK_EQ_U64(r->row, want[k].row);
+        CHECK_EQ_U64(r->column, 1);
+        CHECK_EQ_U64(r->line, want[k].line);
+        CHECK_STR(r->value, want[k].value);
+    }
+    simdsv_table_free(t);
+    size_t count = 0;
+    CHECK_STATUS(simdsv_dataset_read_chunks(ds, &count), SIMDSV_OK);
+    CHECK_EQ_U64(count, 3);
+    for (size_t k = 0; k < count && k < 3; k++) {
+        simdsv_table *c = simdsv_dataset_take_chunk(ds, k);
+        CHECK_EQ_U64(simdsv_table_reject_count(c), 1);
+        const simdsv_reject *r = simdsv_table_reject(c, 0);
+        CHECK(r != NULL);
+        if (r) {
+            CHECK_EQ_U64(r->row, want[k].chunk_row);
+            CHECK_EQ_U64(r->column, 1);
+            CHECK_EQ_U64(r->line, want[k].line);
+            CHECK_STR(r->value, want[k].value);
+        }
+        simdsv_table_free(c);
+    }
+    simdsv_dataset_free(ds);
+    simdsv_options_free(opt);
+}
+
 /* A value past every sample that does not fit the joined type: the stream
  * stops with the input's line and byte; widened, the next stream reads it. */
 /* A stream's rejects (SIMDSV_ON_ERROR_NULL) come with the batch that holds
@@ -962,6 +1126,8 @@ int main(void)
 #ifdef TEST_HAVE_ZLIB
     test_callback_gzip();
 #endif
+    test_chunks();
+    test_read_rejects();
     test_stream_equals_read();
     test_stream_misfit();
     test_stream_rejects();

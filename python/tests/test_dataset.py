@@ -92,6 +92,37 @@ def test_equals_reading_one_by_one(tree):
     assert got == concatenated
 
 
+def test_chunks_one_per_file_with_rows(tmp_path):
+    """A dataset's table holds one record batch per file with rows, no copy into one: a file without rows adds
+    none, a type widened by a later file is the earlier chunk's type too (its text read again: 1, not 1.0 cast),
+    a column a file lacks is nulls in its chunk; the consumers see one table."""
+    files = {"a.csv": b"x,y\n1,p\n2,q\n", "b.csv": b"x,y\n", "c.csv": b"", "d.csv": b"y,z,x\nr,2020-01-01,2.5\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    table = simdsv.read_csv(str(tmp_path), union_by_name=True, include_path_column="f")
+    arrow = table.to_arrow()
+    assert [len(b) for b in arrow.to_batches()] == [2, 1]
+    assert arrow.schema == pa.schema([("x", pa.float64()), ("y", pa.string()), ("z", pa.date32()),
+                                      ("f", pa.string())])
+    assert arrow.to_pydict() == {"x": [1.0, 2.0, 2.5], "y": ["p", "q", "r"],
+                                 "z": [None, None, __import__("datetime").date(2020, 1, 1)],
+                                 "f": [str(tmp_path / n) for n in ("a.csv", "a.csv", "d.csv")]}
+    assert table.num_rows == 3 and [c[3] for c in table._native.column_info] == [0, 0, 2, 0]
+    one = pa.record_batch(table)  # __arrow_c_array__: the chunks joined (a copy) for a consumer of one array
+    assert one.num_rows == 3 and one.to_pydict() == arrow.to_pydict()
+    assert table.to_pandas()["x"].tolist() == [1.0, 2.0, 2.5]
+    assert table.to_polars()["y"].to_list() == ["p", "q", "r"]
+    # A narrower type asked for is cast over every chunk; rejects count rows from the table's first.
+    cast = simdsv.read_csv(str(tmp_path), union_by_name=True, schema={"x": "float32"}).to_arrow()
+    assert cast.schema.field("x").type == pa.float32() and cast["x"].to_pylist() == [1.0, 2.0, 2.5]
+    nulls = simdsv.read_csv([b"id,v\n1,2\n2,x\n", b"v,id\nw,4\n"], union_by_name=True, schema={"v": "int64"},
+                            on_error="null")
+    assert [(line, row, column, value) for line, row, column, _, value, _ in nulls.rejects] == [
+        (3, 1, 1, "x"), (2, 2, 1, "w")]
+    only_headers = simdsv.read_csv([str(tmp_path / "b.csv"), str(tmp_path / "c.csv")]).to_arrow()
+    assert only_headers.num_rows == 0 and only_headers.column_names == ["x", "y"]
+
+
 def test_path_column_and_hive_off(tree):
     table = simdsv.read_csv(str(tree), union_by_name=True, include_path_column="file", hive_partitioning=False)
     got = table.to_arrow().to_pydict()

@@ -70,6 +70,8 @@ struct simdsv_options {
     char encoding[64];        /* SIMDSV_OPT_ENCODING as given, "" = UTF-8 */
     simdsv_compression compression; /* SIMDSV_OPT_COMPRESSION: read by simdsv_input only */
     bool union_by_name;       /* SIMDSV_OPT_UNION_BY_NAME: read by simdsv_dataset only */
+    bool schema_partial;      /* a dataset's input: a schema item may name none of its columns (the dataset
+                                 checks the joined columns instead); not an option */
     simdsv_hive hive;         /* SIMDSV_OPT_HIVE: read by simdsv_dataset only */
     char filename_column[256]; /* SIMDSV_OPT_FILENAME_COLUMN, "" = none: read by simdsv_dataset only */
     simdsv_strings strings;   /* SIMDSV_OPT_STRINGS: string columns as utf8 or as views */

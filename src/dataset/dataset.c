@@ -45,6 +45,9 @@ static simdsv_options *copy_options(const simdsv_options *src)
     /* The inputs' tables are concatenated column by column (concat.c), with
      * utf8 strings: views would point into each input's own buffer. */
     o->strings = SIMDSV_STRINGS_UTF8;
+    /* A column the schema names may be in some inputs only (by name, or an
+     * empty input has none): simdsv__schema_join checks the joined ones. */
+    o->schema_partial = true;
     if (simdsv__options_copy_specs(o, src) != SIMDSV_OK) {
         simdsv__free(&src->alloc, o, sizeof *o);
         return NULL;
@@ -94,6 +97,16 @@ static void forget_message(simdsv_dataset *ds)
     if (ds->message)
         simdsv__free(&ds->alloc, ds->message, strlen(ds->message) + 1);
     ds->message = NULL;
+}
+
+/* The chunks of the last read_chunks not taken, freed. */
+static void forget_chunks(simdsv_dataset *ds)
+{
+    for (size_t i = 0; i < ds->nchunks; i++)
+        simdsv_table_free(ds->chunks[i]);
+    simdsv__free(&ds->alloc, ds->chunks, ds->chunks_cap * sizeof *ds->chunks);
+    ds->chunks = NULL;
+    ds->nchunks = ds->chunks_cap = 0;
 }
 
 void simdsv__dataset_fail(simdsv_dataset *ds, long file, const simdsv_error *err, const char *message)
@@ -175,6 +188,7 @@ void simdsv_dataset_free(simdsv_dataset *ds)
             in->source.release(in->source.ctx);
     }
     simdsv__free(&a, ds->inputs, ds->inputs_cap * sizeof *ds->inputs);
+    forget_chunks(ds);
     forget_message(ds);
     simdsv_options_free(ds->opt);
     simdsv__free(&a, ds, sizeof *ds);
@@ -632,6 +646,15 @@ simdsv_status simdsv__schema_join(simdsv_dataset *ds, simdsv_table **tables, ds_
             d->user_type |= c->user_type;
         }
     }
+    /* A schema item (not "*", not a least type) names a column of some input. */
+    const spec_list *schema = &SIMDSV__SPEC(ds->opt, SIMDSV_OPT_SCHEMA);
+    for (size_t k = 0; k < schema->count; k++) {
+        const spec_item *it = &schema->items[k];
+        if (strcmp(it->text, "*") != 0 && !it->at_least && find_column(s, it->text) == SIZE_MAX &&
+            !(it->index >= 0 && (size_t)it->index < s->ncols))
+            return fail_format(ds, -1, SIMDSV_ERR_INVALID_ARGUMENT, "the schema names no column `%s` (of any file)",
+                               it->text);
+    }
     return SIMDSV_OK;
 nomem:
     return fail_with(ds, -1, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
@@ -928,6 +951,35 @@ static void concat_worker(void *arg, size_t thread)
     simdsv__free(a, ones, n * sizeof *ones);
 }
 
+/* Input i's rejects name the dataset's columns (the input's own order and
+ * count may differ, by name). */
+static void reject_columns(const ds_schema *s, size_t i, simdsv_table *t)
+{
+    for (size_t e = 0; e < t->nrejects; e++)
+        if (t->rejects[e].pub.column < s->map_sizes[i])
+            t->rejects[e].pub.column = s->map[i][t->rejects[e].pub.column];
+}
+
+/* Column j's type, flags and reason: the schema's, or those of the hive
+ * partition or file name column. */
+static void describe(const ds_schema *s, const ds_hive *h, size_t j, column *c)
+{
+    if (j < s->ncols) {
+        c->type = s->cols[j].type;
+        c->utc = s->cols[j].utc;
+        c->user_type = s->cols[j].user_type;
+        snprintf(c->reason, sizeof c->reason, "%s", s->cols[j].reason);
+        return;
+    }
+    const size_t k = j - s->ncols;
+    c->type = simdsv__extra_type(h, k);
+    if (k < h->nkeys)
+        snprintf(c->reason, sizeof c->reason, "%s: the hive partition of each file's `%.60s=` folder",
+                 simdsv_type_name(c->type), h->keys[k]);
+    else
+        snprintf(c->reason, sizeof c->reason, "string: each row's file");
+}
+
 /* The inputs' tables, joined, concatenated into *out. */
 static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, const ds_schema *s, const ds_hive *h,
                                  simdsv_table **out)
@@ -955,20 +1007,7 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
             st = SIMDSV_ERR_NOMEM;
             break;
         }
-        if (j < s->ncols) {
-            c->type = s->cols[j].type;
-            c->utc = s->cols[j].utc;
-            c->user_type = s->cols[j].user_type;
-            snprintf(c->reason, sizeof c->reason, "%s", s->cols[j].reason);
-        } else {
-            const size_t k = j - s->ncols;
-            c->type = simdsv__extra_type(h, k);
-            if (k < h->nkeys)
-                snprintf(c->reason, sizeof c->reason, "%s: the hive partition of each file's `%.60s=` folder",
-                         simdsv_type_name(c->type), h->keys[k]);
-            else
-                snprintf(c->reason, sizeof c->reason, "string: each row's file");
-        }
+        describe(s, h, j, c);
     }
     if (st == SIMDSV_OK) {
         concat_job job = {ds, tables, s, h, t, 0, 0};
@@ -982,6 +1021,7 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
     for (size_t i = 0; st == SIMDSV_OK && i < n; i++) {
         if (!tables[i])
             continue;
+        reject_columns(s, i, tables[i]);
         st = simdsv__move_rejects(t, tables[i], row_base);
         row_base += tables[i]->rows;
     }
@@ -991,6 +1031,70 @@ static simdsv_status concatenate(simdsv_dataset *ds, simdsv_table **tables, cons
     }
     *out = t;
     return SIMDSV_OK;
+}
+
+/* Column j of input i's chunk made anew, `rows` rows of the schema's type:
+ * the hive or file name value repeated, or nulls (a column the input lacks,
+ * or one of nulls typed narrower). */
+static simdsv_status fill_column(simdsv_dataset *ds, const ds_schema *s, const ds_hive *h, size_t i, size_t j,
+                                 uint64_t rows, column *c)
+{
+    const simdsv_allocator *a = &ds->alloc;
+    if (!c->name) {
+        const char *name = j < s->ncols ? s->cols[j].name : simdsv__extra_name(ds, h, j - s->ncols);
+        if (!(c->name = simdsv__dataset_copy_name(a, name)))
+            return SIMDSV_ERR_NOMEM;
+        c->name_size = strlen(name) + 1;
+    }
+    simdsv__column_free_data(a, c);
+    describe(s, h, j, c);
+    column one;
+    memset(&one, 0, sizeof one);
+    concat_piece piece = {NULL, NULL, rows};
+    simdsv_status st = SIMDSV_OK;
+    if (j >= s->ncols && (st = simdsv__extra_value(ds, h, i, j - s->ncols, &one)) == SIMDSV_OK)
+        piece.repeat = &one;
+    if (st == SIMDSV_OK)
+        st = simdsv__column_concat(a, c, &piece, 1);
+    simdsv__column_free_data(a, &one);
+    return st;
+}
+
+/* Input i's table t, read with the joined types, made a chunk of the
+ * dataset's table in place: its columns moved into the schema's order, a
+ * column it lacks (or has as nulls of a narrower type) made nulls of the
+ * schema's, the hive and file name columns filled, its rejects' columns
+ * the dataset's.  Only those made columns are new memory. */
+static simdsv_status conform(simdsv_dataset *ds, const ds_schema *s, const ds_hive *h, size_t i, simdsv_table *t)
+{
+    const simdsv_allocator *a = &ds->alloc;
+    const size_t ncols = s->ncols + simdsv__extra_count(ds, h), cap = ncols ? ncols : 1;
+    column *cols = simdsv__alloc(a, cap * sizeof *cols);
+    if (!cols)
+        return SIMDSV_ERR_NOMEM;
+    memset(cols, 0, cap * sizeof *cols);
+    for (size_t q = 0; q < t->ncols; q++) {
+        cols[s->map[i][q]] = t->cols[q];
+        memset(&t->cols[q], 0, sizeof t->cols[q]);
+    }
+    simdsv__free(a, t->cols, t->cols_cap * sizeof *t->cols);
+    t->cols = cols;
+    t->cols_cap = cap;
+    t->ncols = ncols;
+    reject_columns(s, i, t);
+    simdsv_status st = SIMDSV_OK;
+    for (size_t j = 0; j < ncols && st == SIMDSV_OK; j++) {
+        column *c = &cols[j];
+        const simdsv_type type = j < s->ncols ? s->cols[j].type : simdsv__extra_type(h, j - s->ncols);
+        if (c->name && c->type != type && c->type != SIMDSV_TYPE_NULL && c->null_count != c->length)
+            st = SIMDSV_ERR_INVALID_ARGUMENT; /* values not read with the joined type, as concat refuses them */
+        else if (!c->name || c->type != type)
+            st = fill_column(ds, s, h, i, j, t->rows, c);
+        else
+            describe(s, h, j, c);
+        c->vin = &t->vin;
+    }
+    return st;
 }
 
 /* Reads (infer = 0) or samples (infer = 1) every input into tables, then
@@ -1041,6 +1145,7 @@ simdsv_status simdsv__dataset_join(simdsv_dataset *ds, int infer, simdsv_table *
 
 simdsv_status simdsv__dataset_start(simdsv_dataset *ds)
 {
+    forget_chunks(ds);
     ds->error_file = -1;
     memset(&ds->error, 0, sizeof ds->error);
     forget_message(ds);
@@ -1050,11 +1155,34 @@ simdsv_status simdsv__dataset_start(simdsv_dataset *ds)
     return SIMDSV_OK;
 }
 
+/* The inputs' tables, joined, made the dataset's chunks (those with rows,
+ * each in place; none: one empty chunk that holds the schema). */
+static simdsv_status make_chunks(simdsv_dataset *ds, simdsv_table **tables, const ds_schema *s, const ds_hive *h)
+{
+    const size_t n = ds->ninputs, cap = n ? n : 1;
+    if (!(ds->chunks = simdsv__alloc(&ds->alloc, cap * sizeof *ds->chunks)))
+        return fail_with(ds, -1, SIMDSV_ERR_NOMEM, simdsv_status_message(SIMDSV_ERR_NOMEM));
+    ds->chunks_cap = cap;
+    for (size_t i = 0; i < n; i++) {
+        if (!tables[i] || !tables[i]->rows)
+            continue;
+        const simdsv_status st = conform(ds, s, h, i, tables[i]);
+        if (st != SIMDSV_OK)
+            return fail_with(ds, (long)i, st, simdsv_status_message(st));
+        ds->chunks[ds->nchunks++] = tables[i];
+        tables[i] = NULL;
+    }
+    if (ds->nchunks)
+        return SIMDSV_OK;
+    const simdsv_status st = concatenate(ds, tables, s, h, &ds->chunks[0]);
+    ds->nchunks = st == SIMDSV_OK;
+    return st;
+}
+
+/* Reads (infer = 0) or samples (infer = 1) every input, joined: into one
+ * table *out, or (out NULL) into the dataset's chunks. */
 static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table **out)
 {
-    if (!ds || !out)
-        return SIMDSV_ERR_INVALID_ARGUMENT;
-    *out = NULL;
     simdsv_status st = simdsv__dataset_start(ds);
     if (st != SIMDSV_OK)
         return st;
@@ -1072,7 +1200,7 @@ static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table *
     if (st == SIMDSV_OK)
         st = simdsv__hive_find(ds, &s, &h);
     if (st == SIMDSV_OK)
-        st = concatenate(ds, tables, &s, &h, out);
+        st = out ? concatenate(ds, tables, &s, &h, out) : make_chunks(ds, tables, &s, &h);
     free_tables(tables, n);
     simdsv__free(a, tables, (n ? n : 1) * sizeof *tables);
     simdsv__schema_free(a, &s, n);
@@ -1082,10 +1210,36 @@ static simdsv_status read_or_infer(simdsv_dataset *ds, int infer, simdsv_table *
 
 simdsv_status simdsv_dataset_read(simdsv_dataset *ds, simdsv_table **out)
 {
+    if (!ds || !out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
     return read_or_infer(ds, 0, out);
 }
 
 simdsv_status simdsv_dataset_infer(simdsv_dataset *ds, simdsv_table **out)
 {
+    if (!ds || !out)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    *out = NULL;
     return read_or_infer(ds, 1, out);
+}
+
+simdsv_status simdsv_dataset_read_chunks(simdsv_dataset *ds, size_t *count)
+{
+    if (!ds || !count)
+        return SIMDSV_ERR_INVALID_ARGUMENT;
+    const simdsv_status st = read_or_infer(ds, 0, NULL);
+    if (st != SIMDSV_OK)
+        forget_chunks(ds);
+    *count = ds->nchunks;
+    return st;
+}
+
+simdsv_table *simdsv_dataset_take_chunk(simdsv_dataset *ds, size_t index)
+{
+    if (!ds || index >= ds->nchunks)
+        return NULL;
+    simdsv_table *t = ds->chunks[index];
+    ds->chunks[index] = NULL;
+    return t;
 }

@@ -61,6 +61,8 @@ struct simdsv_dataset {
     char misfit_name[512];      /* its column's name (cut at 511 bytes: then not widened) */
     simdsv_type misfit_type;
     int streaming;              /* a stream of this dataset is open */
+    simdsv_table **chunks;      /* the last simdsv_dataset_read_chunks's, NULL once taken */
+    size_t nchunks, chunks_cap;
 };
 
 /* A copy of the dataset's options for input reads: threads as given. */

@@ -172,6 +172,9 @@ t dataset_convert_csv convert --to csv 'ds/*/*'
 t dataset_convert_jsonl convert --union-by-name --filename-column file --to jsonl ds
 t dataset_convert_csv_by_name convert --union-by-name --filename-column file --to csv ds
 t dataset_convert_csv_schema convert --union-by-name --no-hive --schema 'id:float64' --output-delimiter ';' --to csv 'ds/*/*'
+# a type for a column one file lacks (score): null in that file, typed in the other
+t dataset_convert_schema_lacking convert --union-by-name --no-hive --schema 'score:string' --to csv 'ds/*/*'
+t dataset_schema_names_none schema --union-by-name --schema 'nowhere:int64' ds
 t dataset_filename_column_bad schema --filename-column id ds/year=2024/a.csv
 t convert_help convert --help
 # Duplicate and empty names (issue #21): a, b, a_3, column_4, a_2 (the file's own), a_4

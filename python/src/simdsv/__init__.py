@@ -103,6 +103,8 @@ class Table:
     def __arrow_c_array__(self, requested_schema: Any = None) -> Any:
         if self._cast_table is not None:
             return self._cast_table.to_struct_array().combine_chunks().__arrow_c_array__(requested_schema)
+        if self._native.num_chunks > 1:  # a dataset's table: one array is a copy of its chunks
+            return _arrow_of(self._native).to_struct_array().combine_chunks().__arrow_c_array__(requested_schema)
         return self._native.__arrow_c_array__(requested_schema)
 
     @property
@@ -362,7 +364,10 @@ def _prepare(function: str, source: Any, kwargs: dict, keys: tuple, stream: bool
 
 def _read_native(src: Any, ints: dict, strings: dict, schema_only: bool) -> Any:
     if isinstance(src, _Inputs):
-        return src.dataset(ints, strings).read(schema_only)
+        # a file's rows are a chunk of their own, as pyarrow's and polars' dataset reads give them: joining
+        # them into one record batch copies every value once more (docs/BENCHMARKS.md, many files as one table)
+        dataset = src.dataset(ints, strings)
+        return dataset.read(True) if schema_only else dataset.read_chunks()
     return _options.call(_c.read_table, src, ints, strings, schema_only)
 
 

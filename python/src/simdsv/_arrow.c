@@ -15,6 +15,10 @@ void ext_holder_unref(holder *h)
     if (atomic_fetch_sub(&h->refs, 1) == 1) {
         if (h->array.release)
             h->array.release(&h->array);
+        for (size_t k = 0; k < h->nmore; k++)
+            if (h->more[k].release)
+                h->more[k].release(&h->more[k]);
+        free(h->more);
         if (h->schema.release)
             h->schema.release(&h->schema);
         free(h);

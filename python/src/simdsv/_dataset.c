@@ -217,6 +217,30 @@ static PyObject *Dataset_read(DatasetObject *self, PyObject *args)
     return result;
 }
 
+/* read_chunks() -> Table: every input as one table of chunks, one per input
+ * with rows (simdsv_dataset_read_chunks: no copy into one table). */
+static PyObject *Dataset_read_chunks(DatasetObject *self, PyObject *unused)
+{
+    (void)unused;
+    size_t n = 0;
+    simdsv_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = simdsv_dataset_read_chunks(self->ds, &n);
+    Py_END_ALLOW_THREADS
+    if (st != SIMDSV_OK || self->error)
+        return dataset_error(self, st);
+    simdsv_table **chunks = calloc(n, sizeof *chunks);
+    if (!chunks)
+        return PyErr_NoMemory();
+    for (size_t k = 0; k < n; k++)
+        chunks[k] = simdsv_dataset_take_chunk(self->ds, k);
+    PyObject *result = ext_chunked_table_object(chunks, n);
+    for (size_t k = 0; k < n; k++)
+        simdsv_table_free(chunks[k]);
+    free(chunks);
+    return result;
+}
+
 static PyObject *Dataset_open_stream(DatasetObject *self, PyObject *unused)
 {
     (void)unused;
@@ -306,6 +330,8 @@ static PyObject *Dataset_close(DatasetObject *self, PyObject *unused)
 static PyMethodDef Dataset_methods[] = {
     {"files", (PyCFunction)Dataset_files, METH_NOARGS, "The inputs' names (paths as listed), in order."},
     {"read", (PyCFunction)Dataset_read, METH_VARARGS, "read([schema_only]) -> Table: every input as one table."},
+    {"read_chunks", (PyCFunction)Dataset_read_chunks, METH_NOARGS,
+     "read_chunks() -> Table: every input as one table of chunks, one per input with rows (no copy)."},
     {"open_stream", (PyCFunction)Dataset_open_stream, METH_NOARGS,
      "Starts the stream of record batches (then schema_capsule, next_batch, __arrow_c_stream__); returns self."},
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))Dataset_arrow_c_stream, METH_VARARGS | METH_KEYWORDS,

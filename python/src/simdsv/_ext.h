@@ -79,11 +79,14 @@ PyObject *ext_raise_reader_error(simdsv_reader *r, simdsv_status st, input *in);
 
 /* ---- _arrow.c: shared Arrow data */
 
-/* The exported table, released when the last view (and the Table) is gone. */
+/* The exported table, released when the last view (and the Table) is gone:
+ * one record batch (array), or a dataset's chunks (array, then more). */
 typedef struct holder {
     atomic_long refs;
     struct ArrowArray array;
     struct ArrowSchema schema;
+    struct ArrowArray *more;
+    size_t nmore;
 } holder;
 
 
@@ -109,6 +112,10 @@ extern PyTypeObject ext_TableType, ext_StreamType, ext_RecordsType, ext_DatasetT
 PyObject *ext_take_exception(void);
 /* A Table from a read table (consumed: its rows are moved out); NULL with an exception set. */
 PyObject *ext_table_object(simdsv_table *t);
+/* A Table of n chunks (n >= 1, the same columns; each moved out, left for
+ * the caller to free): column info of the first with every chunk's nulls,
+ * rejects with the rows counted from the first chunk's first row. */
+PyObject *ext_chunked_table_object(simdsv_table *const *chunks, size_t n);
 /* Reads r into a Table (the GIL released meanwhile); frees r. */
 PyObject *ext_read_into_table(simdsv_reader *r, const char *name, int schema_only);
 PyObject *py_read_table(PyObject *mod, PyObject *args);

@@ -12,10 +12,11 @@
 
 /* ----------------------------------------------------------------- Table */
 
-/* A stream of one batch: the holder's array (an empty table still has its schema). */
+/* A stream of the holder's batches: its array, then the chunks after it;
+ * those without rows left out (an empty table still has its schema). */
 typedef struct one_batch {
     holder *owner;
-    int done;
+    size_t next;
 } one_batch;
 
 static int one_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
@@ -27,13 +28,16 @@ static int one_get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
 static int one_get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
 {
     one_batch *b = s->private_data;
-    if (b->done || b->owner->array.length == 0) {
+    const holder *h = b->owner;
+    while (b->next <= h->nmore && (b->next ? h->more[b->next - 1] : h->array).length == 0)
+        b->next++;
+    if (b->next > h->nmore) {
         memset(out, 0, sizeof *out);
         return 0;
     }
-    if (!ext_view_of(&b->owner->array, b->owner, out))
+    if (!ext_view_of(b->next ? &h->more[b->next - 1] : &h->array, b->owner, out))
         return ENOMEM;
-    b->done = 1;
+    b->next++;
     return 0;
 }
 
@@ -93,13 +97,19 @@ static PyObject *Table_arrow_c_schema(TableObject *self, PyObject *unused)
     return ext_schema_capsule(s);
 }
 
-/* (schema capsule, array capsule): the whole table as one struct array. */
+/* (schema capsule, array capsule): the whole table as one struct array.
+ * A table of chunks is no one array: simdsv.Table joins them (a copy) when
+ * a consumer asks for one. */
 static PyObject *Table_arrow_c_array(TableObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kw[] = {"requested_schema", NULL};
     PyObject *requested = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &requested))
         return NULL;
+    if (self->data->nmore) {
+        PyErr_SetString(PyExc_ValueError, "a table of several chunks is no one array: read its stream");
+        return NULL;
+    }
     PyObject *schema = Table_arrow_c_schema(self, NULL);
     if (!schema)
         return NULL;
@@ -123,7 +133,16 @@ static PyObject *Table_arrow_c_array(TableObject *self, PyObject *args, PyObject
 static PyObject *Table_num_rows(TableObject *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromLongLong(self->data->array.length);
+    long long rows = self->data->array.length;
+    for (size_t k = 0; k < self->data->nmore; k++)
+        rows += self->data->more[k].length;
+    return PyLong_FromLongLong(rows);
+}
+
+static PyObject *Table_num_chunks(TableObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromSize_t(1 + self->data->nmore);
 }
 
 static PyObject *Table_columns(TableObject *self, void *closure)
@@ -151,6 +170,8 @@ static PyMethodDef Table_methods[] = {
 
 static PyGetSetDef Table_getset[] = {
     {"num_rows", (getter)Table_num_rows, NULL, "Number of rows.", NULL},
+    {"num_chunks", (getter)Table_num_chunks, NULL, "Record batches held (a dataset's: one per file with rows).",
+     NULL},
     {"column_info", (getter)Table_columns, NULL, "[(name, type, reason, null_count)] per column.", NULL},
     {"rejects", (getter)Table_rejects, NULL,
      "[(line, row, column, byte_offset, value, reason)]: values made null (on_error='null').", NULL},
@@ -167,52 +188,79 @@ PyTypeObject ext_TableType = {
     .tp_new = NULL,
 };
 
-PyObject *ext_table_object(simdsv_table *t)
+PyObject *ext_chunked_table_object(simdsv_table *const *chunks, size_t n)
 {
+    const simdsv_table *t = chunks[0];
     PyObject *columns = PyList_New(0), *rejects = PyList_New(0);
     for (size_t j = 0; columns && j < simdsv_table_columns(t); j++) {
         simdsv_column_info info;
         simdsv_table_column(t, j, &info);
+        unsigned long long nulls = 0;
+        for (size_t k = 0; k < n; k++) {
+            simdsv_column_info other;
+            simdsv_table_column(chunks[k], j, &other);
+            nulls += (unsigned long long)other.null_count;
+        }
         /* (reasons quote a value cut to a length, maybe inside a UTF-8 sequence) */
         PyObject *reason = info.reason ? ext_text_of(info.reason) : Py_NewRef(Py_None);
-        PyObject *item = reason ? Py_BuildValue("(ssOK)", info.name, simdsv_type_name(info.type), reason,
-                                                (unsigned long long)info.null_count)
+        PyObject *item = reason ? Py_BuildValue("(ssOK)", info.name, simdsv_type_name(info.type), reason, nulls)
                                 : NULL;
         Py_XDECREF(reason);
         if (!item || PyList_Append(columns, item) != 0)
             Py_CLEAR(columns);
         Py_XDECREF(item);
     }
-    for (size_t i = 0; rejects && i < simdsv_table_reject_count(t); i++) {
-        const simdsv_reject *rj = simdsv_table_reject(t, i);
-        PyObject *value = ext_text_of(rj->value), *reason = ext_text_of(rj->reason);
-        PyObject *item = value && reason ? Py_BuildValue("(KKnKOO)", (unsigned long long)rj->line,
-                                                         (unsigned long long)rj->row, (Py_ssize_t)rj->column,
-                                                         (unsigned long long)rj->byte_offset, value, reason)
-                                         : NULL;
-        Py_XDECREF(value);
-        Py_XDECREF(reason);
-        if (!item || PyList_Append(rejects, item) != 0)
-            Py_CLEAR(rejects);
-        Py_XDECREF(item);
+    unsigned long long row_base = 0;
+    for (size_t k = 0; rejects && k < n; row_base += simdsv_table_rows(chunks[k]), k++) {
+        for (size_t i = 0; rejects && i < simdsv_table_reject_count(chunks[k]); i++) {
+            const simdsv_reject *rj = simdsv_table_reject(chunks[k], i);
+            PyObject *value = ext_text_of(rj->value), *reason = ext_text_of(rj->reason);
+            PyObject *item = value && reason ? Py_BuildValue("(KKnKOO)", (unsigned long long)rj->line,
+                                                             row_base + (unsigned long long)rj->row,
+                                                             (Py_ssize_t)rj->column,
+                                                             (unsigned long long)rj->byte_offset, value, reason)
+                                             : NULL;
+            Py_XDECREF(value);
+            Py_XDECREF(reason);
+            if (!item || PyList_Append(rejects, item) != 0)
+                Py_CLEAR(rejects);
+            Py_XDECREF(item);
+        }
     }
     holder *h = calloc(1, sizeof *h);
-    TableObject *self = columns && rejects && h ? PyObject_New(TableObject, &ext_TableType) : NULL;
+    struct ArrowArray *more = n > 1 ? calloc(n - 1, sizeof *more) : NULL;
+    TableObject *self = columns && rejects && h && (n == 1 || more) ? PyObject_New(TableObject, &ext_TableType)
+                                                                    : NULL;
     if (!self) {
         Py_XDECREF(columns);
         Py_XDECREF(rejects);
         free(h);
+        free(more);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
     atomic_init(&h->refs, 1);
+    h->more = more;
     self->data = h;
     self->columns = columns;
     self->rejects = rejects;
-    if (simdsv_table_move_to_arrow(t, &h->schema, &h->array) != SIMDSV_OK) {
+    simdsv_status st = simdsv_table_move_to_arrow(chunks[0], &h->schema, &h->array);
+    for (size_t k = 1; k < n && st == SIMDSV_OK; k++) {
+        struct ArrowSchema schema;
+        if ((st = simdsv_table_move_to_arrow(chunks[k], &schema, &more[k - 1])) == SIMDSV_OK) {
+            schema.release(&schema); /* the first chunk's: the same */
+            h->nmore = k;
+        }
+    }
+    if (st != SIMDSV_OK) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
     return (PyObject *)self;
+}
+
+PyObject *ext_table_object(simdsv_table *t)
+{
+    return ext_chunked_table_object(&t, 1);
 }
 
 /* Reads r into a Table (the GIL released meanwhile); frees r. */
