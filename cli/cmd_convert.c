@@ -26,7 +26,7 @@ static const char help[] =
     "  --level N          the codec's level (default: the codec's own)\n"
     "  --row-group-size N parquet: rows per row group (default 131072; fewer once\n"
     "                     they hold 32 MiB of values)\n"
-    "  --no-dictionary    parquet: PLAIN encoding only\n"
+    "  --no-dictionary    parquet: no dictionary (PLAIN; int64 DELTA_BINARY_PACKED)\n"
     "For csv the header, when there is one, is written as the first record; with\n"
     "--no-header it is read as an ordinary record.  Memory stays bounded whatever\n"
     "the input's size: csv goes record batch by record batch, the typed formats\n"

@@ -1310,7 +1310,8 @@ SIMDSV_API long simdsv_dataset_stream_reject_file(struct ArrowArrayStream *strea
  * its get_last_error() text in err->message.  err may be NULL. */
 
 typedef enum simdsv_format {
-    SIMDSV_FORMAT_PARQUET = 0,      /* Parquet 2.x: data page v1, PLAIN / RLE_DICTIONARY, statistics */
+    SIMDSV_FORMAT_PARQUET = 0,      /* Parquet 2.x: data page v1, PLAIN / DELTA_BINARY_PACKED / RLE_DICTIONARY,
+                                       statistics */
     SIMDSV_FORMAT_ARROW_FILE = 1,   /* Arrow IPC file format (Feather v2, .arrow): random access footer */
     SIMDSV_FORMAT_ARROW_STREAM = 2  /* Arrow IPC stream format (.arrows): writable to a pipe */
 } simdsv_format;
@@ -1333,7 +1334,8 @@ typedef struct simdsv_write_options {
     int threads;             /* columns gathered and their pages encoded and compressed side by side;
                                 0 = all cores; at most 256 */
     int dictionary;          /* Parquet: 1 (default) dictionary-encode columns whose dictionary stays
-                                under 1 MiB per row group, else PLAIN; 0: PLAIN only */
+                                under 1 MiB per row group, else PLAIN (int64 and timestamps:
+                                DELTA_BINARY_PACKED); 0: no dictionary */
 } simdsv_write_options;
 
 #define SIMDSV_DEFAULT_ROW_GROUP_ROWS ((int64_t)1 << 17)

@@ -160,6 +160,16 @@ simdsv_status simdsv__reader_sub_stream(const simdsv_reader *r, simdsv_read_fn f
     return st;
 }
 
+bool simdsv__reader_fresh(const simdsv_reader *r)
+{
+    return r->records_emitted == 0 && !r->err.code;
+}
+
+void simdsv__reader_take_error(simdsv_reader *r, const simdsv_reader *from)
+{
+    r->err = from->err;
+}
+
 uint64_t simdsv__line_peek(const simdsv_reader *r, size_t pos)
 {
     uint64_t lines, after_cr;

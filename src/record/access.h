@@ -60,6 +60,16 @@ typedef struct simdsv__file_view {
 bool simdsv__reader_file(const simdsv_reader *r, simdsv__file_view *out);
 /* Up to size bytes at input offset `at` (fewer at the end of the file). */
 simdsv_status simdsv__file_read_at(const simdsv__file_view *f, uint64_t at, void *buf, size_t size, size_t *got);
+/* 1-based line of input offset `offset` of such a file (at or past the
+ * line checkpoint): counted in the held bytes, then in the file's bytes
+ * after them (pread), leaving the reader where it was. */
+uint64_t simdsv__line_in_file(const simdsv_reader *r, const simdsv__file_view *f, uint64_t offset);
+/* Whether no data record has been handed out yet (the header may have
+ * been): a reader opened again on the same input reads what r would. */
+bool simdsv__reader_fresh(const simdsv_reader *r);
+/* r's error (simdsv_reader_error) becomes what `from` reports: a read of
+ * the same input done again by another reader. */
+void simdsv__reader_take_error(simdsv_reader *r, const simdsv_reader *from);
 /* Whether the whole input is in memory (a buffer or a map) rather than read
  * through the reader's buffer as a stream. */
 bool simdsv__reader_in_memory(const simdsv_reader *r);

@@ -25,6 +25,32 @@ static uint64_t count_chars(const uint8_t *p, size_t n)
     return chars;
 }
 
+/* Line ends in the file's input bytes [from, to) (read with pread), added to
+ * *lines with *after_cr carried; fewer when the file ends early. */
+static void count_file_lines(const simdsv_reader *r, const simdsv__file_view *f, uint64_t from, uint64_t to,
+                             uint64_t *lines, uint64_t *after_cr)
+{
+    /* Pieces of 1 MiB (a count can leave gigabytes behind); without the
+     * memory, a small piece on the stack, which may be a small thread's. */
+    uint8_t small[4096];
+    size_t cap = (size_t)1 << 20;
+    uint8_t *piece = simdsv__alloc(&r->opt.alloc, cap);
+    if (!piece) {
+        piece = small;
+        cap = sizeof small;
+    }
+    for (uint64_t at = from; at < to;) {
+        const uint64_t left = to - at;
+        size_t got = 0;
+        if (simdsv__file_read_at(f, at, piece, left < cap ? (size_t)left : cap, &got) != SIMDSV_OK || got == 0)
+            break;
+        *lines += r->kernel->count_lines(piece, got, after_cr);
+        at += got;
+    }
+    if (piece != small)
+        simdsv__free(&r->opt.alloc, piece, cap);
+}
+
 void simdsv__lines_at_origin(const simdsv_reader *r, uint64_t *lines, uint64_t *after_cr)
 {
     *lines = r->line_count;
@@ -35,27 +61,22 @@ void simdsv__lines_at_origin(const simdsv_reader *r, uint64_t *lines, uint64_t *
      * file changed meanwhile (reader_file refuses it, or it ends early):
      * the lines are those that can still be counted. */
     simdsv__file_view f;
-    if (!simdsv__reader_file(r, &f))
-        return;
-    /* Pieces of 1 MiB (a count can leave gigabytes behind); without the
-     * memory, a small piece on the stack, which may be a small thread's. */
-    uint8_t small[4096];
-    size_t cap = (size_t)1 << 20;
-    uint8_t *piece = simdsv__alloc(&r->opt.alloc, cap);
-    if (!piece) {
-        piece = small;
-        cap = sizeof small;
-    }
-    for (uint64_t at = r->line_offset; at < r->buf_origin;) {
-        const uint64_t left = r->buf_origin - at;
-        size_t got = 0;
-        if (simdsv__file_read_at(&f, at, piece, left < cap ? (size_t)left : cap, &got) != SIMDSV_OK || got == 0)
-            break;
-        *lines += r->kernel->count_lines(piece, got, after_cr);
-        at += got;
-    }
-    if (piece != small)
-        simdsv__free(&r->opt.alloc, piece, cap);
+    if (simdsv__reader_file(r, &f))
+        count_file_lines(r, &f, r->line_offset, r->buf_origin, lines, after_cr);
+}
+
+uint64_t simdsv__line_in_file(const simdsv_reader *r, const simdsv__file_view *f, uint64_t offset)
+{
+    const uint64_t held_end = r->buf_origin + r->len;
+    if (offset <= held_end)
+        return simdsv__line_peek(r, (size_t)(offset - r->buf_origin));
+    uint64_t lines, after_cr;
+    simdsv__lines_at_origin(r, &lines, &after_cr);
+    const size_t ck = r->line_offset > r->buf_origin ? (size_t)(r->line_offset - r->buf_origin) : 0;
+    if (ck < r->len)
+        lines += r->kernel->count_lines(r->buf + ck, r->len - ck, &after_cr);
+    count_file_lines(r, f, held_end, offset, &lines, &after_cr);
+    return lines + 1;
 }
 
 /* Fills line and column for buffer position pos (>= the record start). */

@@ -176,7 +176,7 @@ static simdsv_status convert_record(chunk *k, const simdsv_record *rec, uint64_t
             return SIMDSV_ERR_NOMEM;
         const simdsv_field *f = &rec->fields[c->source];
         if (!c->user_type && !k->fixed_types) {
-            if (k->worker) {
+            if (k->worker || k->misfit_stops) {
                 k->misfit = 1; /* the caller redoes the input on one thread */
                 return SIMDSV_ERR_VALUE;
             }

@@ -147,6 +147,10 @@ static simdsv_status sample_window(typed_ctx *x, size_t from, uint64_t max_rows,
      * the record the cut split, not from the cut. */
     *reached = from + (st == SIMDSV_OK || st == SIMDSV_END ? (size_t)simdsv_reader_offset(sr) : good);
     *sampled = rows;
+    /* Whether more bytes could change the rows: the window ended first, or
+     * its last row ends at its end (a record may go on past a cut). */
+    x->ran_out = (st == SIMDSV_OK || st == SIMDSV_END || st == SIMDSV_ERR_UNTERMINATED_QUOTE) &&
+                 !(rows == max_rows && from + (size_t)simdsv_reader_offset(sr) < x->size);
     if (from == 0) {
         x->first_rows = rows;
         x->first_bytes = *reached;
@@ -229,38 +233,61 @@ static simdsv_status sample_rest(typed_ctx *x, uint64_t budget, sample_state *ac
  * max_rows rows from the first line start after it, sampled as a middle or
  * end window is (trusted only if every row parses cleanly).  Its size: twice
  * max_rows at the start window's row size, 64 KiB to 8 MiB. */
-static simdsv_status sample_apart(typed_ctx *x, uint64_t at, uint64_t max_rows, sample_state *acc)
+static simdsv_status sample_apart(typed_ctx *x, uint64_t at, uint64_t max_rows, sample_state *acc, size_t *covered)
 {
     const uint64_t row = x->first_rows ? x->first_bytes / x->first_rows + 1 : 1024;
     uint64_t want = 2 * max_rows * row;
     want = want < ((uint64_t)64 << 10) ? (uint64_t)64 << 10 : want > SIMDSV__SAMPLE_WINDOW ? SIMDSV__SAMPLE_WINDOW : want;
     const simdsv_allocator *a = &x->t->alloc;
-    uint8_t *buf = simdsv__alloc(a, (size_t)want);
-    if (!buf)
+    const size_t acc_bytes = (x->t->ncols ? x->t->ncols : 1) * sizeof *acc;
+    sample_state *before = x->exact ? simdsv__alloc(a, acc_bytes) : NULL;
+    if (x->exact && !before)
         return SIMDSV_ERR_NOMEM;
+    if (before)
+        memcpy(before, acc, acc_bytes);
     /* From the byte before: whether a line starts right at `at`. */
     const uint64_t from_input = x->data_offset + at - 1;
-    size_t got = 0;
-    simdsv_status st = simdsv__file_read_at(&x->file, from_input, buf, (size_t)want, &got);
-    size_t size = got;
-    if (got == want) /* whole lines only, unless the file ended */
-        while (size && buf[size - 1] != '\n' && buf[size - 1] != '\r')
-            size--;
-    if (st == SIMDSV_OK && size > 1) {
-        typed_ctx w = *x;
-        w.data = buf;
-        w.size = size;
-        w.in_apart_window = true;
-        w.apart_base = from_input;
-        const size_t from = next_line_start(buf, size, 1);
-        size_t reached;
-        uint64_t sampled;
-        if (from < size)
-            st = sample_window(&w, from, max_rows, 0, acc, &reached, &sampled);
-        x->text = w.text; /* the decode scratch may have grown */
-        x->text_cap = w.text_cap;
+    simdsv_status st = SIMDSV_OK;
+    for (;;) {
+        uint8_t *buf = simdsv__alloc(a, (size_t)want);
+        if (!buf) {
+            st = SIMDSV_ERR_NOMEM;
+            break;
+        }
+        size_t got = 0;
+        st = simdsv__file_read_at(&x->file, from_input, buf, (size_t)want, &got);
+        size_t size = got;
+        if (got == want) /* whole lines only, unless the file ended */
+            while (size && buf[size - 1] != '\n' && buf[size - 1] != '\r')
+                size--;
+        bool again = false;
+        if (st == SIMDSV_OK && size > 1) {
+            typed_ctx w = *x;
+            w.data = buf;
+            w.size = size;
+            w.in_apart_window = true;
+            w.apart_base = from_input;
+            const size_t from = next_line_start(buf, size, 1);
+            size_t reached = from;
+            uint64_t sampled;
+            if (from < size)
+                st = sample_window(&w, from, max_rows, 0, acc, &reached, &sampled);
+            x->text = w.text; /* the decode scratch may have grown */
+            x->text_cap = w.text_cap;
+            /* An exact read samples the rows the whole input's window would:
+             * one that ran out before the file's end is read again, twice
+             * the size, and the next window starts after it. */
+            again = x->exact && st == SIMDSV_OK && from < size && w.ran_out && got == want;
+            if (x->exact && !again)
+                *covered = (size_t)(at - 1 + reached);
+        }
+        simdsv__free(a, buf, (size_t)want);
+        if (!again)
+            break;
+        memcpy(acc, before, acc_bytes);
+        want *= 2;
     }
-    simdsv__free(a, buf, (size_t)want);
+    simdsv__free(a, before, before ? acc_bytes : 0);
     return st;
 }
 
@@ -307,6 +334,16 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         st = sample_window(x, 0, UINT64_MAX, 1, acc, &covered, &sampled);
     } else {
         st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
+        /* An exact read's start window that ran out is held again, larger
+         * (so it is sampled as the whole input is: types, row size). */
+        while (st == SIMDSV_OK && x->exact && x->window_cut && x->ran_out) {
+            for (size_t j = 0; j < t->ncols; j++) {
+                memset(&acc[j], 0, sizeof acc[j]);
+                acc[j].type = t->cols[j].user_type ? t->cols[j].type : t->cols[j].min_type;
+            }
+            if ((st = simdsv__typed_hold(x, x->size * 2, true)) == SIMDSV_OK)
+                st = sample_window(x, 0, (uint64_t)budget / 2 + 1, 1, acc, &covered, &sampled);
+        }
         if (st == SIMDSV_OK && x->apart && x->first_rows) {
             /* A file small enough to be sampled whole (sample_rest) is read
              * whole after all: the schema then says what a full read ends with. */
@@ -325,8 +362,8 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         const uint64_t total = x->apart ? x->data_total : x->size;
         const uint64_t offsets[2] = {total / 2, total - total / 10};
         for (int w = 0; w < 2 && st == SIMDSV_OK; w++) {
-            if (x->apart && offsets[w] > covered && offsets[w] >= x->size) {
-                st = sample_apart(x, offsets[w], (uint64_t)budget / 4 + 1, acc);
+            if (x->apart && offsets[w] > covered && (offsets[w] >= x->size || x->exact)) {
+                st = sample_apart(x, offsets[w], (uint64_t)budget / 4 + 1, acc, &covered);
                 continue;
             }
             if (covered >= x->size)
@@ -351,7 +388,9 @@ simdsv_status simdsv__infer_types(typed_ctx *x)
         if (!c->user_type)
             c->type = acc[j].type;
         c->utc = acc[j].zoned;
-        if (acc[j].type == SIMDSV_TYPE_STRING && acc[j].why_apart) /* no line without reading up to it */
+        if (acc[j].type == SIMDSV_TYPE_STRING && acc[j].why_apart && x->exact) /* its line, counted in the file */
+            simdsv__write_reason(c, &acc[j], simdsv__line_in_file(x->r, &x->file, acc[j].why_offset));
+        else if (acc[j].type == SIMDSV_TYPE_STRING && acc[j].why_apart) /* no line without reading up to it */
             snprintf(c->reason, sizeof c->reason, "string: %s in `%s` in the row at byte %llu",
                      acc[j].why ? acc[j].why : "text", acc[j].value, (unsigned long long)acc[j].why_offset);
         else

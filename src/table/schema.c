@@ -346,7 +346,7 @@ static simdsv_status build_schema(typed_ctx *x, const simdsv_record *header, siz
 }
 
 simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window,
-                                 bool schema_only, bool infer)
+                                 bool schema_only, bool exact, bool infer)
 {
     memset(x, 0, sizeof *x);
     *out = NULL;
@@ -375,30 +375,14 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
     }
     /* The typed reader holds the whole input (a stream of batches: the
      * window it infers from). */
-    simdsv__held held;
-    if ((st = simdsv__reader_hold(r, window, &held)) != SIMDSV_OK)
+    x->exact = exact;
+    if ((st = simdsv__typed_hold(x, window, schema_only || exact)) != SIMDSV_OK)
         return st;
     /* A sample read apart needs a whole row in the start window: a row
      * longer than the window is held whole, and the input with it. */
-    if (schema_only && !held.whole && !memchr(held.data, '\n', held.size) && !memchr(held.data, '\r', held.size) &&
-        (st = simdsv__reader_hold(r, SIZE_MAX, &held)) != SIMDSV_OK)
+    if (schema_only && x->window_cut && !memchr(x->data, '\n', x->size) && !memchr(x->data, '\r', x->size) &&
+        (st = simdsv__typed_hold(x, SIZE_MAX, true)) != SIMDSV_OK)
         return st;
-    x->data = held.data;
-    x->size = held.size;
-    x->data_pos = held.pos;
-    if (!held.whole && schema_only && simdsv__reader_file(r, &x->file)) {
-        x->apart = true;
-        x->data_offset = simdsv__reader_origin(r) + held.pos;
-        x->data_total = x->file.end - x->data_offset;
-    }
-    if (!held.whole) { /* a window: sample whole lines only */
-        size_t cut = x->size;
-        while (cut && x->data[cut - 1] != '\n' && x->data[cut - 1] != '\r')
-            cut--;
-        if (cut)
-            x->size = cut;
-        x->window_cut = true;
-    }
     const spec_list *trues = &SIMDSV__SPEC(opt, SIMDSV_OPT_TRUE_VALUES);
     const spec_list *falses = &SIMDSV__SPEC(opt, SIMDSV_OPT_FALSE_VALUES);
     if ((st = trues->count ? simdsv__spec_copy(&t->alloc, &x->trues, trues)
@@ -411,18 +395,30 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
     size_t nfields = names ? names->field_count : 0;
     x->header_fields = nfields;
     if (!names) { /* no header: the widest row of the first sample decides */
-        simdsv_reader *sr = NULL;
-        simdsv_record rec;
-        st = simdsv__sub_reader(x, 0, &sr);
-        simdsv_status next = SIMDSV_OK;
-        for (int i = 0; st == SIMDSV_OK && i < 1000 && (next = simdsv_reader_next(sr, &rec)) == SIMDSV_OK; i++)
-            if (rec.field_count > nfields)
-                nfields = rec.field_count;
-        if (st == SIMDSV_OK)
-            st = simdsv__sample_error(x, sr, next, 0, 0);
-        simdsv_reader_free(sr);
-        if (st != SIMDSV_OK)
-            return st;
+        for (;;) {
+            simdsv_reader *sr = NULL;
+            simdsv_record rec;
+            st = simdsv__sub_reader(x, 0, &sr);
+            simdsv_status next = SIMDSV_OK;
+            int i = 0;
+            for (nfields = 0; st == SIMDSV_OK && i < 1000 && (next = simdsv_reader_next(sr, &rec)) == SIMDSV_OK; i++)
+                if (rec.field_count > nfields)
+                    nfields = rec.field_count;
+            /* An exact read's window that ran out before 1000 rows (or
+             * inside a record) is read again larger: the whole input's
+             * first 1000 rows decide. */
+            const bool ran_out = (next == SIMDSV_END || next == SIMDSV_ERR_UNTERMINATED_QUOTE ||
+                                  (next == SIMDSV_OK && (size_t)simdsv_reader_offset(sr) >= x->size));
+            if (st == SIMDSV_OK)
+                st = simdsv__sample_error(x, sr, next, 0, 0);
+            simdsv_reader_free(sr);
+            if (st != SIMDSV_OK)
+                return st;
+            if (!x->exact || !x->window_cut || !ran_out)
+                break;
+            if ((st = simdsv__typed_hold(x, x->size * 2, true)) != SIMDSV_OK)
+                return st;
+        }
     }
     /* Names given for a header-less input are columns even where no row has
      * that many fields (an empty byte range of a file). */
@@ -436,18 +432,50 @@ simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ct
          * input is held in a buffer the arrays can share (else they are
          * copied, see simdsv_strings). */
         t->vin.views = true;
-        if (window == SIZE_MAX && !schema_only) {
-            size_t size = 0;
-            t->vin.shared = simdsv__reader_share_input(r, &t->vin.base, &size);
-            t->vin.size = t->vin.shared ? size : 0;
-            t->vin.windows = (uint32_t)((t->vin.size + VIEW_WINDOW - 1) / VIEW_WINDOW);
-            if (!t->vin.shared)
-                t->vin.base = NULL;
-        }
+        if (window == SIZE_MAX && !schema_only)
+            simdsv__typed_share(x);
     }
     for (size_t j = 0; j < t->ncols; j++)
         t->cols[j].vin = &t->vin;
     return infer ? simdsv__infer_types(x) : SIMDSV_OK;
+}
+
+void simdsv__typed_share(typed_ctx *x)
+{
+    simdsv_table *t = x->t;
+    size_t size = 0;
+    t->vin.shared = simdsv__reader_share_input(x->r, &t->vin.base, &size);
+    t->vin.size = t->vin.shared ? size : 0;
+    t->vin.windows = (uint32_t)((t->vin.size + VIEW_WINDOW - 1) / VIEW_WINDOW);
+    if (!t->vin.shared)
+        t->vin.base = NULL;
+}
+
+simdsv_status simdsv__typed_hold(typed_ctx *x, size_t window, bool apart)
+{
+    simdsv__held held;
+    const simdsv_status st = simdsv__reader_hold(x->r, window, &held);
+    if (st != SIMDSV_OK)
+        return st;
+    x->data = held.data;
+    x->size = held.size;
+    x->data_pos = held.pos;
+    x->apart = false;
+    x->window_cut = false;
+    if (!held.whole && apart && simdsv__reader_file(x->r, &x->file)) {
+        x->apart = true;
+        x->data_offset = simdsv__reader_origin(x->r) + held.pos;
+        x->data_total = x->file.end - x->data_offset;
+    }
+    if (!held.whole) { /* a window: sample whole lines only */
+        size_t cut = x->size;
+        while (cut && x->data[cut - 1] != '\n' && x->data[cut - 1] != '\r')
+            cut--;
+        if (cut)
+            x->size = cut;
+        x->window_cut = true;
+    }
+    return SIMDSV_OK;
 }
 
 void simdsv__typed_finish(typed_ctx *x)

@@ -41,7 +41,7 @@ static simdsv_status batches_open(simdsv_reader *r, typed_stream **out)
         return SIMDSV_ERR_NOMEM;
     memset(s, 0, sizeof *s);
     simdsv_table *t = NULL;
-    const simdsv_status st = simdsv__typed_start(r, &t, &s->x, SIMDSV__SAMPLE_WINDOW, false, true);
+    const simdsv_status st = simdsv__typed_start(r, &t, &s->x, SIMDSV__SAMPLE_WINDOW, false, false, true);
     if (st != SIMDSV_OK) {
         if (s->x.t)
             simdsv__typed_finish(&s->x);

@@ -6,7 +6,10 @@
  */
 #include "typed.h"
 
+#include <errno.h>
 #include <string.h>
+
+static atomic_ullong streamed_reads, streamed_again;
 
 void simdsv_table_free(simdsv_table *t)
 {
@@ -122,7 +125,7 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
                           : simdsv__reader_file(r, &file) ? SIMDSV__FILE_START_WINDOW
                                                           : SIMDSV__SAMPLE_WINDOW;
     typed_ctx x;
-    simdsv_status st = simdsv__typed_start(r, out, &x, window, true, true);
+    simdsv_status st = simdsv__typed_start(r, out, &x, window, true, false, true);
     if (x.t)
         simdsv__typed_finish(&x);
     if (st != SIMDSV_OK) {
@@ -132,12 +135,130 @@ simdsv_status simdsv_table_infer(simdsv_reader *r, simdsv_table **out)
     return st;
 }
 
+/* ------------------------------------------------ a file streamed, not held
+ *
+ * A regular file read with read() is not held whole: a fresh buffer of its
+ * size costs more to fault in than the map and the conversion together on
+ * a VM whose freed memory goes back to the host.  The types come from the
+ * start window and from the middle and end read apart (pread), sampled
+ * exactly as the whole input's would be; the rows are then converted as the
+ * reader's buffer streams through (as a batch stream's are, rejects and
+ * errors located on the way).  A value that does not fit an inferred type
+ * stops it: the file is read again from its start by a second reader over
+ * pread() that holds it whole, and that read, which widens, is the result. */
+
+/* The second reader's bytes: the file from input offset 0 on. */
+typedef struct file_again {
+    simdsv__file_view file;
+    uint64_t at;
+} file_again;
+
+static long long read_again(void *ctx, void *buf, size_t size, int *os_errno)
+{
+    file_again *f = ctx;
+    size_t got = 0;
+    if (simdsv__file_read_at(&f->file, f->at, buf, size, &got) != SIMDSV_OK) {
+        *os_errno = errno;
+        return -1;
+    }
+    f->at += got;
+    return (long long)got;
+}
+
+static simdsv_status read_whole_again(simdsv_reader *r, const simdsv__file_view *file, simdsv_table **out)
+{
+    file_again again = {*file, 0};
+    simdsv_reader *r2 = NULL;
+    simdsv_status st = simdsv_reader_new(&r2, simdsv__reader_options(r));
+    if (st == SIMDSV_OK)
+        st = simdsv_reader_open_callback(r2, read_again, &again);
+    if (st == SIMDSV_OK) {
+        st = simdsv_table_read(r2, out);
+        if (st != SIMDSV_OK)
+            simdsv__reader_take_error(r, r2);
+    }
+    simdsv_reader_free(r2);
+    if (st == SIMDSV_OK)
+        simdsv__reader_consume_all(r);
+    return st;
+}
+
+/* Whether r's typed read streams the file (one thread: the threaded read
+ * cuts a held input). */
+static bool streamable(const simdsv_reader *r)
+{
+    simdsv__file_view file;
+    const struct simdsv_options *opt = simdsv__reader_options(r);
+    return simdsv__reader_has_input(r) && !simdsv__reader_in_memory(r) && opt->infer_rows >= 0 &&
+           simdsv__thread_count(opt->threads) == 1 && simdsv__reader_fresh(r) && simdsv__reader_file(r, &file);
+}
+
+static simdsv_status read_streamed(simdsv_reader *r, simdsv_table **out)
+{
+    typed_ctx x;
+    simdsv_status st = simdsv__typed_start(r, out, &x, SIMDSV__FILE_START_WINDOW, false, true, true);
+    chunk k;
+    memset(&k, 0, sizeof k);
+    if (st == SIMDSV_OK && !x.apart) { /* held whole after all (a small file): the usual read */
+        if (x.t->vin.views)
+            simdsv__typed_share(&x);
+        st = simdsv__convert_single(&x);
+    } else if (st == SIMDSV_OK) {
+        k.x = x;
+        k.source = r;
+        k.shift = -(int64_t)simdsv__reader_origin(r);
+        k.limit = x.opt->row_limit;
+        k.misfit_stops = 1;
+        if (x.first_rows && x.first_bytes) { /* sized once from the sampled row size, as convert_single does */
+            uint64_t estimate =
+                (uint64_t)((double)x.data_total / ((double)x.first_bytes / (double)x.first_rows) * 1.05) + 16;
+            if (x.opt->row_limit && estimate > x.opt->row_limit)
+                estimate = x.opt->row_limit;
+            st = simdsv__reserve_rows(x.t, estimate);
+        }
+        if (st == SIMDSV_OK)
+            st = simdsv__convert_chunk(&k);
+        x.text = k.x.text; /* the scratch may have grown */
+        x.text_cap = k.x.text_cap;
+        if (st == SIMDSV_OK && k.code != SIMDSV_OK)
+            st = simdsv__report(r, &k, 0);
+    }
+    if (x.t)
+        simdsv__typed_finish(&x);
+    if (st == SIMDSV_OK && k.misfit) { /* a late value widens: the whole file again */
+        const simdsv__file_view file = x.file;
+        simdsv_table_free(*out);
+        *out = NULL;
+        atomic_fetch_add_explicit(&streamed_again, 1, memory_order_relaxed);
+        return read_whole_again(r, &file, out);
+    }
+    for (size_t j = 0; st == SIMDSV_OK && j < (*out)->ncols; j++)
+        st = simdsv__column_view_buffers(&(*out)->alloc, &(*out)->cols[j]);
+    if (st == SIMDSV_OK) {
+        atomic_fetch_add_explicit(&streamed_reads, 1, memory_order_relaxed);
+        simdsv__finish_rejects(*out, r);
+        simdsv__reader_consume_all(r);
+    } else if (*out) {
+        simdsv_table_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+void simdsv__table_stream_stats(uint64_t *streamed, uint64_t *again)
+{
+    *streamed = atomic_load_explicit(&streamed_reads, memory_order_relaxed);
+    *again = atomic_load_explicit(&streamed_again, memory_order_relaxed);
+}
+
 simdsv_status simdsv_table_read(simdsv_reader *r, simdsv_table **out)
 {
+    if (r && out && streamable(r))
+        return read_streamed(r, out);
     typed_ctx x;
     /* The types are inferred by convert_parallel: on a thread of its own
      * while the others count, when it can. */
-    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX, false, false);
+    simdsv_status st = simdsv__typed_start(r, out, &x, SIZE_MAX, false, false, false);
     int done = 0;
     if (st == SIMDSV_OK)
         st = simdsv__convert_parallel(&x, simdsv__thread_count(x.opt->threads), &done);

@@ -59,6 +59,12 @@ typedef struct typed_ctx {
      * rows sampled from the data start is its result (simdsv__sample_error). */
     bool schema_only;
     bool window_cut; /* data is a start window cut at a line end, not the whole input */
+    /* simdsv_table_read of a regular file read apart (streamed.c): the
+     * windows are sampled exactly as the whole input's would be (one that
+     * runs out of bytes before its rows is read again larger) and a reason's
+     * line is counted in the file, so the schema is the whole read's. */
+    bool exact;
+    bool ran_out; /* the last sample window ended at its bytes' end, before its rows or inside a record */
 } typed_ctx;
 
 /* What the sample says about a column, and the value behind it. */
@@ -106,7 +112,8 @@ typedef struct chunk {
     simdsv_reader *source;   /* the main reader, or a reader over the chunk's bytes */
     int64_t shift;           /* buffer position = shift + record byte_offset */
     size_t from, to;         /* data offsets of the chunk (workers) */
-    int worker;              /* 1: a misfit of an inferred column stops the chunk */
+    int worker;              /* 1: a misfit of an inferred column stops the chunk; rejects are located later */
+    int misfit_stops;        /* 1: a misfit stops the chunk too (a streamed read, which reads again to widen) */
     int fixed_types;         /* 1 (streams): inferred types cannot widen any more */
     uint64_t limit;          /* rows to convert at most, 0 = all */
     size_t chars_budget;     /* stop once a string column holds this many bytes (0: no limit) */
@@ -197,9 +204,18 @@ static inline simdsv_status simdsv__sub_reader(const typed_ctx *x, size_t from, 
  * schema_only (simdsv_table_infer): a regular file larger than the window
  * has its middle and end sampled with pread() instead of within the window,
  * and an error in the rows read from the data start fails the call;
- * infer: the types are inferred too (else the caller infers them). */
+ * exact: the same for simdsv_table_read, the schema exactly the whole
+ * input's (typed_ctx.exact); infer: the types are inferred too (else the
+ * caller infers them). */
 simdsv_status simdsv__typed_start(simdsv_reader *r, simdsv_table **out, typed_ctx *x, size_t window,
-                                 bool schema_only, bool infer);
+                                 bool schema_only, bool exact, bool infer);
+/* Holds `window` bytes of data rows (SIZE_MAX: all) as x's data: cut at the
+ * last line end unless whole (window_cut); a regular file not held whole is
+ * read apart when apart is set. */
+simdsv_status simdsv__typed_hold(typed_ctx *x, size_t window, bool apart);
+/* A table read as views: its long strings point into the input, which x's
+ * reader holds whole, shared with the table (else they are copied). */
+void simdsv__typed_share(typed_ctx *x);
 /* Frees what the context owns (not the table). */
 void simdsv__typed_finish(typed_ctx *x);
 
@@ -247,7 +263,11 @@ void simdsv__table_parallel_stats(uint64_t *reads, uint64_t *line_cuts);
  * lent more rows than the sample's estimate left it. */
 void simdsv__table_overlap_stats(uint64_t *overlapped, uint64_t *lent);
 
-/* table.c.  own: an empty table with t's columns (types, sources; names and
+/* table.c.  For the tests: how many typed reads streamed a file read with
+ * read() (not holding it), and how many of them read it again whole to
+ * widen a column. */
+void simdsv__table_stream_stats(uint64_t *streamed, uint64_t *again);
+/* own: an empty table with t's columns (types, sources; names and
  * null lists borrowed), for rows converted apart from t (a chunk, a batch). */
 simdsv_status simdsv__borrow_schema(const simdsv_table *t, simdsv_table *own);
 /* Frees what simdsv__borrow_schema's table owns: rows, rejects, the column

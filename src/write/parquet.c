@@ -63,7 +63,7 @@ typedef struct held {
 /* What the footer needs of one written chunk. */
 typedef struct chunk_meta {
     int64_t start, dict_offset, data_offset, uncompressed, compressed, null_count;
-    bool dictionary, has_minmax;
+    bool dictionary, delta, has_minmax;
     uint8_t *min, *max;
     size_t nmin, nmax;
 } chunk_meta;
@@ -284,6 +284,7 @@ static simdsv_status write_rowgroup(writer *w, int64_t rows)
         }
         m->null_count = c->null_count;
         m->dictionary = c->dictionary;
+        m->delta = c->delta;
         m->has_minmax = c->has_minmax;
         if (c->has_minmax) {
             m->min = malloc(c->min.len + 1);
@@ -403,7 +404,7 @@ static simdsv_status write_footer(writer *w)
             thrift_struct(&t, 3); /* ColumnMetaData */
             thrift_i32(&t, 1, physical_type(w->cols[j].type));
             thrift_list(&t, 2, T_I32, m->dictionary ? 3 : 2);
-            thrift_list_i32(&t, ENC_PLAIN);
+            thrift_list_i32(&t, m->delta ? ENC_DELTA_BINARY_PACKED : ENC_PLAIN);
             thrift_list_i32(&t, ENC_RLE);
             if (m->dictionary)
                 thrift_list_i32(&t, ENC_RLE_DICTIONARY);

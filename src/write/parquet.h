@@ -10,7 +10,7 @@ simdsv_status simdsv__parquet_write(struct ArrowArrayStream *stream, wsink *sink
 
 /* parquet.thrift's numbers. */
 enum { PT_BOOLEAN = 0, PT_INT32 = 1, PT_INT64 = 2, PT_DOUBLE = 5, PT_BYTE_ARRAY = 6 };
-enum { ENC_PLAIN = 0, ENC_RLE = 3, ENC_RLE_DICTIONARY = 8 };
+enum { ENC_PLAIN = 0, ENC_RLE = 3, ENC_DELTA_BINARY_PACKED = 5, ENC_RLE_DICTIONARY = 8 };
 enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };
 enum { CT_UTF8 = 0, CT_DATE = 6, CT_TIMESTAMP_MICROS = 10 };
 enum { REP_OPTIONAL = 1 };
@@ -35,6 +35,7 @@ typedef struct chunk {
     size_t npages, pages_cap, pages_ready; /* pages_ready: entries whose buffers are initialised */
     int64_t null_count;
     bool dictionary;
+    bool delta;            /* no dictionary, int64 values: DELTA_BINARY_PACKED, not PLAIN */
     bool has_minmax;
     wbuf min, max;         /* PLAIN encodings of the statistics */
     simdsv_status status;  /* of the gather: SIMDSV_OK, or out of memory */
@@ -47,7 +48,7 @@ typedef struct chunk {
     size_t starts_cap;
     uint32_t *indexes;     /* dictionary index of each non-null value */
     size_t indexes_cap;
-    uint32_t *slots;       /* hash table: entry + 1, 0 = empty */
+    uint64_t *slots;       /* hash table: entry + 1 and the hash's high half (0 = empty) */
     size_t slots_cap;
     uint64_t *dict_fixed;  /* fixed-width entries */
     size_t dict_fixed_cap;

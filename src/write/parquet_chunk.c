@@ -7,7 +7,10 @@
  * pages: one byte of bit width and the hybrid of the indexes) while the
  * dictionary's PLAIN size stays under DICT_LIMIT and it is not mostly
  * distinct after DICT_PROBE values; otherwise the whole chunk is written
- * PLAIN.  Booleans are always PLAIN (bit-packed).  Pages hold about
+ * PLAIN, but int64 and timestamps DELTA_BINARY_PACKED (sequential ids and
+ * sorted times shrink to a few bits, random values to their width: fewer
+ * bytes for the codec, which is most of the time).  Booleans are always
+ * PLAIN (bit-packed).  Pages hold about
  * PAGE_BYTES of values.  Statistics: null_count always; min_value/max_value
  * in the type's order (strings: unsigned bytes; doubles: NaN ignored, a zero
  * minimum written -0.0 and a zero maximum +0.0, as the specification asks),
@@ -106,6 +109,11 @@ static int bit_width(uint32_t max)
     return w;
 }
 
+static int bit_width64(uint64_t max)
+{
+    return max ? 64 - __builtin_clzll(max) : 0;
+}
+
 void simdsv__parquet_chunk_free(chunk *c)
 {
     for (size_t p = 0; p < c->pages_ready; p++)
@@ -138,27 +146,58 @@ static inline uint64_t hash64(uint64_t x)
     return x;
 }
 
+static inline uint64_t load64(const uint8_t *s)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    return w;
+}
+
+static inline uint64_t load32(const uint8_t *s)
+{
+    uint32_t w;
+    memcpy(&w, s, 4);
+    return w;
+}
+
+/* The tail is read with fixed-size (overlapping) loads: a memcpy of n < 8
+ * bytes is a libc call per value, and most dictionary strings are short. */
 static uint64_t hash_bytes(const uint8_t *s, size_t n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
-        s += 8;
-        n -= 8;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+    if (n >= 8) {
+        const uint8_t *end = s + n - 8;
+        for (; s < end; s += 8) {
+            h = (h ^ load64(s)) * 0x100000001b3ULL;
+            h ^= h >> 29;
+        }
+        w = load64(end);
+    } else if (n >= 4) {
+        w = load32(s) | load32(s + n - 4) << 32;
+    } else {
+        w = n ? (uint64_t)s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16 : 0;
     }
-    uint64_t w = 0;
-    memcpy(&w, s, n);
     return hash64(h ^ w);
+}
+
+/* A hash slot: the entry + 1 in the low half (0: empty), the hash's high
+ * half above it, compared before the entry itself is read (a cache miss
+ * into the entries that a colliding slot then costs nothing). */
+static inline uint64_t slot_of(uint64_t h, size_t e)
+{
+    return (h >> 32) << 32 | (uint64_t)(e + 1);
+}
+
+static inline bool slot_tag_is(uint64_t slot, uint64_t h)
+{
+    return slot >> 32 == h >> 32;
 }
 
 /* Doubles the hash table and re-inserts every entry. */
 static bool rehash(chunk *c, bool strings)
 {
     const size_t cap = c->slots_cap ? c->slots_cap * 2 : 4096;
-    uint32_t *slots = calloc(cap, sizeof *slots);
+    uint64_t *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return false;
     for (size_t e = 0; e < c->dict_count; e++) {
@@ -172,7 +211,7 @@ static bool rehash(chunk *c, bool strings)
         size_t s = (size_t)h & (cap - 1);
         while (slots[s])
             s = (s + 1) & (cap - 1);
-        slots[s] = (uint32_t)e + 1;
+        slots[s] = slot_of(h, e);
     }
     free(c->slots);
     c->slots = slots;
@@ -186,37 +225,18 @@ static int64_t dict_fixed(chunk *c, uint64_t v, size_t width)
 {
     if (2 * (c->dict_count + 1) > c->slots_cap && !rehash(c, false))
         return -1;
-    size_t s = (size_t)hash64(v) & (c->slots_cap - 1);
-    for (; c->slots[s]; s = (s + 1) & (c->slots_cap - 1))
-        if (c->dict_fixed[c->slots[s] - 1] == v)
-            return c->slots[s] - 1;
+    const uint64_t h = hash64(v);
+    size_t s = (size_t)h & (c->slots_cap - 1);
+    for (; c->slots[s]; s = (s + 1) & (c->slots_cap - 1)) {
+        const size_t e = (uint32_t)c->slots[s] - 1;
+        if (slot_tag_is(c->slots[s], h) && c->dict_fixed[e] == v)
+            return (int64_t)e;
+    }
     if ((c->dict_count + 1) * width > DICT_LIMIT ||
         !simdsv__grow_array((void **)&c->dict_fixed, &c->dict_fixed_cap, c->dict_count + 1, sizeof *c->dict_fixed))
         return -1;
     c->dict_fixed[c->dict_count] = v;
-    c->slots[s] = (uint32_t)++c->dict_count;
-    return (int64_t)c->dict_count - 1;
-}
-
-static int64_t dict_string(chunk *c, const uint8_t *str, size_t n)
-{
-    if (2 * (c->dict_count + 1) > c->slots_cap && !rehash(c, true))
-        return -1;
-    size_t s = (size_t)hash_bytes(str, n) & (c->slots_cap - 1);
-    for (; c->slots[s]; s = (s + 1) & (c->slots_cap - 1)) {
-        const size_t e = c->slots[s] - 1, at = c->dict_starts[e] + 4;
-        if (c->dict_starts[e + 1] - at == n && memcmp(c->dict_plain.data + at, str, n) == 0)
-            return (int64_t)e;
-    }
-    if (c->dict_plain.len + 4 + n > DICT_LIMIT ||
-        !simdsv__grow_array((void **)&c->dict_starts, &c->dict_starts_cap, c->dict_count + 2, sizeof *c->dict_starts))
-        return -1;
-    wbuf_u32(&c->dict_plain, (uint32_t)n);
-    wbuf_put(&c->dict_plain, str, n);
-    if (c->dict_plain.failed)
-        return -1;
-    c->dict_starts[c->dict_count + 1] = c->dict_plain.len;
-    c->slots[s] = (uint32_t)++c->dict_count;
+    c->slots[s] = slot_of(h, c->dict_count++);
     return (int64_t)c->dict_count - 1;
 }
 
@@ -233,6 +253,48 @@ static int bytes_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
 {
     const int c = memcmp(a, b, na < nb ? na : nb);
     return c ? c : (na > nb) - (na < nb);
+}
+
+static void minmax_string(minmax *mm, const uint8_t *str, size_t len)
+{
+    if (!mm->any || bytes_cmp(str, len, mm->smin, mm->nmin) < 0) {
+        mm->smin = str;
+        mm->nmin = len;
+    }
+    if (!mm->any || bytes_cmp(str, len, mm->smax, mm->nmax) > 0) {
+        mm->smax = str;
+        mm->nmax = len;
+    }
+    mm->any = true;
+}
+
+/* The dictionary index of a string, added when new (and only then counted
+ * in the statistics: every value is some entry, so the entries' minimum and
+ * maximum are the values'); -1 as dict_fixed. */
+static int64_t dict_string(chunk *c, const uint8_t *str, size_t n, minmax *mm)
+{
+    if (2 * (c->dict_count + 1) > c->slots_cap && !rehash(c, true))
+        return -1;
+    const uint64_t h = hash_bytes(str, n);
+    size_t s = (size_t)h & (c->slots_cap - 1);
+    for (; c->slots[s]; s = (s + 1) & (c->slots_cap - 1)) {
+        if (!slot_tag_is(c->slots[s], h))
+            continue;
+        const size_t e = (uint32_t)c->slots[s] - 1, at = c->dict_starts[e] + 4;
+        if (c->dict_starts[e + 1] - at == n && memcmp(c->dict_plain.data + at, str, n) == 0)
+            return (int64_t)e;
+    }
+    if (c->dict_plain.len + 4 + n > DICT_LIMIT ||
+        !simdsv__grow_array((void **)&c->dict_starts, &c->dict_starts_cap, c->dict_count + 2, sizeof *c->dict_starts))
+        return -1;
+    wbuf_u32(&c->dict_plain, (uint32_t)n);
+    wbuf_put(&c->dict_plain, str, n);
+    if (c->dict_plain.failed)
+        return -1;
+    minmax_string(mm, str, n);
+    c->dict_starts[c->dict_count + 1] = c->dict_plain.len;
+    c->slots[s] = slot_of(h, c->dict_count++);
+    return (int64_t)c->dict_count - 1;
 }
 
 /* The dictionary gives up early on a column that is mostly distinct (the
@@ -284,8 +346,34 @@ static bool fixed_values(chunk *c, wtype type, size_t from, size_t to, bool dict
     return dict;
 }
 
+/* The PLAIN values of the strings before row i of slice k, written when
+ * the dictionary gives up: while it lasted, only their indexes were kept.
+ * Their statistics are already in (from the dictionary's entries). */
+static bool plain_strings_before(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t k_end,
+                                 size_t i_end)
+{
+    size_t nv = 0, r = 0;
+    for (size_t k = 0; k <= k_end; k++) {
+        const struct ArrowArray *a = slices[k].batch->children[index];
+        const int64_t base = a->offset + slices[k].start;
+        const size_t n = k == k_end ? i_end : (size_t)slices[k].rows;
+        for (size_t i = 0; i < n; i++) {
+            if (!c->levels[r + i])
+                continue;
+            size_t len;
+            const uint8_t *str = wstring(a, col->type, base + (int64_t)i, &len);
+            c->starts[nv++] = c->plain.len;
+            wbuf_u32(&c->plain, (uint32_t)len);
+            wbuf_put(&c->plain, str, len);
+        }
+        r += (size_t)slices[k].rows;
+    }
+    return !c->plain.failed;
+}
+
 /* The rows of the slices into levels, plain (bools one byte each), the
- * string starts, the dictionary and the statistics. */
+ * string starts, the dictionary and the statistics.  Strings are copied
+ * into plain only once the dictionary gives up (most chunks keep it). */
 static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *slices, size_t nslices, int64_t rows,
                    bool use_dict, minmax *mm, size_t *nvalues)
 {
@@ -364,31 +452,26 @@ static bool gather(chunk *c, const wcolumn *col, size_t index, const wslice *sli
             const uint8_t *str = wstring(a, col->type, base + (int64_t)i, &len);
             if (len > UINT32_MAX)
                 return false;
+            if (dict) {
+                const int64_t idx = dict_string(c, str, len, mm);
+                if (idx >= 0 && !(nv == DICT_PROBE && c->dict_count > DICT_PROBE / 2)) {
+                    c->indexes[nv++] = (uint32_t)idx;
+                    continue;
+                }
+                dict = false;
+                if (!plain_strings_before(c, col, index, slices, k, i))
+                    return false;
+            }
             c->starts[nv] = c->plain.len;
             wbuf_u32(&c->plain, (uint32_t)len);
             wbuf_put(&c->plain, str, len);
             if (c->plain.failed)
                 return false;
-            if (!mm->any || bytes_cmp(str, len, mm->smin, mm->nmin) < 0) {
-                mm->smin = str;
-                mm->nmin = len;
-            }
-            if (!mm->any || bytes_cmp(str, len, mm->smax, mm->nmax) > 0) {
-                mm->smax = str;
-                mm->nmax = len;
-            }
-            mm->any = true;
-            if (dict) {
-                const int64_t idx = dict_string(c, str, len);
-                if (idx < 0 || (nv == DICT_PROBE && c->dict_count > DICT_PROBE / 2))
-                    dict = false;
-                else
-                    c->indexes[nv] = (uint32_t)idx;
-            }
+            minmax_string(mm, str, len);
             nv++;
         }
     }
-    if (strings)
+    if (strings && !(dict && nv > 0)) /* PLAIN (no values at all is written PLAIN too) */
         c->starts[nv] = c->plain.len;
     c->dictionary = dict && nv > 0;
     *nvalues = nv;
@@ -480,6 +563,76 @@ static bool emit_page(page *pg, page_scratch *s, const simdsv_write_options *opt
     return !pg->bytes.failed;
 }
 
+/* 32 values at `width` bits each (0 to 64), LSB first: 4 * width bytes. */
+static void pack32(wbuf *out, const uint64_t *v, int width)
+{
+    if (!width || !wbuf_reserve(out, 4 * (size_t)width))
+        return;
+    uint8_t *o = out->data + out->len;
+    uint64_t acc = 0;
+    int nbits = 0; /* bits in acc, < 64 */
+    for (int i = 0; i < 32; i++) {
+        acc |= v[i] << nbits;
+        if (nbits + width >= 64) {
+            memcpy(o, &acc, 8);
+            o += 8;
+            /* The bits of v[i] that did not fit (none when they all did). */
+            acc = nbits ? v[i] >> (64 - nbits) : 0;
+            nbits += width - 64;
+        } else {
+            nbits += width;
+        }
+    }
+    memcpy(o, &acc, (size_t)nbits / 8); /* 32 * width bits: whole bytes */
+    out->len += 4 * (size_t)width;
+}
+
+static inline uint64_t zigzag(uint64_t x)
+{
+    return x << 1 ^ (uint64_t)-(int64_t)(x >> 63);
+}
+
+/* DELTA_BINARY_PACKED of n int64 values (PLAIN bytes): a header (values per
+ * block 128, miniblocks per block 4, the count, the first value), then per
+ * block of 128 deltas their minimum and the 4 miniblocks' bit widths, and
+ * each miniblock's deltas less that minimum at its width (32 values; the
+ * last one padded with zeros; the miniblocks the last block does not need
+ * have width 0 and no bytes).  Deltas wrap around, as the specification
+ * has it, so every int64 sequence encodes. */
+static void delta_packed(wbuf *out, const uint8_t *plain, size_t n)
+{
+    wbuf_varint(out, 128);
+    wbuf_varint(out, 4);
+    wbuf_varint(out, n);
+    uint64_t prev = n ? load64(plain) : 0;
+    wbuf_varint(out, zigzag(prev));
+    uint64_t d[128];
+    for (size_t i = 1; i < n; i += 128) {
+        const size_t m = n - i < 128 ? n - i : 128;
+        int64_t min = INT64_MAX;
+        for (size_t k = 0; k < m; k++) {
+            const uint64_t x = load64(plain + 8 * (i + k));
+            d[k] = x - prev;
+            prev = x;
+            if ((int64_t)d[k] < min)
+                min = (int64_t)d[k];
+        }
+        for (size_t k = 0; k < 128; k++)
+            d[k] = k < m ? d[k] - (uint64_t)min : 0;
+        wbuf_varint(out, zigzag((uint64_t)min));
+        int widths[4];
+        for (size_t b = 0; b < 4; b++) {
+            uint64_t any = 0;
+            for (size_t k = 32 * b; k < 32 * b + 32; k++)
+                any |= d[k];
+            widths[b] = bit_width64(any);
+            wbuf_byte(out, 32 * b < m ? (uint8_t)widths[b] : 0);
+        }
+        for (size_t b = 0; b < 4 && 32 * b < m; b++)
+            pack32(out, d + 32 * b, widths[b]);
+    }
+}
+
 /* Booleans: PLAIN is one bit per value, LSB first. */
 static void pack_bools(wbuf *out, const uint8_t *v, size_t n)
 {
@@ -529,6 +682,7 @@ void simdsv__parquet_gather_chunk(chunk *c, const wcolumn *col, size_t index, co
     if (!gather(c, col, index, slices, nslices, rows, use_dict, &mm, &nvalues))
         return;
     c->null_count = rows - (int64_t)nvalues;
+    c->delta = !c->dictionary && (col->type == W_INT64 || col->type == W_TIMESTAMP);
     stats_bytes(c, col, &mm);
     const size_t width = col->type == W_DATE32 ? 4 : 8;
     if (c->dictionary) {
@@ -544,18 +698,37 @@ void simdsv__parquet_gather_chunk(chunk *c, const wcolumn *col, size_t index, co
         pg->dictionary = true;
         c->index_width = bit_width((uint32_t)(c->dict_count - 1));
     }
-    /* Pages of about PAGE_BYTES of values (dictionary pages: of index bits). */
+    /* Pages of about PAGE_BYTES of values (dictionary pages: of index bits):
+     * a page ends with the value that reaches the budget.  Without nulls,
+     * rows are values and the end is found without a walk over the rows. */
+    const size_t budget = c->dictionary ? PAGE_BYTES * 8 : PAGE_BYTES;
+    const bool plain_strings = strings && !c->dictionary;
+    const size_t per = c->dictionary ? (size_t)c->index_width + 1 : col->type == W_BOOL ? 1 : width;
     size_t r = 0, v = 0;
     do {
-        size_t r_end = r, v_end = v, cost = 0;
-        const size_t budget = c->dictionary ? PAGE_BYTES * 8 : PAGE_BYTES;
-        while (r_end < (size_t)rows && r_end - r < PAGE_MAX_ROWS && cost < budget) {
-            if (c->levels[r_end++]) {
-                cost += c->dictionary          ? (size_t)c->index_width + 1
-                        : strings              ? c->starts[v_end + 1] - c->starts[v_end]
-                        : col->type == W_BOOL ? 1
-                                               : width;
-                v_end++;
+        size_t r_end = r, v_end = v;
+        if (c->null_count == 0) {
+            const size_t last = (size_t)rows - r < PAGE_MAX_ROWS ? (size_t)rows : r + PAGE_MAX_ROWS;
+            if (plain_strings) {
+                size_t lo = r + 1, hi = last; /* the first end whose bytes reach the budget, else last */
+                while (lo < hi) {
+                    const size_t mid = lo + (hi - lo) / 2;
+                    if (c->starts[mid] - c->starts[r] >= budget)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                r_end = lo;
+            } else {
+                r_end = last - r < (budget + per - 1) / per ? last : r + (budget + per - 1) / per;
+            }
+            v_end = r_end;
+        } else {
+            for (size_t cost = 0; r_end < (size_t)rows && r_end - r < PAGE_MAX_ROWS && cost < budget;) {
+                if (c->levels[r_end++]) {
+                    cost += plain_strings ? c->starts[v_end + 1] - c->starts[v_end] : per;
+                    v_end++;
+                }
             }
         }
         page *pg = add_page(c);
@@ -604,9 +777,11 @@ void simdsv__parquet_encode_page(chunk *c, const wcolumn *col, size_t p, const s
         pack_bools(&s->body, c->plain.data + v, v_end - v);
     } else if (strings) {
         wbuf_put(&s->body, c->plain.data + c->starts[v], c->starts[v_end] - c->starts[v]);
+    } else if (c->delta) {
+        delta_packed(&s->body, c->plain.data + v * 8, v_end - v);
     } else if (col->type != W_NULL) {
         wbuf_put(&s->body, c->plain.data + v * width, (v_end - v) * width);
     }
-    pg->ok = !s->body.failed &&
-             emit_page(pg, s, opt, PAGE_DATA, (int32_t)(r_end - r), c->dictionary ? ENC_RLE_DICTIONARY : ENC_PLAIN);
+    const int encoding = c->dictionary ? ENC_RLE_DICTIONARY : c->delta ? ENC_DELTA_BINARY_PACKED : ENC_PLAIN;
+    pg->ok = !s->body.failed && emit_page(pg, s, opt, PAGE_DATA, (int32_t)(r_end - r), encoding);
 }

@@ -736,6 +736,16 @@ for fmt in parquet arrow; do
         [ -s "$TMP/late_big.$fmt" ] && [ ! -s "$TMP/late_big.err" ]; then ok; else bad "convert -o .$fmt: a late misfit read again"; fi
 done
 RUN_DIR=$TMP run convert_late_misfit_pipe late_big.csv convert --infer-rows 1000 --to parquet -
+# DELTA_BINARY_PACKED (int64 without a dictionary) on the specification's
+# example 7 5 3 1 2 3 4 5: after the definition levels (length 2, a run of
+# 8 ones) the header (128 values a block, 4 miniblocks, 8 values, the first
+# value 7 zigzag-encoded), the block's minimum delta -2 (zigzag 3), the bit
+# widths 2 0 0 0, and the deltas less the minimum (0 0 0 3 3 3 3, padded to
+# 32) at 2 bits each.
+printf 'x\n7\n5\n3\n1\n2\n3\n4\n5\n' >"$TMP/delta.csv"
+if "$S" convert --no-dictionary --compression none "$TMP/delta.csv" -o "$TMP/delta.parquet" &&
+    od -An -tx1 -v "$TMP/delta.parquet" | tr -d ' \n' |
+    grep -q 020000001001800104080e0302000000c03f000000000000; then ok; else bad "convert: DELTA_BINARY_PACKED bytes"; fi
 # Several files as one table: a gzip member, a file with an extra column, a
 # late value wider than every sample (read again, widened), to Parquet and
 # Arrow; the same rows as the files one by one.

@@ -407,10 +407,15 @@ function typesCsv(rows) {
 }
 
 // Many distinct strings: the dictionary passes its limit and the chunk is
-// written PLAIN; a few distinct values stay dictionary-encoded.
+// written PLAIN; a few distinct values stay dictionary-encoded.  Nulls among
+// the distinct ones: the values before the give-up are written PLAIN then,
+// past the rows that have none.
 function dictionaryCsv(rows) {
   const lines = ['id,unique,few,fnum'];
-  for (let i = 0; i < rows; i++) lines.push(`${i},unique-value-${i}-${'y'.repeat(i % 40)},${['red', 'green', 'blue'][i % 3]},${(i % 7) / 4}`);
+  for (let i = 0; i < rows; i++) {
+    const unique = i % 13 === 5 ? '' : `unique-value-${i}-${'y'.repeat(i % 40)}`;
+    lines.push(`${i},${unique},${['red', 'green', 'blue'][i % 3]},${(i % 7) / 4}`);
+  }
   return lines.join('\n') + '\n';
 }
 
