@@ -234,6 +234,7 @@ void simdsv__options_defaults(struct simdsv_options *opt)
     opt->encoding[0] = '\0';
     opt->compression = SIMDSV_COMPRESSION_AUTO;
     opt->union_by_name = false;
+    opt->schema_partial = false; /* set only on a dataset's copies for its inputs */
     opt->hive = SIMDSV_HIVE_AUTO;
     opt->filename_column[0] = '\0';
     opt->strings = SIMDSV_STRINGS_UTF8;
