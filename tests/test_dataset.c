@@ -153,6 +153,16 @@ static char *render(const simdsv_table *table)
  * render() renders one table: the schema once (every chunk's the same),
  * then each chunk's rows; NULL when the read fails.  *count: the chunks,
  * *rows_in: how many of them have rows. */
+/* A dataset of in-memory inputs, added in order. */
+static simdsv_dataset *memory_dataset(simdsv_options *opt, const char *const *names, const char *const *data, size_t n)
+{
+    simdsv_dataset *ds = NULL;
+    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
+    for (size_t i = 0; i < n; i++)
+        CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+    return ds;
+}
+
 static char *chunks_text(simdsv_dataset *ds, size_t *count, size_t *rows_in)
 {
     *rows_in = 0;
@@ -855,10 +865,7 @@ static void test_chunks(void)
         h_context("threads %d", threads);
         simdsv_options *opt = options(1, threads);
         CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_FILENAME_COLUMN, "f"), SIMDSV_OK);
-        simdsv_dataset *ds = NULL;
-        CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
-        for (size_t i = 0; i < 4; i++)
-            CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+        simdsv_dataset *ds = memory_dataset(opt, names, data, 4);
         size_t count = 0;
         CHECK_STATUS(simdsv_dataset_read_chunks(ds, &count), SIMDSV_OK);
         CHECK_EQ_U64(count, 2);
@@ -895,10 +902,7 @@ static void test_read_rejects(void)
     simdsv_options *opt = options(1, 1);
     CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL), SIMDSV_OK);
     CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "v:int64"), SIMDSV_OK);
-    simdsv_dataset *ds = NULL;
-    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
-    for (size_t i = 0; i < 3; i++)
-        CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+    simdsv_dataset *ds = memory_dataset(opt, names, data, 3);
     simdsv_table *t = NULL;
     CHECK_STATUS(simdsv_dataset_read(ds, &t), SIMDSV_OK);
     CHECK_EQ_U64(simdsv_table_reject_count(t), 3);
@@ -953,10 +957,7 @@ static void test_stream_rejects(void)
         CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_BATCH_ROWS, 2), SIMDSV_OK);
         CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_ON_ERROR, SIMDSV_ON_ERROR_NULL), SIMDSV_OK);
         CHECK_STATUS(simdsv_options_set_string(opt, SIMDSV_OPT_SCHEMA, "v:int64"), SIMDSV_OK);
-        simdsv_dataset *ds = NULL;
-        CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
-        for (size_t i = 0; i < 3; i++)
-            CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+        simdsv_dataset *ds = memory_dataset(opt, names, data, 3);
         struct ArrowArrayStream stream;
         CHECK_STATUS(simdsv_dataset_stream(ds, &stream), SIMDSV_OK);
         simdsv_column_info info;
@@ -1015,10 +1016,7 @@ static void test_stream_misfit(void)
     simdsv_options *opt = options(0, threads);
     CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_INFER_ROWS, 10), SIMDSV_OK);
     CHECK_STATUS(simdsv_options_set(opt, SIMDSV_OPT_BATCH_ROWS, 100), SIMDSV_OK);
-    simdsv_dataset *ds = NULL;
-    CHECK_STATUS(simdsv_dataset_new(&ds, opt, NULL), SIMDSV_OK);
-    for (size_t i = 0; i < 2; i++)
-        CHECK_STATUS(simdsv_dataset_add_memory(ds, names[i], data[i], strlen(data[i])), SIMDSV_OK);
+    simdsv_dataset *ds = memory_dataset(opt, names, data, 2);
     CHECK_STATUS(simdsv_dataset_add_memory(ds, "after.csv", "x\n9\n", 4), SIMDSV_OK);
     size_t batches;
     char *got = stream_text(ds, &batches);
